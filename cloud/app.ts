@@ -1,0 +1,26 @@
+/** Builds the Express app from its routers. It never listens: main.ts and the tests do. */
+import express from 'express';
+import type { AppDeps } from './deps.ts';
+import { errorHandler, notFoundHandler } from './http/errors-middleware.ts';
+import { lockerApi } from './locker-api/index.ts';
+
+export type Mount = (app: express.Express, deps: AppDeps) => void;
+
+/** Later API families (platform, operator views) plug in here without app.ts knowing them. */
+const mounts: Mount[] = [];
+export function registerMount(mount: Mount): void {
+  mounts.push(mount);
+}
+
+export function buildApp(deps: AppDeps, extraMounts: Mount[] = []): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(express.json({ limit: '1mb' }));
+  app.use(lockerApi(deps));
+  for (const mount of [...mounts, ...extraMounts]) mount(app, deps);
+  app.get('/health', (_req, res) => void res.json({ status: 'ok' }));
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

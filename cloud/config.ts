@@ -1,0 +1,35 @@
+/**
+ * The cloud's configuration, read from the environment once at start and validated, so a
+ * typo fails start-up with a message naming the variable instead of failing a request later.
+ */
+import { z } from 'zod';
+
+const port = (name: string) =>
+  z.coerce.number({ error: `${name} must be a port number` }).int(`${name} must be a whole number`).min(0, `${name} must be 0-65535`).max(65535, `${name} must be 0-65535`);
+
+const EnvSchema = z.object({
+  PORT: port('PORT').default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z.string().min(1, 'DATABASE_URL must not be empty').default('./data/cloud.db'),
+  MQTT_PORT: port('MQTT_PORT').default(1883),
+  MQTT_URL: z.string().regex(/^(mqtts?|wss?|tcp):\/\//, 'MQTT_URL must start with mqtt://, mqtts://, ws:// or wss://').optional(),
+  RATE_LIMIT_MAX: z.coerce.number({ error: 'RATE_LIMIT_MAX must be a number' }).int().min(0, 'RATE_LIMIT_MAX must be >= 0 (0 turns limiting off)').default(600),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number({ error: 'RATE_LIMIT_WINDOW_MS must be a number' }).int().min(1, 'RATE_LIMIT_WINDOW_MS must be >= 1').default(60_000),
+  MAP_URL_TEMPLATE: z.string().includes('{lat}', { message: 'MAP_URL_TEMPLATE must contain {lat} and {lng}' }).includes('{lng}', { message: 'MAP_URL_TEMPLATE must contain {lat} and {lng}' })
+    .default('https://www.openstreetmap.org/?mlat={lat}&mlon={lng}#map=18/{lat}/{lng}'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error'], { error: 'LOG_LEVEL must be debug, info, warn or error' }).default('info'),
+});
+
+export type CloudConfig = z.infer<typeof EnvSchema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): CloudConfig {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = EnvSchema.safeParse(present);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}

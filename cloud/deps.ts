@@ -1,0 +1,34 @@
+/** What the HTTP app and the services are built from; everything external is passed in. */
+import type { Clock } from './clock.ts';
+import type { Logger } from './logger.ts';
+import type { Db, DialectName } from './storage/database.ts';
+import type { RandomInt } from './domain/codes.ts';
+import type { LockerOrderTable } from './storage/schema.ts';
+
+export interface RateLimitConfig {
+  /** requests per window per API key (0 switches limiting off) */
+  max: number;
+  windowMs: number;
+}
+
+export interface AppConfig {
+  rateLimit: RateLimitConfig;
+  /** where `/public/postomat/map/{shortId}` redirects; {lat} and {lng} are filled in */
+  mapUrlTemplate: string;
+}
+
+export interface AppDeps {
+  db: Db;
+  dialect: DialectName;
+  clock: Clock;
+  logger: Logger;
+  config: AppConfig;
+  randomInt?: RandomInt;
+  /** runs inside the order-creation transaction (the locker sync hooks in here) */
+  afterOrderCreate?: (trx: Db, order: LockerOrderTable) => Promise<void>;
+}
+
+export const DEFAULT_APP_CONFIG: AppConfig = {
+  rateLimit: { max: 600, windowMs: 60_000 },
+  mapUrlTemplate: 'https://www.openstreetmap.org/?mlat={lat}&mlon={lng}#map=18/{lat}/{lng}',
+};

@@ -1,0 +1,14 @@
+/**
+ * Money is kept in integer minor units (1/100) so sums are exact; the API shows major units
+ * as JSON numbers, as the spec's examples do.
+ */
+export const toMajor = (minor: number): number => Math.round(minor) / 100;
+
+/** Parses "12", "12.5", "12.50" (at most two decimals) into minor units. */
+export function parseMoney(text: string): number {
+  const m = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!m) throw new Error(`"${text}" is not an amount (use digits with at most two decimals, e.g. 150 or 99.90)`);
+  const minor = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
+  if (!Number.isSafeInteger(minor)) throw new Error(`amount ${text} is too large`);
+  return m[1] ? -minor : minor;
+}

@@ -1,0 +1,31 @@
+/** API keys and agent passwords: random, shown once, stored as hashes. */
+import crypto from 'node:crypto';
+
+export function newApiKey(prefix = 'plk'): string {
+  return `${prefix}_${crypto.randomBytes(24).toString('base64url')}`;
+}
+
+/** API keys have 192 bits of entropy, so a fast hash is enough and keeps lookups cheap. */
+export function hashApiKey(key: string): string {
+  return crypto.createHash('sha256').update(key).digest('hex');
+}
+
+export function newPassword(bytes = 18): string {
+  return crypto.randomBytes(bytes).toString('base64url');
+}
+
+/** Human passwords need a slow salted hash. Format: scrypt$N$r$p$salt$hash (base64url). */
+export function hashPassword(password: string): string {
+  const salt = crypto.randomBytes(16);
+  const N = 16384, r = 8, p = 1;
+  const hash = crypto.scryptSync(password, salt, 32, { N, r, p });
+  return ['scrypt', N, r, p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+export function verifyPassword(password: string, stored: string): boolean {
+  const [alg, N, r, p, salt, hash] = stored.split('$');
+  if (alg !== 'scrypt' || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = crypto.scryptSync(password, Buffer.from(salt, 'base64url'), expected.length, { N: +N, r: +r, p: +p });
+  return crypto.timingSafeEqual(expected, actual);
+}

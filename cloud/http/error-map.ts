@@ -1,0 +1,24 @@
+import type { ErrorCode } from '../domain/errors.ts';
+
+/** Default HTTP status of each business error; routes override where the spec differs. */
+export const DEFAULT_STATUS: Record<ErrorCode, number> = {
+  ORDER_NOT_FOUND: 404,
+  POSTOMAT_NOT_FOUND: 404,
+  INSUFFICIENT_FUNDS: 403,
+  CODES_EXHAUSTED: 503,
+  COMPANY_NOT_FOUND: 404,
+  PARCEL_NOT_FOUND: 404,
+  WAREHOUSE_NOT_FOUND: 404,
+  CODE_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  PASSWORD_NOT_CORRECT: 406,
+  NOT_ACCEPTABLE: 406,
+  WEBHOOK_TYPE_EXIST: 406,
+  WEBHOOK_PAYLOAD_INVALID: 406,
+  TRACK_CODE_ALREADY_EXISTS: 409,
+  ORDER_COMPLETED: 406,
+  ORDER_NOT_PAID: 406,
+  CELL_NOT_FOUND: 404,
+  INVALID_TRANSITION: 406,
+};

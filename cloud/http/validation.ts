@@ -1,0 +1,73 @@
+/**
+ * zod at the edge, with Fastify/ajv-style messages (`body must have required property 'x'`,
+ * `querystring/page must be >= 1`): the original service ran on Fastify and integrators'
+ * error handling and logs know that wording.
+ */
+import type { z } from 'zod';
+import { validationError } from './http-error.ts';
+
+export type RequestPart = 'body' | 'querystring' | 'params' | 'headers';
+
+const TYPE_NAMES: Record<string, string> = { int: 'integer', number: 'number', string: 'string', boolean: 'boolean', object: 'object', array: 'array' };
+
+/** Formats whose regexes are known by name, so messages read `must match format "cuid2"`. */
+export const NAMED_FORMATS = new Map<string, string>();
+
+function describeIssue(issue: z.core.$ZodIssue): { pathSuffix?: string; text: string } {
+  const i = issue as any;
+  switch (issue.code) {
+    case 'invalid_type':
+      if (i.input === undefined) return { pathSuffix: '', text: `must have required property '${String(issue.path.at(-1))}'` };
+      return { text: `must be ${TYPE_NAMES[i.expected] ?? i.expected}` };
+    case 'too_small': {
+      const min = Number(i.minimum);
+      if (i.origin === 'string') return { text: `must NOT have fewer than ${min} characters` };
+      if (i.origin === 'array') return { text: `must NOT have fewer than ${min} items` };
+      return { text: `must be ${i.inclusive === false ? '>' : '>='} ${min}` };
+    }
+    case 'too_big': {
+      const max = Number(i.maximum);
+      if (i.origin === 'string') return { text: `must NOT have more than ${max} characters` };
+      if (i.origin === 'array') return { text: `must NOT have more than ${max} items` };
+      return { text: `must be ${i.inclusive === false ? '<' : '<='} ${max}` };
+    }
+    case 'invalid_format': {
+      if (i.format === 'regex') {
+        const named = NAMED_FORMATS.get(String(i.pattern));
+        return { text: named ? `must match format "${named}"` : `must match pattern "${stripSlashes(String(i.pattern))}"` };
+      }
+      return { text: `must match format "${i.format}"` };
+    }
+    case 'invalid_value':
+      return { text: 'must be equal to one of the allowed values' };
+    case 'not_multiple_of':
+      return { text: `must be multiple of ${i.divisor}` };
+    default:
+      return { text: issue.message };
+  }
+}
+
+function stripSlashes(pattern: string): string {
+  const m = /^\/(.*)\/[a-z]*$/.exec(pattern);
+  return m ? m[1] : pattern;
+}
+
+export function formatIssues(part: RequestPart, issues: readonly z.core.$ZodIssue[], separator = ', '): string {
+  const seen = new Set<string>();
+  const lines: string[] = [];
+  for (const issue of issues) {
+    const { pathSuffix, text } = describeIssue(issue);
+    const path = pathSuffix === '' ? issue.path.slice(0, -1) : issue.path;
+    const where = [part, ...path.map(String)].join('/');
+    const line = `${where} ${text}`;
+    if (!seen.has(line)) lines.push(line), seen.add(line);
+  }
+  return lines.join(separator);
+}
+
+/** Parses one part of a request or throws the spec's 400 FST_ERR_VALIDATION. */
+export function parsePart<S extends z.ZodType>(part: RequestPart, schema: S, value: unknown, separator?: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(formatIssues(part, result.error.issues, separator));
+  return result.data;
+}

@@ -1,0 +1,64 @@
+/** Locker API: countries, cities, districts (active records only in lists). */
+import { Router } from 'express';
+import type { AppDeps } from '../deps.ts';
+import { route } from '../http/route.ts';
+import { pageWindow } from '../http/query.ts';
+import { CityListQuery, CityReadQuery, CountryQuery, DistrictListQuery, IdParams } from './schemas.ts';
+import { presentCity, presentCountry, presentDistrict } from './present.ts';
+
+export function directoriesRouter(deps: AppDeps): Router {
+  const r = Router();
+  const { db } = deps;
+
+  r.get('/country', route({ query: CountryQuery }, async ({ query }) => {
+    const countries = await db.selectFrom('country').selectAll().where('isActive', '=', 1).orderBy('title').orderBy('id').execute();
+    const cities = query.withCities && countries.length
+      ? await db.selectFrom('city').selectAll().where('isActive', '=', 1).where('countryId', 'in', countries.map((c) => c.id)).orderBy('title').orderBy('id').execute()
+      : [];
+    return {
+      total: countries.length,
+      data: countries.map((c) => ({
+        ...presentCountry(c),
+        ...(query.withCities ? { cities: cities.filter((x) => x.countryId === c.id).map(presentCity) } : {}),
+      })),
+    };
+  }));
+
+  r.get('/city', route({ query: CityListQuery }, async ({ query }) => {
+    const base = db.selectFrom('city').where('isActive', '=', 1);
+    const win = pageWindow(query);
+    let q = base.selectAll().orderBy('title').orderBy('id');
+    if (win) q = q.limit(win.limit).offset(win.offset);
+    const [rows, count] = await Promise.all([q.execute(), base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()]);
+    const countries = query.withCountry ? await countriesById(rows.map((c) => c.countryId)) : new Map();
+    return {
+      total: Number(count.n),
+      data: rows.map((c) => ({ ...presentCity(c), ...(query.withCountry ? { country: countries.get(c.countryId) ?? null } : {}) })),
+    };
+  }));
+
+  r.get('/city/:id', route({ params: IdParams, query: CityReadQuery }, async ({ params, query }) => {
+    const city = await db.selectFrom('city').selectAll().where('id', '=', params.id).executeTakeFirst();
+    if (!city) return null;
+    if (!query.withCountry) return presentCity(city);
+    const countries = await countriesById([city.countryId]);
+    return { ...presentCity(city), country: countries.get(city.countryId) ?? null };
+  }));
+
+  r.get('/district/list', route({ query: DistrictListQuery }, async ({ query }) => {
+    let base = db.selectFrom('district').where('isActive', '=', 1);
+    if (query.cityId) base = base.where('cityId', '=', query.cityId);
+    const win = pageWindow(query);
+    let q = base.selectAll().orderBy('title').orderBy('id');
+    if (win) q = q.limit(win.limit).offset(win.offset);
+    const [rows, count] = await Promise.all([q.execute(), base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()]);
+    return { total: Number(count.n), data: rows.map(presentDistrict) };
+  }));
+
+  async function countriesById(ids: string[]) {
+    const unique = [...new Set(ids)];
+    const rows = unique.length ? await db.selectFrom('country').selectAll().where('id', 'in', unique).execute() : [];
+    return new Map(rows.map((c) => [c.id, presentCountry(c)]));
+  }
+  return r;
+}

@@ -1,0 +1,93 @@
+/** Locker API: lockers and their free cells. */
+import { Router } from 'express';
+import type { AppDeps } from '../deps.ts';
+import type { Db } from '../storage/database.ts';
+import { route } from '../http/route.ts';
+import { pageWindow } from '../http/query.ts';
+import { boardsOf, cellsOf, freeCells, listPostomats } from '../storage/postomat-queries.ts';
+import type { PostomatTable } from '../storage/schema.ts';
+import { IdParams, PostomatIdParams, PostomatListQuery, PostomatReadQuery } from './schemas.ts';
+import { presentBoard, presentCell, presentCity, presentDistrict, presentPostomat } from './present.ts';
+import type { z } from 'zod';
+
+export function postomatsRouter(deps: AppDeps): Router {
+  const r = Router();
+  const { db } = deps;
+
+  r.get('/postomat/list', route({ query: PostomatListQuery }, ({ query }) => postomatList(db, query)));
+
+  r.get('/postomat/:id', route({ params: IdParams, query: PostomatReadQuery }, async ({ params, query }) => {
+    const p = await db.selectFrom('postomat').selectAll().where('id', '=', params.id).executeTakeFirst();
+    if (!p) return null;
+    const out: Record<string, unknown> = presentPostomat(p);
+    if (query.withCity) {
+      const city = p.cityId ? await db.selectFrom('city').selectAll().where('id', '=', p.cityId).executeTakeFirst() : undefined;
+      out.city = city ? presentCity(city) : null;
+    }
+    if (query.withCells || query.withBoards) {
+      const [cells, boards] = await Promise.all([cellsOf(db, p.id), boardsOf(db, p.id)]);
+      const boardById = new Map(boards.map((b) => [b.id, b]));
+      if (query.withCells) {
+        out.cells = cells.map((c) => {
+          const b = boardById.get(c.boardId);
+          return { ...presentCell(c), board: b ? presentBoard(b) : null };
+        });
+      }
+      if (query.withBoards) {
+        out.boards = boards.map((b) => ({ ...presentBoard(b), cells: cells.filter((c) => c.boardId === b.id).map(presentCell) }));
+      }
+    }
+    return out;
+  }));
+
+  r.get('/cell/:postomatId/free-cells', route({ params: PostomatIdParams }, async ({ params }) => {
+    return (await freeCells(db, [params.postomatId])).map(presentCell);
+  }));
+  return r;
+}
+
+type ListQuery = z.output<typeof PostomatListQuery>;
+
+/** Shared by the authenticated list and the public open-api list. */
+export async function postomatList(db: Db, query: Partial<ListQuery> & Pick<ListQuery, 'withCity' | 'withDistrict'>) {
+  const near = query.latitude !== undefined && query.longitude !== undefined ? { lat: query.latitude, lng: query.longitude } : undefined;
+  const { total, rows } = await listPostomats(db, {
+    ids: query.ids,
+    cityId: query.cityId,
+    districtId: query.districtId,
+    window: pageWindow(query),
+    near,
+  });
+  return { total, data: await decorate(db, rows, { ...query, withFreeCells: query.withFreeCells && !near }) };
+}
+
+async function decorate(
+  db: Db,
+  rows: Array<PostomatTable & { distance?: number }>,
+  flags: { withCity?: boolean; withDistrict?: boolean; withFreeCells?: boolean },
+) {
+  const ids = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => !!x))];
+  const cityIds = flags.withCity ? ids(rows.map((r) => r.cityId)) : [];
+  const districtIds = flags.withDistrict ? ids(rows.map((r) => r.districtId)) : [];
+  const [cities, districts, cells] = await Promise.all([
+    cityIds.length ? db.selectFrom('city').selectAll().where('id', 'in', cityIds).execute() : [],
+    districtIds.length ? db.selectFrom('district').selectAll().where('id', 'in', districtIds).execute() : [],
+    flags.withFreeCells ? freeCells(db, rows.map((r) => r.id)) : [],
+  ]);
+  const cityById = new Map(cities.map((c) => [c.id, c]));
+  const districtById = new Map(districts.map((d) => [d.id, d]));
+  return rows.map((row) => {
+    const out: Record<string, unknown> = presentPostomat(row);
+    if (flags.withCity) {
+      const c = row.cityId ? cityById.get(row.cityId) : undefined;
+      out.city = c ? presentCity(c) : null;
+    }
+    if (flags.withDistrict) {
+      const d = row.districtId ? districtById.get(row.districtId) : undefined;
+      out.district = d ? presentDistrict(d) : null;
+    }
+    if (flags.withFreeCells) out.cells = cells.filter((c) => c.postomatId === row.id).map(presentCell);
+    if (row.distance !== undefined) out.distance = row.distance;
+    return out;
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * Storage rows → the spec's JSON objects. Integer flags become booleans and minor units
+ * become numbers here, and only here. Secrets that the spec keeps out (agent password hashes,
+ * API key hashes) never leave storage.
+ */
+import { toMajor } from '../domain/money.ts';
+import type { CellTable, CityTable, CountryTable, DistrictTable, LockerOrderTable, PostomatTable, BoardTable } from '../storage/schema.ts';
+
+const bool = (v: number) => v === 1;
+
+export function presentOrder(o: LockerOrderTable) {
+  return {
+    id: o.id,
+    postomatId: o.postomatId,
+    companyId: o.companyId,
+    toUserId: o.toUserId,
+    cellId: o.cellId,
+    currentStatusId: o.currentStatusId,
+    days: o.days,
+    weight: o.weight,
+    customData: o.customData,
+    sendMessage: bool(o.sendMessage),
+    isActive: bool(o.isActive),
+    price: toMajor(o.price),
+    deliveryPrice: toMajor(o.deliveryPrice),
+    paidAmount: toMajor(o.paidAmount),
+    notPaidAmount: toMajor(o.notPaidAmount),
+    promoCodeAmount: toMajor(o.promoCodeAmount),
+    startDateTime: o.startDateTime,
+    endDateTime: o.endDateTime,
+    createdAt: o.createdAt,
+    updatedAt: o.updatedAt,
+  };
+}
+
+export function presentPostomat(p: PostomatTable) {
+  return {
+    id: p.id,
+    incrementalid: p.incrementalid,
+    title: p.title,
+    address: p.address,
+    description: p.description,
+    imgUrl: p.imgUrl,
+    lat: p.lat,
+    lng: p.lng,
+    schedule: p.schedule,
+    shortId: p.shortId,
+    isActive: bool(p.isActive),
+    isConnected: bool(p.isConnected),
+    cityId: p.cityId,
+    districtId: p.districtId,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  };
+}
+
+export function presentCell(c: CellTable) {
+  return {
+    id: c.id,
+    title: c.title,
+    number: c.number,
+    size: c.size,
+    isActive: bool(c.isActive),
+    isOpen: bool(c.isOpen),
+    forRentAvailable: bool(c.forRentAvailable),
+    postomatId: c.postomatId,
+    boardId: c.boardId,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
+}
+
+export function presentBoard(b: BoardTable) {
+  return { id: b.id, title: b.title, address: b.address, postomatId: b.postomatId, createdAt: b.createdAt, updatedAt: b.updatedAt };
+}
+
+export const presentCountry = (c: CountryTable) => ({ id: c.id, title: c.title, isActive: bool(c.isActive), createdAt: c.createdAt, updatedAt: c.updatedAt });
+export const presentCity = (c: CityTable) => ({ id: c.id, title: c.title, isActive: bool(c.isActive), countryId: c.countryId, createdAt: c.createdAt, updatedAt: c.updatedAt });
+export const presentDistrict = (d: DistrictTable) => ({ id: d.id, title: d.title, isActive: bool(d.isActive), cityId: d.cityId, createdAt: d.createdAt, updatedAt: d.updatedAt });
+
+export function presentAggregate(amounts: Record<string, number>) {
+  return Object.fromEntries(Object.entries(amounts).map(([k, v]) => [k, toMajor(v)]));
+}

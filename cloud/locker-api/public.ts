@@ -1,0 +1,30 @@
+/** Public locker endpoints: no authentication, paths from the host root. */
+import { Router } from 'express';
+import type { AppDeps } from '../deps.ts';
+import { route } from '../http/route.ts';
+import { DomainError } from '../domain/errors.ts';
+import { PublicPostomatListQuery, ShortIdParams } from './schemas.ts';
+import { presentPostomat } from './present.ts';
+import { postomatList } from './postomats.ts';
+
+export function publicRouter(deps: AppDeps): Router {
+  const r = Router();
+  const { db } = deps;
+
+  r.get('/api/v1/open-api/postomat/list', route({ query: PublicPostomatListQuery }, ({ query }) => postomatList(db, query)));
+
+  const byShortId = (shortId: string) => db.selectFrom('postomat').selectAll().where('shortId', '=', shortId).executeTakeFirst();
+
+  r.get('/api/v1/public/postomat/map/:shortId', route({ params: ShortIdParams }, async ({ params, res }) => {
+    const p = await byShortId(params.shortId);
+    if (!p || p.lat === null || p.lng === null) throw new DomainError('POSTOMAT_NOT_FOUND');
+    res.redirect(302, deps.config.mapUrlTemplate.replaceAll('{lat}', String(p.lat)).replaceAll('{lng}', String(p.lng)));
+  }));
+
+  r.get('/api/v1/public/postomat/:shortId', route({ params: ShortIdParams }, async ({ params }) => {
+    const p = await byShortId(params.shortId);
+    if (!p) throw new DomainError('POSTOMAT_NOT_FOUND');
+    return presentPostomat(p);
+  }));
+  return r;
+}

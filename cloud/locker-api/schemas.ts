@@ -1,0 +1,64 @@
+/** Request schemas of the Locker API: the single source of its validation and input types. */
+import { z } from 'zod';
+import { cuid2, optionalPaging, qArray, qBool, qInt, qNum } from '../http/query.ts';
+import { ORDER_STATUSES } from '../domain/order-states.ts';
+
+export const IdParams = z.object({ id: cuid2() });
+export const PostomatIdParams = z.object({ postomatId: cuid2() });
+export const ShortIdParams = z.object({ shortId: z.string().min(1) });
+
+export const CreateOrderBody = z.object({
+  toUserPhone: z.string().trim().max(20).regex(/^\+\d+$/),
+  postomatId: cuid2(),
+  sendMessage: z.boolean(),
+  days: z.int().min(1).optional(),
+  weight: z.number().min(0).optional(),
+  customData: z.string().optional(),
+  pay: z.boolean().optional(),
+});
+export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
+
+export const OrderFlags = {
+  withToUser: qBool().optional(),
+  withCell: qBool().optional(),
+  withPostomat: qBool().optional(),
+  withCurrentStatus: qBool().optional(),
+  withStatuses: qBool().optional(),
+  withRent: qBool().optional(),
+  withPasswords: qBool().optional(),
+};
+export const OrderReadQuery = z.object(OrderFlags);
+
+export const OrderListQuery = z.object({
+  page: qInt(z.int().min(1)).default(1),
+  pageSize: qInt(z.int().min(1)).default(10),
+  status: z.enum(ORDER_STATUSES).optional(),
+  ...OrderFlags,
+});
+
+const PostomatListCommon = {
+  ...optionalPaging,
+  cityId: cuid2().optional(),
+  districtId: cuid2().optional(),
+  withCity: qBool().default(false),
+  withDistrict: qBool().default(false),
+  latitude: qNum(z.number().min(-90).max(90)).optional(),
+  longitude: qNum(z.number().min(-180).max(180)).optional(),
+};
+export const PostomatListQuery = z.object({
+  ...PostomatListCommon,
+  ids: qArray(cuid2()).optional(),
+  withFreeCells: qBool().optional(),
+});
+export const PublicPostomatListQuery = z.object(PostomatListCommon);
+
+export const PostomatReadQuery = z.object({
+  withCity: qBool().default(false),
+  withCells: qBool().default(false),
+  withBoards: qBool().default(false),
+});
+
+export const CountryQuery = z.object({ withCities: qBool().default(false) });
+export const CityListQuery = z.object({ ...optionalPaging, withCountry: qBool().default(false) });
+export const CityReadQuery = z.object({ withCountry: qBool().default(false) });
+export const DistrictListQuery = z.object({ ...optionalPaging, cityId: cuid2().optional() });

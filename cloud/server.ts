@@ -1,0 +1,68 @@
+/**
+ * Starts the whole cloud process from a config: storage, HTTP server (and, as later issues
+ * add them, the broker and the event dispatcher). Used by main.ts, the demo launcher and tests.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CloudConfig } from './config.ts';
+import { buildApp } from './app.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { openStorage, type Storage } from './storage/database.ts';
+import type { AppDeps } from './deps.ts';
+
+export interface CloudHandle {
+  url: string;
+  port: number;
+  storage: Storage;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /** reuse an already opened storage (tests) */
+  storage?: Storage;
+}
+
+export async function startCloud(config: CloudConfig, options: StartOptions = {}): Promise<CloudHandle> {
+  const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
+  const clock = options.clock ?? systemClock;
+  const storage = options.storage ?? (await openStorage(config.DATABASE_URL));
+  const deps: AppDeps = {
+    db: storage.db,
+    dialect: storage.dialect,
+    clock,
+    logger,
+    config: {
+      rateLimit: { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS },
+      mapUrlTemplate: config.MAP_URL_TEMPLATE,
+    },
+  };
+  const app = buildApp(deps);
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      reject(err.code === 'EADDRINUSE' ? new Error(`PORT ${config.PORT} is already in use: choose another with PORT=…`) : err);
+    });
+    server.listen(config.PORT, config.HOST, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    storage,
+    deps,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 2_000).unref();
+      });
+      if (!options.storage) await storage.close();
+    },
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Order creation: the order, its recipient, its CREATED status, its three codes, the
+ * company's maintained counters and (with `pay`) the balance debit commit together or not
+ * at all.
+ */
+import type { Db } from '../storage/database.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../domain/errors.ts';
+import { CODE_TYPES } from '../domain/order-states.ts';
+import { pickCodes, secureRandomInt, type RandomInt } from '../domain/codes.ts';
+import { newId } from '../storage/ids.ts';
+import { isUniqueViolation } from '../storage/sql-errors.ts';
+import { addToStats, amountsOf } from '../storage/order-stats.ts';
+import type { LockerOrderTable } from '../storage/schema.ts';
+
+export interface CreateOrderInput {
+  companyId: string;
+  postomatId: string;
+  toUserPhone: string;
+  sendMessage: boolean;
+  days?: number;
+  weight?: number;
+  customData?: string;
+  pay?: boolean;
+}
+
+export interface CreateOrderDeps {
+  db: Db;
+  clock: Clock;
+  randomInt?: RandomInt;
+  /** called inside the transaction, so whatever it writes (sync rows, outbox) commits with the order */
+  afterCreate?: (trx: Db, order: LockerOrderTable) => Promise<void>;
+}
+
+const MAX_ATTEMPTS = 8;
+
+export async function createOrder(deps: CreateOrderDeps, input: CreateOrderInput): Promise<LockerOrderTable> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await deps.db.transaction().execute((trx) => createIn(trx, deps, input));
+    } catch (err) {
+      // Two concurrent creations drew the same code: the unique index refused one; draw again.
+      if (isUniqueViolation(err) && attempt < MAX_ATTEMPTS) continue;
+      throw err;
+    }
+  }
+}
+
+async function createIn(trx: Db, deps: CreateOrderDeps, input: CreateOrderInput): Promise<LockerOrderTable> {
+  const now = deps.clock.now().toISOString();
+  const postomat = await trx
+    .selectFrom('postomat')
+    .select('id')
+    .where('id', '=', input.postomatId)
+    .where('isActive', '=', 1)
+    .executeTakeFirst();
+  if (!postomat) throw new DomainError('POSTOMAT_NOT_FOUND');
+  const company = await trx.selectFrom('locker_company').selectAll().where('id', '=', input.companyId).executeTakeFirstOrThrow();
+
+  const due = company.orderPrice + company.deliveryPrice;
+  let paidAmount = 0;
+  if (input.pay && due > 0) {
+    // Conditional debit: concurrent payments can never take the balance below zero.
+    const debited = await trx
+      .updateTable('locker_company')
+      .set((eb) => ({ balance: eb('balance', '-', due), updatedAt: now }))
+      .where('id', '=', company.id)
+      .where('balance', '>=', due)
+      .executeTakeFirst();
+    if (Number(debited.numUpdatedRows) !== 1) throw new DomainError('INSUFFICIENT_FUNDS');
+    paidAmount = due;
+  }
+
+  await trx
+    .insertInto('recipient')
+    .values({ id: newId(), phone: input.toUserPhone, createdAt: now, updatedAt: now })
+    .onConflict((oc) => oc.column('phone').doNothing())
+    .execute();
+  const recipient = await trx.selectFrom('recipient').select('id').where('phone', '=', input.toUserPhone).executeTakeFirstOrThrow();
+
+  const orderId = newId();
+  const statusId = newId();
+  const order: LockerOrderTable = {
+    id: orderId,
+    postomatId: input.postomatId,
+    companyId: input.companyId,
+    toUserId: recipient.id,
+    cellId: null,
+    currentStatusId: statusId,
+    status: 'CREATED',
+    days: input.days ?? company.defaultDays,
+    weight: input.weight ?? 0,
+    customData: input.customData ?? null,
+    sendMessage: input.sendMessage ? 1 : 0,
+    isActive: 1,
+    price: company.orderPrice,
+    deliveryPrice: company.deliveryPrice,
+    paidAmount,
+    notPaidAmount: due - paidAmount,
+    promoCodeAmount: 0,
+    startDateTime: null,
+    endDateTime: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await trx.insertInto('locker_order').values(order).execute();
+  await trx.insertInto('order_status').values({ id: statusId, orderId, type: 'CREATED', createdAt: now, updatedAt: now }).execute();
+
+  const inUse = await trx
+    .selectFrom('order_code')
+    .select('password')
+    .where('postomatId', '=', input.postomatId)
+    .where('active', '=', 1)
+    .execute();
+  const codes = pickCodes(new Set(inUse.map((r) => r.password)), CODE_TYPES.length, deps.randomInt ?? secureRandomInt);
+  await trx
+    .insertInto('order_code')
+    .values(CODE_TYPES.map((type, i) => ({ id: newId(), orderId, postomatId: input.postomatId, type, password: codes[i], active: 1, createdAt: now, updatedAt: now })))
+    .execute();
+
+  await addToStats(trx, input.companyId, 'CREATED', 1, amountsOf(order));
+  if (deps.afterCreate) await deps.afterCreate(trx, order);
+  return order;
+}

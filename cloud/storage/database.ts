@@ -1,0 +1,116 @@
+/**
+ * Opens the one storage layer on either database. `DATABASE_URL` decides:
+ * `postgres://…` (or `postgresql://…`) for PostgreSQL, anything else is a SQLite
+ * file path or `file:` URL (default ./data/cloud.db), `:memory:` included.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Database } from './schema.ts';
+import { migrateToLatest } from './migrations/index.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+
+export interface Storage {
+  db: Db;
+  dialect: DialectName;
+  /** a short, password-free description for logs */
+  describe: string;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL schema to use (tests isolate themselves this way); created when missing */
+  schema?: string;
+  poolSize?: number;
+  migrate?: boolean;
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+export function sqlitePathFromUrl(url: string): string {
+  if (url.startsWith('file:')) return url.slice('file:'.length).replace(/^\/\/(?=\/)/, '');
+  return url;
+}
+
+export async function openStorage(url: string, options: OpenOptions = {}): Promise<Storage> {
+  const storage = isPostgresUrl(url) ? await openPostgres(url, options) : openSqlite(url);
+  if (options.migrate !== false) {
+    try {
+      await migrateToLatest(storage.db, storage.dialect);
+    } catch (err) {
+      await storage.close();
+      throw err;
+    }
+  }
+  return storage;
+}
+
+function openSqlite(url: string): Storage {
+  const file = sqlitePathFromUrl(url);
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  // WAL + NORMAL is durable against process crashes; FULL adds power-loss safety for the last commit.
+  sqlite.pragma('synchronous = FULL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', describe: `sqlite:${file}`, close: () => db.destroy() };
+}
+
+async function openPostgres(url: string, options: OpenOptions): Promise<Storage> {
+  // int8 (counts, sums, bigint money) and numeric come back as strings by default: we keep money
+  // in integer minor units well inside 2^53, so numbers are exact.
+  const types = {
+    getTypeParser(oid: number, format?: any) {
+      if (oid === 20 || oid === 1700) return (v: string) => Number(v);
+      return pg.types.getTypeParser(oid, format);
+    },
+  };
+  const schema = options.schema;
+  if (schema) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`create schema if not exists ${schema}`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    types: types as any,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // Fail at start-up with a clear error rather than at the first request.
+  const client = await pool.connect().catch(async (err) => {
+    await pool.end().catch(() => {});
+    throw new Error(`cannot connect to PostgreSQL at ${redactUrl(url)}: ${err.message}`);
+  });
+  client.release();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    describe: redactUrl(url) + (schema ? ` (schema ${schema})` : ''),
+    close: () => db.destroy(),
+  };
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,2 @@
+import { createId } from '@paralleldrive/cuid2';
+export const newId = (): string => createId();

@@ -1,0 +1,102 @@
+/** Reads of locker orders for the Locker API: pages, single orders, codes and nested objects. */
+import type { Db } from './database.ts';
+import { MONEY_FIELDS, readStats, type Amounts } from './order-stats.ts';
+import type { LockerOrderTable } from './schema.ts';
+import { sql } from 'kysely';
+
+export interface OrderListFilter {
+  companyId: string;
+  status?: string;
+  limit: number;
+  offset: number;
+  now: Date;
+}
+
+export async function listOrders(db: Db, f: OrderListFilter) {
+  let q = db.selectFrom('locker_order').selectAll().where('companyId', '=', f.companyId).where('isActive', '=', 1);
+  if (f.status) q = q.where('status', '=', f.status);
+  const [rows, stats, expired] = await Promise.all([
+    q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
+    readStats(db, f.companyId, f.status),
+    f.status && f.status !== 'DELIVERED' ? Promise.resolve(emptyExpired()) : expiredAggregate(db, f.companyId, f.now),
+  ]);
+  return { rows, total: stats.count, sums: stats.amounts, expired };
+}
+
+const emptyExpired = () => ({ count: 0, amounts: Object.fromEntries(MONEY_FIELDS.map((m) => [m, 0])) as Amounts });
+
+/** DELIVERED orders past their storage period, summed off the partial covering index. */
+export async function expiredAggregate(db: Db, companyId: string, now: Date) {
+  const row = await db
+    .selectFrom('locker_order')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('count'),
+      ...MONEY_FIELDS.map((m) => eb.fn.coalesce(eb.fn.sum<number>(m), sql<number>`0`).as(m)),
+    ])
+    .where('companyId', '=', companyId)
+    .where('status', '=', 'DELIVERED')
+    .where('isActive', '=', 1)
+    .where('endDateTime', '<', now.toISOString())
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), amounts: Object.fromEntries(MONEY_FIELDS.map((m) => [m, Number((row as any)[m])])) as Amounts };
+}
+
+export function findOrder(db: Db, companyId: string, id: string): Promise<LockerOrderTable | undefined> {
+  return db.selectFrom('locker_order').selectAll().where('id', '=', id).where('companyId', '=', companyId).executeTakeFirst();
+}
+
+export function findCode(db: Db, orderId: string, type: string) {
+  return db
+    .selectFrom('order_code')
+    .select(['id', 'type', 'password', 'orderId', 'createdAt', 'updatedAt'])
+    .where('orderId', '=', orderId)
+    .where('type', '=', type)
+    .executeTakeFirst();
+}
+
+export interface OrderExtrasFlags {
+  withToUser?: boolean;
+  withCell?: boolean;
+  withPostomat?: boolean;
+  withCurrentStatus?: boolean;
+  withStatuses?: boolean;
+  withRent?: boolean;
+}
+
+/** Loads the nested objects asked for, for a whole page at once (one query per kind). */
+export async function loadOrderExtras(db: Db, orders: LockerOrderTable[], flags: OrderExtrasFlags) {
+  const ids = orders.map((o) => o.id);
+  const none = Promise.resolve([] as any[]);
+  const uniq = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => !!x))];
+  const cellIds = flags.withCell ? uniq(orders.map((o) => o.cellId)) : [];
+  const [downCodes, users, cells, statuses] = await Promise.all([
+    ids.length
+      ? db.selectFrom('order_code').select(['id', 'type', 'password', 'orderId', 'createdAt', 'updatedAt']).where('orderId', 'in', ids).where('type', '=', 'DOWN').execute()
+      : none,
+    flags.withToUser && ids.length ? db.selectFrom('recipient').selectAll().where('id', 'in', uniq(orders.map((o) => o.toUserId))).execute() : none,
+    cellIds.length ? db.selectFrom('cell').selectAll().where('id', 'in', cellIds).execute() : none,
+    (flags.withStatuses || flags.withCurrentStatus) && ids.length
+      ? db.selectFrom('order_status').selectAll().where('orderId', 'in', ids).orderBy('createdAt').orderBy('id').execute()
+      : none,
+  ]);
+  const postomatIds = uniq([...(flags.withPostomat ? orders.map((o) => o.postomatId) : []), ...cells.map((c: any) => c.postomatId)]);
+  const postomats = postomatIds.length ? await db.selectFrom('postomat').selectAll().where('id', 'in', postomatIds).execute() : [];
+  return {
+    downCodes: new Map(downCodes.map((c: any) => [c.orderId, c])),
+    users: new Map(users.map((u: any) => [u.id, u])),
+    cells: new Map(cells.map((c: any) => [c.id, c])),
+    postomats: new Map(postomats.map((p) => [p.id, p])),
+    statuses: groupBy(statuses as any[], (s) => s.orderId),
+  };
+}
+
+function groupBy<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const x of xs) {
+    const k = key(x);
+    const arr = m.get(k);
+    if (arr) arr.push(x);
+    else m.set(k, [x]);
+  }
+  return m;
+}

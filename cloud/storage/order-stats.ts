@@ -1,0 +1,53 @@
+/**
+ * Maintained per-company, per-status counters of active orders. Every write that changes an
+ * order's status or amounts adjusts them in the same transaction, so list totals and
+ * `aggregate._sum` are read in O(statuses) instead of scanning a million rows.
+ */
+import { sql } from 'kysely';
+import type { Db } from './database.ts';
+import type { LockerOrderTable } from './schema.ts';
+
+export const MONEY_FIELDS = ['price', 'deliveryPrice', 'paidAmount', 'notPaidAmount', 'promoCodeAmount'] as const;
+export type MoneyField = (typeof MONEY_FIELDS)[number];
+export type Amounts = Record<MoneyField, number>;
+
+export const amountsOf = (o: Pick<LockerOrderTable, MoneyField>): Amounts => ({
+  price: o.price,
+  deliveryPrice: o.deliveryPrice,
+  paidAmount: o.paidAmount,
+  notPaidAmount: o.notPaidAmount,
+  promoCodeAmount: o.promoCodeAmount,
+});
+
+export async function addToStats(db: Db, companyId: string, status: string, count: number, amounts: Amounts): Promise<void> {
+  await db
+    .insertInto('order_stats')
+    .values({ companyId, status, count, ...amounts })
+    .onConflict((oc) =>
+      oc.columns(['companyId', 'status']).doUpdateSet({
+        count: sql`order_stats.count + excluded.count`,
+        price: sql`order_stats.price + excluded.price`,
+        deliveryPrice: sql`order_stats."deliveryPrice" + excluded."deliveryPrice"`,
+        paidAmount: sql`order_stats."paidAmount" + excluded."paidAmount"`,
+        notPaidAmount: sql`order_stats."notPaidAmount" + excluded."notPaidAmount"`,
+        promoCodeAmount: sql`order_stats."promoCodeAmount" + excluded."promoCodeAmount"`,
+      }),
+    )
+    .execute();
+}
+
+export const negate = (a: Amounts): Amounts =>
+  Object.fromEntries(MONEY_FIELDS.map((f) => [f, -a[f]])) as Amounts;
+
+export async function readStats(db: Db, companyId: string, status?: string) {
+  let q = db
+    .selectFrom('order_stats')
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>('count'), sql<number>`0`).as('count'),
+      ...MONEY_FIELDS.map((f) => eb.fn.coalesce(eb.fn.sum<number>(f), sql<number>`0`).as(f)),
+    ])
+    .where('companyId', '=', companyId);
+  if (status) q = q.where('status', '=', status);
+  const row = await q.executeTakeFirstOrThrow();
+  return { count: Number(row.count), amounts: Object.fromEntries(MONEY_FIELDS.map((f) => [f, Number((row as any)[f])])) as Amounts };
+}

@@ -1,0 +1,159 @@
+/**
+ * Table shapes as Kysely sees them. One definition serves SQLite and PostgreSQL:
+ * - booleans are stored as integers 0/1 (better-sqlite3 cannot bind JS booleans),
+ * - timestamps as fixed-width ISO 8601 text (sorts and compares the same in both),
+ * - money as integer minor units (sums stay exact), shown as numbers by the API layer.
+ */
+import type { ColumnType, Generated } from 'kysely';
+
+export type Flag = number; // 0 | 1
+export type Iso = string;
+/** bigint columns come back as numbers thanks to the pg type parser set in database.ts */
+export type Minor = number;
+
+export interface LockerCompanyTable {
+  id: string;
+  title: string;
+  notificationUrl: string | null;
+  defaultDays: number;
+  balance: Minor;
+  orderPrice: Minor;
+  deliveryPrice: Minor;
+  isActive: Flag;
+  createdAt: Iso;
+  updatedAt: Iso;
+}
+
+export interface LockerApiKeyTable {
+  id: string;
+  companyId: string;
+  title: string;
+  /** sha256 of the key: the key itself is shown once, at creation */
+  keyHash: string;
+  /** first characters, so an operator can tell keys apart without seeing them */
+  keyPrefix: string;
+  createdAt: Iso;
+}
+
+export interface CountryTable { id: string; title: string; isActive: Flag; createdAt: Iso; updatedAt: Iso }
+export interface CityTable { id: string; title: string; isActive: Flag; countryId: string; createdAt: Iso; updatedAt: Iso }
+export interface DistrictTable { id: string; title: string; isActive: Flag; cityId: string; createdAt: Iso; updatedAt: Iso }
+
+export interface PostomatTable {
+  id: string;
+  incrementalid: number;
+  title: string;
+  address: string | null;
+  description: string | null;
+  imgUrl: string | null;
+  lat: number | null;
+  lng: number | null;
+  schedule: string | null;
+  shortId: string;
+  isActive: Flag;
+  isConnected: Flag;
+  cityId: string | null;
+  districtId: string | null;
+  /** scrypt hash of the agent's MQTT password */
+  agentSecretHash: string | null;
+  createdAt: Iso;
+  updatedAt: Iso;
+}
+
+export interface BoardTable {
+  id: string;
+  postomatId: string;
+  /** bus address set by the board's DIP switches (0-15) */
+  address: number;
+  title: string;
+  createdAt: Iso;
+  updatedAt: Iso;
+}
+
+export interface CellTable {
+  id: string;
+  title: string;
+  number: number;
+  size: string;
+  isActive: Flag;
+  isOpen: Flag;
+  forRentAvailable: Flag;
+  postomatId: string;
+  boardId: string;
+  /** lock number on its board (1-16) */
+  lock: number;
+  createdAt: Iso;
+  updatedAt: Iso;
+}
+
+export interface RecipientTable { id: string; phone: string; createdAt: Iso; updatedAt: Iso }
+
+export interface LockerOrderTable {
+  id: string;
+  postomatId: string;
+  companyId: string;
+  toUserId: string;
+  cellId: string | null;
+  currentStatusId: string | null;
+  /** current status type, denormalised so list filters use an index */
+  status: string;
+  days: number;
+  weight: number;
+  customData: string | null;
+  sendMessage: Flag;
+  isActive: Flag;
+  price: Minor;
+  deliveryPrice: Minor;
+  paidAmount: Minor;
+  notPaidAmount: Minor;
+  promoCodeAmount: Minor;
+  startDateTime: Iso | null;
+  endDateTime: Iso | null;
+  createdAt: Iso;
+  updatedAt: Iso;
+}
+
+export interface OrderStatusTable { id: string; orderId: string; type: string; createdAt: Iso; updatedAt: Iso }
+
+export interface OrderCodeTable {
+  id: string;
+  orderId: string;
+  postomatId: string;
+  type: string;
+  password: string;
+  /** 1 while the order is not final: the uniqueness of codes is enforced among these */
+  active: Flag;
+  createdAt: Iso;
+  updatedAt: Iso;
+}
+
+/** Maintained per company and status so list aggregates never scan orders. */
+export interface OrderStatsTable {
+  companyId: string;
+  status: string;
+  count: number;
+  price: Minor;
+  deliveryPrice: Minor;
+  paidAmount: Minor;
+  notPaidAmount: Minor;
+  promoCodeAmount: Minor;
+}
+
+export interface Database {
+  locker_company: LockerCompanyTable;
+  locker_api_key: LockerApiKeyTable;
+  country: CountryTable;
+  city: CityTable;
+  district: DistrictTable;
+  postomat: PostomatTable;
+  board: BoardTable;
+  cell: CellTable;
+  recipient: RecipientTable;
+  locker_order: LockerOrderTable;
+  order_status: OrderStatusTable;
+  order_code: OrderCodeTable;
+  order_stats: OrderStatsTable;
+}
+
+// Re-exported so later tables with generated ids can use them without importing kysely twice.
+export type { ColumnType, Generated };
