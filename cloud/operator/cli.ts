@@ -1,0 +1,99 @@
+/**
+ * `npm run operator -- <command> [--flag value …] [--json]` on DATABASE_URL.
+ * `npm run operator -- help` lists the commands.
+ */
+import { parseArgs } from 'node:util';
+import { openStorage, type Storage } from '../storage/database.ts';
+import { systemClock } from '../clock.ts';
+import { DomainError } from '../domain/errors.ts';
+import { OperatorError, type Command } from './command.ts';
+import { ALL_COMMANDS } from './commands/index.ts';
+
+export function findCommand(words: string[], commands: Command[] = ALL_COMMANDS): { command?: Command; rest: string[] } {
+  for (let n = Math.min(3, words.length); n > 0; n--) {
+    const name = words.slice(0, n).join(' ');
+    const command = commands.find((c) => c.name === name);
+    if (command) return { command, rest: words.slice(n) };
+  }
+  return { rest: words };
+}
+
+export function helpText(commands: Command[] = ALL_COMMANDS): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    'usage: npm run operator -- <command> [--flag value …] [--json]',
+    '',
+    'commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'npm run operator -- help <command>   shows the flags of one command',
+    'DATABASE_URL picks the database (default ./data/cloud.db).',
+  ].join('\n');
+}
+
+function commandHelp(c: Command): string {
+  return [`npm run operator -- ${c.name} [flags] [--json]`, `  ${c.summary}`, ...(c.usage ?? []).map((u) => `  ${u}`)].join('\n');
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs one command line; used by the CLI entry and by tests (no process.exit inside). */
+export async function runOperator(argv: string[], env: NodeJS.ProcessEnv = process.env, storage?: Storage): Promise<RunResult> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, strict: false, allowPositionals: true });
+  } catch (err) {
+    return { code: 2, stdout: '', stderr: `error: ${(err as Error).message}\n` };
+  }
+  const { json, help, ...rawFlags } = parsed.values as Record<string, string | boolean | undefined>;
+  const positionals = parsed.positionals;
+  if (positionals.length === 0 || positionals[0] === 'help' || help) {
+    const { command } = findCommand(positionals[0] === 'help' ? positionals.slice(1) : positionals);
+    return { code: 0, stdout: (command ? commandHelp(command) : helpText()) + '\n', stderr: '' };
+  }
+  const { command, rest } = findCommand(positionals);
+  if (!command) return { code: 2, stdout: '', stderr: `error: unknown command "${positionals.join(' ')}"\n\n${helpText()}\n` };
+  if (rest.length) return { code: 2, stdout: '', stderr: `error: unexpected argument "${rest[0]}" (flags are written --name value)\n` };
+
+  const flags = Object.fromEntries(Object.entries(rawFlags).map(([k, v]) => [k, v === true ? '' : v]));
+  const checked = command.flags.safeParse(flags);
+  if (!checked.success) {
+    const lines = checked.error.issues.map((i) => `  --${i.path.join('.') || '?'} ${i.message}`);
+    return { code: 2, stdout: '', stderr: `error: invalid flags for "${command.name}":\n${lines.join('\n')}\n\n${commandHelp(command)}\n` };
+  }
+
+  let stderr = '';
+  const own = !storage;
+  const db = storage ?? (await openStorage(env.DATABASE_URL || './data/cloud.db'));
+  try {
+    const result = await command.run(
+      { db: db.db, dialect: db.dialect, clock: systemClock, progress: (line) => { stderr += line + '\n'; if (own) process.stderr.write(line + '\n'); } },
+      checked.data,
+    );
+    const stdout = json ? JSON.stringify(result.json, null, 2) : (result.text ?? JSON.stringify(result.json, null, 2));
+    return { code: 0, stdout: stdout + '\n', stderr: own ? '' : stderr };
+  } catch (err) {
+    if (err instanceof OperatorError || err instanceof DomainError) return { code: 1, stdout: '', stderr: `error: ${err.message}\n` };
+    throw err;
+  } finally {
+    if (own) await db.close();
+  }
+}
+
+const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\/cloud\//, '/cloud/'));
+if (isMain) {
+  runOperator(process.argv.slice(2))
+    .then((r) => {
+      process.stdout.write(r.stdout);
+      process.stderr.write(r.stderr);
+      process.exitCode = r.code;
+    })
+    .catch((err) => {
+      process.stderr.write(`error: ${err instanceof Error ? err.message : err}\n`);
+      process.exitCode = 1;
+    });
+}

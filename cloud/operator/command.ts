@@ -1,0 +1,37 @@
+/**
+ * An operator command: a name of one or more words (`company create`, `seed-demo`), flags
+ * validated by a zod schema (values arrive as strings, like a query string), and a run
+ * function that returns what to print. `--json` prints the result as JSON.
+ */
+import type { z } from 'zod';
+import type { Db, DialectName } from '../storage/database.ts';
+import type { Clock } from '../clock.ts';
+
+export interface OperatorContext {
+  db: Db;
+  dialect: DialectName;
+  clock: Clock;
+  /** progress lines for long work; they go to stderr so `--json` output stays parseable */
+  progress(line: string): void;
+}
+
+export interface Command<S extends z.ZodType = z.ZodType> {
+  name: string;
+  summary: string;
+  /** one line per flag, shown by `help <command>` */
+  usage?: string[];
+  flags: S;
+  run(ctx: OperatorContext, flags: z.output<S>): Promise<CommandResult>;
+}
+
+export interface CommandResult {
+  /** machine-readable result (printed with --json) */
+  json: unknown;
+  /** human-readable lines (printed without --json); defaults to pretty JSON */
+  text?: string;
+}
+
+export const defineCommand = <S extends z.ZodType>(c: Command<S>): Command => c as unknown as Command;
+
+/** An error whose message is for the operator as it is (bad input, missing record). */
+export class OperatorError extends Error {}

@@ -1,0 +1,66 @@
+/** Starts the real cloud HTTP server on a free port, on a test storage, and talks to it with fetch. */
+import { startCloud, type CloudHandle } from '../../cloud/server.ts';
+import { loadConfig } from '../../cloud/config.ts';
+import { ManualClock, type Clock } from '../../cloud/clock.ts';
+import { silentLogger, type Logger } from '../../cloud/logger.ts';
+import { openTestStorage, type TestDialect, type TestStorage } from './storage.ts';
+
+export interface TestCloud extends CloudHandle {
+  storage: TestStorage;
+  clock: Clock;
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  stop(): Promise<void>;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** raw body text (for malformed JSON) */
+  rawBody?: string;
+  token?: string;
+  headers?: Record<string, string>;
+  redirect?: RequestRedirect;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export async function startTestCloud(
+  dialect: TestDialect,
+  options: { clock?: Clock; env?: Record<string, string>; logger?: Logger } = {},
+): Promise<TestCloud> {
+  const storage = await openTestStorage(dialect);
+  const clock = options.clock ?? new ManualClock(new Date());
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: storage.databaseUrl, RATE_LIMIT_MAX: '0', ...options.env });
+  const cloud = await startCloud(config, { storage, clock, logger: options.logger ?? silentLogger });
+  const request = async (method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`;
+    let body: string | undefined;
+    if (o.rawBody !== undefined) body = o.rawBody;
+    else if (o.body !== undefined) body = JSON.stringify(o.body);
+    if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+    const res = await fetch(cloud.url + path, { method, headers, body, redirect: o.redirect ?? 'manual' });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+  return {
+    ...cloud,
+    storage,
+    clock,
+    request,
+    async stop() {
+      await cloud.close();
+      await storage.destroy();
+    },
+  };
+}
