@@ -12,8 +12,11 @@ export const toNumber = (v: unknown) => (typeof v === 'string' && NUMERAL.test(v
 export const toBoolean = (v: unknown) => (v === 'true' ? true : v === 'false' ? false : v);
 export const toArray = (v: unknown) => (v === undefined || Array.isArray(v) ? v : [v]);
 
+/** An integer whose type error reads `must be integer` (zod says "number" for non-numbers). */
+export const integer = () => z.int({ error: (iss) => (iss.code === 'invalid_type' ? 'must be integer' : undefined) });
+
 export const qBool = () => z.preprocess(toBoolean, z.boolean());
-export const qInt = (schema: z.ZodType<number> = z.int()) => z.preprocess(toNumber, schema);
+export const qInt = (schema: z.ZodType<number> = integer()) => z.preprocess(toNumber, schema);
 export const qNum = (schema: z.ZodType<number> = z.number()) => z.preprocess(toNumber, schema);
 export const qArray = <T extends z.ZodType>(item: T) => z.preprocess(toArray, z.array(item));
 
@@ -24,8 +27,8 @@ export const cuid2 = () => z.string().regex(CUID2);
 
 /** `page`/`pageSize` pair that paginates only when both are present. */
 export const optionalPaging = {
-  page: qInt(z.int().min(1)).optional(),
-  pageSize: qInt(z.int().min(1)).optional(),
+  page: qInt(integer().min(1)).optional(),
+  pageSize: qInt(integer().min(1)).optional(),
 };
 
 export function pageWindow(q: { page?: number; pageSize?: number }): { limit: number; offset: number } | undefined {

@@ -13,11 +13,24 @@ const TYPE_NAMES: Record<string, string> = { int: 'integer', number: 'number', s
 /** Formats whose regexes are known by name, so messages read `must match format "cuid2"`. */
 export const NAMED_FORMATS = new Map<string, string>();
 
-function describeIssue(issue: z.core.$ZodIssue): { pathSuffix?: string; text: string } {
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v: any = root;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = v[key as any];
+  }
+  return v;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, input: unknown): { pathSuffix?: string; text: string } {
   const i = issue as any;
   switch (issue.code) {
     case 'invalid_type':
-      if (i.input === undefined) return { pathSuffix: '', text: `must have required property '${String(issue.path.at(-1))}'` };
+      if (issue.path.length > 0 && valueAt(input, issue.path) === undefined) {
+        return { pathSuffix: '', text: `must have required property '${String(issue.path.at(-1))}'` };
+      }
+      // Schemas that label their own type error (see `integer()` in query.ts) know better than zod's `expected`.
+      if (issue.message.startsWith('must ')) return { text: issue.message };
       return { text: `must be ${TYPE_NAMES[i.expected] ?? i.expected}` };
     case 'too_small': {
       const min = Number(i.minimum);
@@ -52,11 +65,11 @@ function stripSlashes(pattern: string): string {
   return m ? m[1] : pattern;
 }
 
-export function formatIssues(part: RequestPart, issues: readonly z.core.$ZodIssue[], separator = ', '): string {
+export function formatIssues(part: RequestPart, issues: readonly z.core.$ZodIssue[], input: unknown, separator = ', '): string {
   const seen = new Set<string>();
   const lines: string[] = [];
   for (const issue of issues) {
-    const { pathSuffix, text } = describeIssue(issue);
+    const { pathSuffix, text } = describeIssue(issue, input);
     const path = pathSuffix === '' ? issue.path.slice(0, -1) : issue.path;
     const where = [part, ...path.map(String)].join('/');
     const line = `${where} ${text}`;
@@ -68,6 +81,6 @@ export function formatIssues(part: RequestPart, issues: readonly z.core.$ZodIssu
 /** Parses one part of a request or throws the spec's 400 FST_ERR_VALIDATION. */
 export function parsePart<S extends z.ZodType>(part: RequestPart, schema: S, value: unknown, separator?: string): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw validationError(formatIssues(part, result.error.issues, separator));
+  if (!result.success) throw validationError(formatIssues(part, result.error.issues, value, separator));
   return result.data;
 }

@@ -1,6 +1,6 @@
 /** Request schemas of the Locker API: the single source of its validation and input types. */
 import { z } from 'zod';
-import { cuid2, optionalPaging, qArray, qBool, qInt, qNum } from '../http/query.ts';
+import { cuid2, integer, optionalPaging, qArray, qBool, qInt, qNum } from '../http/query.ts';
 import { ORDER_STATUSES } from '../domain/order-states.ts';
 
 export const IdParams = z.object({ id: cuid2() });
@@ -11,7 +11,7 @@ export const CreateOrderBody = z.object({
   toUserPhone: z.string().trim().max(20).regex(/^\+\d+$/),
   postomatId: cuid2(),
   sendMessage: z.boolean(),
-  days: z.int().min(1).optional(),
+  days: integer().min(1).optional(),
   weight: z.number().min(0).optional(),
   customData: z.string().optional(),
   pay: z.boolean().optional(),
@@ -30,8 +30,8 @@ export const OrderFlags = {
 export const OrderReadQuery = z.object(OrderFlags);
 
 export const OrderListQuery = z.object({
-  page: qInt(z.int().min(1)).default(1),
-  pageSize: qInt(z.int().min(1)).default(10),
+  page: qInt(integer().min(1)).default(1),
+  pageSize: qInt(integer().min(1)).default(10),
   status: z.enum(ORDER_STATUSES).optional(),
   ...OrderFlags,
 });

@@ -1,0 +1,54 @@
+/** A small locker world built through the operator's own services: two companies, lockers, cells. */
+import type { Db } from '../../cloud/storage/database.ts';
+import { createLockerApiKey, createLockerCompany } from '../../cloud/services/admin/companies.ts';
+import { createCity, createCountry, createDistrict } from '../../cloud/services/admin/directories.ts';
+import { createPostomat } from '../../cloud/services/admin/postomats.ts';
+import { transitionOrder } from '../../cloud/services/order-transitions.ts';
+
+export async function seedLockerWorld(db: Db) {
+  const companyA = await createLockerCompany(db, { title: 'Alpha Post', defaultDays: 3, balance: 100_000, orderPrice: 15_000, deliveryPrice: 10 });
+  const companyB = await createLockerCompany(db, { title: 'Beta Express', defaultDays: 5 });
+  const keyA = await createLockerApiKey(db, companyA.id);
+  const keyB = await createLockerApiKey(db, companyB.id);
+
+  const country = await createCountry(db, 'Kyrgyzstan');
+  const hiddenCountry = await createCountry(db, 'Atlantis', false);
+  const bishkek = await createCity(db, country.id, 'Bishkek');
+  const osh = await createCity(db, country.id, 'Osh');
+  const closedCity = await createCity(db, country.id, 'Closed City', false);
+  const center = await createDistrict(db, bishkek.id, 'Center');
+  const south = await createDistrict(db, bishkek.id, 'South');
+  const oshCenter = await createDistrict(db, osh.id, 'Osh Center');
+  await createDistrict(db, bishkek.id, 'Retired', false);
+
+  const cells = [
+    { number: 1, size: 'S' as const, board: 0, lock: 1 },
+    { number: 2, size: 'S' as const, board: 0, lock: 2 },
+    { number: 3, size: 'M' as const, board: 0, lock: 3 },
+    { number: 4, size: 'L' as const, board: 1, lock: 1, isActive: false },
+  ];
+  // Titles chosen so that title order differs from distance order from `here`.
+  const here = { lat: 42.8746, lng: 74.5698 };
+  const near = await createPostomat(db, { title: 'Zeta Mall', lat: 42.875, lng: 74.57, cityId: bishkek.id, districtId: center.id, shortId: 'ZETA01' }, cells);
+  const mid = await createPostomat(db, { title: 'Beta Station', lat: 42.84, lng: 74.6, cityId: bishkek.id, districtId: south.id, shortId: 'BETA01' }, cells);
+  const far = await createPostomat(db, { title: 'Alpha Bazaar', lat: 40.513, lng: 72.816, cityId: osh.id, districtId: oshCenter.id, shortId: 'ALFA01' }, cells);
+  const noCoords = await createPostomat(db, { title: 'Mystery Box', cityId: bishkek.id, shortId: 'MYST01' }, cells);
+  const inactive = await createPostomat(db, { title: 'Old Depot', lat: 42.87, lng: 74.57, cityId: bishkek.id, isActive: false, shortId: 'OLD001' }, cells);
+
+  return {
+    companyA: { ...companyA, key: keyA.key },
+    companyB: { ...companyB, key: keyB.key },
+    country, hiddenCountry, bishkek, osh, closedCity, center, south, oshCenter,
+    here, near, mid, far, noCoords, inactive,
+  };
+}
+
+export type LockerWorld = Awaited<ReturnType<typeof seedLockerWorld>>;
+
+/** Drives an order through the locker flow the way the agent's events will. */
+export async function placeOrder(db: Db, orderId: string, cellId: string, at: Date) {
+  return db.transaction().execute((trx) => transitionOrder(trx, { orderId, to: 'DELIVERED', cellId, at }));
+}
+export async function finishOrder(db: Db, orderId: string, to: 'COMPLETED' | 'SUBTRACTED', at: Date) {
+  return db.transaction().execute((trx) => transitionOrder(trx, { orderId, to, at }));
+}
