@@ -2,7 +2,7 @@
  * Migrations are code, listed here in order, and shared by both dialects; the few
  * differences (auto-increment ids) go through the helpers in `types.ts`.
  */
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DialectName } from '../database.ts';
 import * as m001 from './001_locker.ts';
 
@@ -27,7 +27,11 @@ export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Pr
       return out;
     },
   };
-  const migrator = new Migrator({ db, provider });
+  // Kysely looks for its bookkeeping tables in every schema unless told which: name ours, or
+  // another schema's tables on the same database (tests, other tenants) would mislead it.
+  const migrationTableSchema =
+    dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0].s : undefined;
+  const migrator = new Migrator({ db, provider, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
