@@ -62,6 +62,8 @@ for (const dialect of DIALECTS) {
       assert.match(await op.fails(2, 'company', 'create', '--title', 'X', '--colour', 'red'), /--colour is not a flag of "company create"/);
       assert.match(await op.fails(2, 'company', 'top-up', '--id', 'x', '--amount', '0'), /--amount must be greater than zero/);
       assert.match(await op.fails(2, 'company', 'update', '--id', 'x', '--clear', 'title'), /--clear lists fields to clear/);
+      assert.match(await op.fails(2, 'company', 'update', '--id', 'x'), /give at least one flag to change besides --id/);
+      assert.match(await op.fails(1, 'company', 'update', '--id', 'x', '--title', 'y'), /no locker company x/);
     });
   });
 

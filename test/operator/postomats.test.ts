@@ -62,6 +62,7 @@ for (const dialect of DIALECTS) {
       assert.match(await op.fails(1, 'locker', 'create', '--title', 'X', '--city', 'nocity'), /no city nocity/);
       assert.match(await op.fails(1, 'locker', 'show', '--id', 'nolocker'), /no locker nolocker/);
       assert.match(await op.fails(1, 'locker', 'update', '--id', 'nolocker', '--title', 'X'), /no locker nolocker/);
+      assert.match(await op.fails(2, 'locker', 'update', '--id', 'nolocker'), /give at least one flag to change besides --id/);
     });
   });
 

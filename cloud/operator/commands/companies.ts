@@ -118,7 +118,9 @@ export const commands: Command[] = [
       'default-days': fInt(1, 365).optional(),
       active: fBool().optional(),
       ...moneyFlags,
-    }).refine((f) => !(f['notification-url'] && f.clear), { message: '--notification-url and --clear notification-url contradict each other' }),
+    })
+      .refine((f) => !(f['notification-url'] && f.clear), { message: '--notification-url and --clear notification-url contradict each other' })
+      .refine((f) => Object.keys(f).length > 1, { message: 'give at least one flag to change besides --id' }),
     async run(ctx, f) {
       const c = await updateLockerCompany(
         ctx.db,

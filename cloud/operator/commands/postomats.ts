@@ -114,7 +114,9 @@ export const commands: Command[] = [
       ...DESCRIBE_USAGE,
       `--clear <fields>           empty some of: ${CLEARABLE.join(', ')} (comma-separated)`,
     ],
-    flags: flagsOf({ id: fText(), title: fText().optional(), clear: fClear(CLEARABLE).optional(), ...describeFlags }).refine(bothOrNeither, COORDS_MESSAGE),
+    flags: flagsOf({ id: fText(), title: fText().optional(), clear: fClear(CLEARABLE).optional(), ...describeFlags })
+      .refine(bothOrNeither, COORDS_MESSAGE)
+      .refine((f) => Object.keys(f).length > 1, { message: 'give at least one flag to change besides --id' }),
     async run(ctx, f) {
       const changes = inputOf(f);
       for (const field of f.clear ?? []) {

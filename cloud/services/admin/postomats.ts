@@ -45,7 +45,7 @@ async function resolvePlace(db: Db, cityId: string | null, districtId: string | 
   if (districtId) {
     const district = await db.selectFrom('district').select(['id', 'cityId']).where('id', '=', districtId).executeTakeFirst();
     if (!district) throw new DomainError('NOT_FOUND', `no district ${districtId}`);
-    if (cityId && district.cityId !== cityId) throw refuse(`district ${districtId} is in city ${district.cityId}, not in city ${cityId}`);
+    if (cityId && district.cityId !== cityId) throw refuse(`district ${districtId} is in city ${district.cityId}, not in city ${cityId} (give a district of that city, or clear the district)`);
     cityId = district.cityId;
   }
   if (cityId) {
