@@ -1,8 +1,47 @@
 /** Runs operator commands in-process on a test storage, one storage per describe block. */
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
+import crypto from 'node:crypto';
+import pg from 'pg';
 import { runOperator, type RunResult } from '../../cloud/operator/cli.ts';
-import { openTestStorage, type TestDialect, type TestStorage } from '../helpers/storage.ts';
+import { openStorage, type Storage } from '../../cloud/storage/database.ts';
+import { openTestStorage, type TestDialect } from '../helpers/storage.ts';
+
+type TestStorage = Storage & { destroy(): Promise<void> };
+
+/**
+ * openTestStorage, except that on PostgreSQL the schema gets Kysely's migration tables before
+ * migrating. Kysely's Migrator looks for them in every schema (no migrationTableSchema is
+ * set), so while another test's schema holds them it skips creating ours and then fails with
+ * 'relation "kysely_migration_lock" does not exist'. Drop this once migrateToLatest passes
+ * the schema to the Migrator.
+ */
+async function openIsolatedStorage(dialect: TestDialect): Promise<TestStorage> {
+  if (dialect.name !== 'postgres') return openTestStorage(dialect);
+  const schema = `t_op_${crypto.randomBytes(5).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: dialect.url });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(
+    `create schema ${schema};
+     create table ${schema}.kysely_migration (name varchar(255) not null primary key, timestamp varchar(255) not null);
+     create table ${schema}.kysely_migration_lock (id varchar(255) not null primary key, is_locked integer not null default 0);`,
+  );
+  const s = await openStorage(dialect.url, { schema, poolSize: 5 });
+  return {
+    ...s,
+    async destroy() {
+      await s.close();
+      await admin(`drop schema if exists ${schema} cascade`);
+    },
+  };
+}
 
 export interface Operator {
   storage(): TestStorage;
@@ -18,7 +57,7 @@ export interface Operator {
 export function useOperator(dialect: TestDialect): Operator {
   let storage: TestStorage;
   before(async () => {
-    storage = await openTestStorage(dialect);
+    storage = await openIsolatedStorage(dialect);
   });
   after(async () => {
     await storage.destroy();
