@@ -13,14 +13,26 @@ type TestStorage = Storage & { destroy(): Promise<void> };
  * openTestStorage, except that on PostgreSQL the schema gets Kysely's migration tables before
  * migrating. Kysely's Migrator looks for them in every schema (no migrationTableSchema is
  * set), so while another test's schema holds them it skips creating ours and then fails with
- * 'relation "kysely_migration_lock" does not exist'. Drop this once migrateToLatest passes
- * the schema to the Migrator.
+ * 'relation "kysely_migration_lock" does not exist'. That same lookup introspects every schema,
+ * and fails with 'schema … does not exist' when another test drops its schema meanwhile: then
+ * we try again. Drop this once migrateToLatest passes the schema to the Migrator.
  */
 async function openIsolatedStorage(dialect: TestDialect): Promise<TestStorage> {
   if (dialect.name !== 'postgres') return openTestStorage(dialect);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openPostgresSchema(dialect.url);
+    } catch (err) {
+      if (attempt >= 5 || !/does not exist/.test((err as Error).message)) throw err;
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
+  }
+}
+
+async function openPostgresSchema(url: string): Promise<TestStorage> {
   const schema = `t_op_${crypto.randomBytes(5).toString('hex')}`;
   const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: dialect.url });
+    const c = new pg.Client({ connectionString: url });
     await c.connect();
     try {
       await c.query(sql);
@@ -33,7 +45,13 @@ async function openIsolatedStorage(dialect: TestDialect): Promise<TestStorage> {
      create table ${schema}.kysely_migration (name varchar(255) not null primary key, timestamp varchar(255) not null);
      create table ${schema}.kysely_migration_lock (id varchar(255) not null primary key, is_locked integer not null default 0);`,
   );
-  const s = await openStorage(dialect.url, { schema, poolSize: 5 });
+  let s: Storage;
+  try {
+    s = await openStorage(url, { schema, poolSize: 5 });
+  } catch (err) {
+    await admin(`drop schema if exists ${schema} cascade`);
+    throw err;
+  }
   return {
     ...s,
     async destroy() {
