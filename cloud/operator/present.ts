@@ -26,3 +26,8 @@ export function presentCompany(c: LockerCompanyTable) {
 export function withBooleans<T extends object>(row: T): T {
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, /^is[A-Z]/.test(k) && typeof v === 'number' ? v === 1 : v])) as T;
 }
+
+/** The named money fields in major units, the rest as it is. */
+export function withMajor<T extends object, K extends keyof T>(row: T, fields: readonly K[]): T {
+  return { ...row, ...Object.fromEntries(fields.map((f) => [f, toMajor(row[f] as number)])) };
+}

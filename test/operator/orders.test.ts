@@ -13,9 +13,16 @@ async function setUp(op: Operator) {
   return { company, locker };
 }
 
+/** Codes from 7000-7998, drawn in turn: numbers that appear nowhere else in the output. */
+let nextCode = 0;
+const codeDraw = () => 7000 + (nextCode++ % 999);
+
+/** Whether `out` shows `code` as a number of its own (not inside an id or a phone number). */
+const showsCode = (out: string, code: string) => new RegExp(`(?<![0-9A-Za-z])${code}(?![0-9A-Za-z])`).test(out);
+
 async function newOrder(op: Operator, companyId: string, postomatId: string, options: { pay?: boolean; deliverTo?: string } = {}) {
   const db = op.storage().db;
-  const order = await createOrder({ db, clock: new ManualClock('2026-03-01T10:00:00.000Z') }, { companyId, postomatId, toUserPhone: '+996700123456', sendMessage: false, pay: options.pay });
+  const order = await createOrder({ db, clock: new ManualClock('2026-03-01T10:00:00.000Z'), randomInt: codeDraw }, { companyId, postomatId, toUserPhone: '+996700123456', sendMessage: false, pay: options.pay });
   if (options.deliverTo) {
     await db.transaction().execute((trx) => transitionOrder(trx, { orderId: order.id, to: 'DELIVERED', at: new Date('2026-03-01T12:00:00.000Z'), cellId: options.deliverTo }));
   }
@@ -44,7 +51,8 @@ for (const dialect of DIALECTS) {
       for (const asJson of [true, false]) {
         const out = (await op.run('order', 'show', '--id', order.id, ...(asJson ? ['--json'] : []))).stdout;
         assert.match(out, /DELIVERED/);
-        for (const c of codes) assert.ok(!out.includes(c.password), `${c.type} code must not be printed`);
+        for (const c of codes) assert.ok(!showsCode(out, c.password), `${c.type} code ${c.password} must not be printed:\n${out}`);
+        assert.ok(!/password|passwords|codes/i.test(out));
       }
     });
 
@@ -98,6 +106,36 @@ for (const dialect of DIALECTS) {
       assert.match(await op.fails(1, 'order', 'subtract', '--id', order.id), /is CREATED, cannot become SUBTRACTED/);
       assert.equal((await op.json('order', 'show', '--id', order.id)).status, 'CREATED');
       assert.match(await op.fails(1, 'order', 'subtract', '--id', 'noorder'), /no order noorder/);
+    });
+  });
+
+  describe(`[${dialect.name}] order list`, () => {
+    const op = useOperator(dialect);
+
+    it('lists orders by company, locker and status, without codes', async () => {
+      const { company, locker } = await setUp(op);
+      const other = await setUp(op);
+      const delivered = await newOrder(op, company.id, locker.id, { deliverTo: locker.cells[0].id });
+      const created = await newOrder(op, company.id, locker.id);
+      await newOrder(op, other.company.id, other.locker.id);
+
+      const mine = await op.json('order', 'list', '--company', company.id);
+      assert.deepEqual(new Set(mine.map((o: any) => o.id)), new Set([delivered.id, created.id]));
+      const d = await op.json('order', 'list', '--locker', locker.id, '--status', 'DELIVERED');
+      assert.deepEqual(d.map((o: any) => [o.id, o.cellNumber, o.notPaidAmount]), [[delivered.id, 1, 170]]);
+      assert.equal((await op.json('order', 'list', '--limit', '1')).length, 1);
+
+      const text = (await op.run('order', 'list', '--company', company.id)).stdout;
+      assert.ok(text.includes(delivered.id) && text.includes(created.id));
+      const codes = await codesOf(op, delivered.id);
+      assert.equal(codes.length, 3);
+      for (const c of codes) assert.ok(!showsCode(text, c.password), `${c.type} code ${c.password} must not be printed`);
+    });
+
+    it('names unknown filters', async () => {
+      assert.match(await op.fails(1, 'order', 'list', '--company', 'ghost'), /no locker company ghost/);
+      assert.match(await op.fails(1, 'order', 'list', '--locker', 'ghost'), /no locker ghost/);
+      assert.match(await op.fails(2, 'order', 'list', '--status', 'LOST'), /--status must be one of CREATED, DELIVERED, COMPLETED, SUBTRACTED/);
     });
   });
 }

@@ -1,21 +1,18 @@
 /** Service staff on one locker order. Codes are never printed: the pickup code is the recipient's secret. */
+import { z } from 'zod';
 import { defineCommand, type Command } from '../command.ts';
-import { fText, flagsOf } from '../flags.ts';
-import { block, money } from '../format.ts';
-import { toMajor } from '../../domain/money.ts';
+import { fInt, fText, flagsOf } from '../flags.ts';
+import { block, money, table } from '../format.ts';
+import { ORDER_STATUSES } from '../../domain/order-states.ts';
+import { withBooleans, withMajor } from '../present.ts';
 import { MONEY_FIELDS } from '../../storage/order-stats.ts';
-import { orderDetails, payOrder, subtractOrderByStaff } from '../../services/admin/orders.ts';
+import { listOrdersForStaff, orderDetails, payOrder, subtractOrderByStaff } from '../../services/admin/orders.ts';
 
 type Details = Awaited<ReturnType<typeof orderDetails>>;
 
-function presentOrder(o: Details) {
-  return {
-    ...o,
-    sendMessage: o.sendMessage === 1,
-    isActive: o.isActive === 1,
-    ...Object.fromEntries(MONEY_FIELDS.map((m) => [m, toMajor(o[m])])),
-  };
-}
+const LISTED_MONEY = ['price', 'deliveryPrice', 'paidAmount', 'notPaidAmount'] as const;
+
+const presentOrder = (o: Details) => withMajor(withBooleans({ ...o, sendMessage: o.sendMessage === 1 }), MONEY_FIELDS);
 
 function orderText(o: Details, headline?: string): string {
   const cell = o.cell ? `${o.cell.number} (size ${o.cell.size}, board ${o.cell.board} lock ${o.cell.lock}, ${o.cell.id})` : 'none yet';
@@ -46,6 +43,27 @@ const orderResult = async (ctx: { db: Parameters<typeof orderDetails>[0] }, id: 
 };
 
 export const commands: Command[] = [
+  defineCommand({
+    name: 'order list',
+    summary: 'list orders, newest first (never their codes)',
+    usage: ['--company <companyId>', '--locker <lockerId>', `--status ${ORDER_STATUSES.join('|')}`, '--limit <n>   at most this many (1-1000, default 50)'],
+    flags: flagsOf({
+      company: fText().optional(),
+      locker: fText().optional(),
+      status: z.enum(ORDER_STATUSES, { error: `must be one of ${ORDER_STATUSES.join(', ')}` }).optional(),
+      limit: fInt(1, 1000).optional(),
+    }),
+    async run(ctx, f) {
+      const rows = await listOrdersForStaff(ctx.db, { companyId: f.company, postomatId: f.locker, status: f.status, limit: f.limit ?? 50 });
+      return {
+        json: rows.map((o) => withMajor(o, LISTED_MONEY)),
+        text: table(
+          rows.map((o) => ({ ...o, locker: o.shortId, cell: o.cellNumber, notPaid: money(o.notPaidAmount) })),
+          ['id', 'status', 'locker', 'cell', 'notPaid', 'endDateTime', 'createdAt', 'companyId'],
+        ),
+      };
+    },
+  }),
   defineCommand({
     name: 'order show',
     summary: 'show an order: status, locker, cell, amounts, history (never its codes)',

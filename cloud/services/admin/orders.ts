@@ -6,6 +6,8 @@ import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { isFinal, type OrderStatus } from '../../domain/order-states.ts';
 import { markPaid, transitionOrder } from '../order-transitions.ts';
+import { getLockerCompany } from './companies.ts';
+import { getPostomat } from './postomats.ts';
 
 async function getOrder(db: Db, id: string) {
   const order = await db.selectFrom('locker_order').selectAll().where('id', '=', id).executeTakeFirst();
@@ -53,4 +55,26 @@ export async function subtractOrderByStaff(db: Db, id: string, at: Date) {
     await getOrder(trx, id);
     return transitionOrder(trx, { orderId: id, to: 'SUBTRACTED', at });
   });
+}
+
+export interface StaffOrderFilter {
+  companyId?: string;
+  postomatId?: string;
+  status?: OrderStatus;
+  limit: number;
+}
+
+/** Newest orders first, of any company unless one is named; no codes. */
+export async function listOrdersForStaff(db: Db, f: StaffOrderFilter) {
+  if (f.companyId) await getLockerCompany(db, f.companyId);
+  if (f.postomatId) await getPostomat(db, f.postomatId);
+  let q = db
+    .selectFrom('locker_order as o')
+    .innerJoin('postomat as p', 'p.id', 'o.postomatId')
+    .leftJoin('cell as c', 'c.id', 'o.cellId')
+    .select(['o.id', 'o.status', 'o.companyId', 'o.postomatId', 'p.shortId', 'c.number as cellNumber', 'o.price', 'o.deliveryPrice', 'o.paidAmount', 'o.notPaidAmount', 'o.endDateTime', 'o.createdAt']);
+  if (f.companyId) q = q.where('o.companyId', '=', f.companyId);
+  if (f.postomatId) q = q.where('o.postomatId', '=', f.postomatId);
+  if (f.status) q = q.where('o.status', '=', f.status);
+  return q.orderBy('o.createdAt', 'desc').orderBy('o.id', 'desc').limit(f.limit).execute();
 }
