@@ -28,7 +28,9 @@ export function helpText(commands: Command[] = ALL_COMMANDS): string {
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'npm run operator -- help <command>   shows the flags of one command',
-    'DATABASE_URL picks the database (default ./data/cloud.db).',
+    'Flags: --name value or --name=value; a bare --name means true. Money in major units (150, 99.90).',
+    '--json prints JSON. Exit codes: 0 done, 1 refused (unknown id, rule), 2 bad command line.',
+    'DATABASE_URL picks the database (default ./data/cloud.db). More: docs/operator.md',
   ].join('\n');
 }
 
