@@ -31,7 +31,9 @@ for (const dialect of DIALECTS) {
       const text = await op.run('company', 'list');
       assert.match(text.stdout, /Listed Co\s+yes\s+0\.00\s+12\.50/);
       const shown = await op.json('company', 'show', '--id', c.id);
-      assert.equal(shown.title, 'Listed Co');
+      assert.deepEqual([shown.title, shown.apiKeyCount, shown.orders], ['Listed Co', 0, []]);
+      await op.json('api-key', 'create', '--company', c.id);
+      assert.match((await op.run('company', 'show', '--id', c.id)).stdout, /apiKeys: +1\norders: +none/);
     });
 
     it('updates fields, sets and clears the notification URL, switches off', async () => {

@@ -76,6 +76,8 @@ for (const dialect of DIALECTS) {
       const stats = await op.storage().db.selectFrom('order_stats').selectAll().where('companyId', '=', company.id).where('status', '=', 'DELIVERED').executeTakeFirstOrThrow();
       assert.deepEqual([stats.paidAmount, stats.notPaidAmount], [17000, 0]);
       assert.match((await op.run('order', 'pay', '--id', order.id)).stdout, /nothing was unpaid/);
+      const overview = await op.json('company', 'show', '--id', company.id);
+      assert.deepEqual(overview.orders, [{ status: 'DELIVERED', count: 1, notPaidAmount: 0 }]);
     });
 
     it('refuses finished and unknown orders', async () => {

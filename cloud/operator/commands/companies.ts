@@ -7,15 +7,16 @@ import {
   adjustBalance,
   createLockerApiKey,
   createLockerCompany,
-  getLockerCompany,
+  lockerCompanyOverview,
   listLockerApiKeys,
   listLockerCompanies,
   revokeLockerApiKey,
   updateLockerCompany,
 } from '../../services/admin/companies.ts';
 import type { LockerCompanyTable } from '../../storage/schema.ts';
+import { toMajor } from '../../domain/money.ts';
 
-const companyText = (c: LockerCompanyTable) =>
+const companyText = (c: LockerCompanyTable, extra: Record<string, unknown> = {}) =>
   block({
     id: c.id,
     title: c.title,
@@ -26,6 +27,7 @@ const companyText = (c: LockerCompanyTable) =>
     orderPrice: money(c.orderPrice),
     deliveryPrice: money(c.deliveryPrice),
     updatedAt: c.updatedAt,
+    ...extra,
   });
 
 const companyResult = (c: LockerCompanyTable, headline?: string) => ({
@@ -90,11 +92,16 @@ export const commands: Command[] = [
   }),
   defineCommand({
     name: 'company show',
-    summary: 'show one locker company',
+    summary: 'show one locker company, with its number of API keys and its active orders per status',
     usage: ['--id <companyId>'],
     flags: flagsOf({ id: fText() }),
     async run(ctx, f) {
-      return companyResult(await getLockerCompany(ctx.db, f.id));
+      const { company, apiKeyCount, orders } = await lockerCompanyOverview(ctx.db, f.id);
+      const ordersLine = orders.length ? orders.map((o) => `${o.status} ${o.count} (unpaid ${money(o.notPaidAmount)})`).join(', ') : 'none';
+      return {
+        json: { ...presentCompany(company), apiKeyCount, orders: orders.map((o) => ({ ...o, notPaidAmount: toMajor(o.notPaidAmount) })) },
+        text: companyText(company, { apiKeys: apiKeyCount, orders: ordersLine }),
+      };
     },
   }),
   defineCommand({

@@ -51,6 +51,20 @@ export async function getLockerCompany(db: Db, id: string) {
   return row;
 }
 
+/** A company with how many API keys it has and its active orders per status (from the maintained counters). */
+export async function lockerCompanyOverview(db: Db, id: string) {
+  const company = await getLockerCompany(db, id);
+  const [keys, stats] = await Promise.all([
+    db.selectFrom('locker_api_key').select((eb) => eb.fn.countAll<number>().as('n')).where('companyId', '=', id).executeTakeFirstOrThrow(),
+    db.selectFrom('order_stats').select(['status', 'count', 'notPaidAmount']).where('companyId', '=', id).orderBy('status').execute(),
+  ]);
+  return {
+    company,
+    apiKeyCount: Number(keys.n),
+    orders: stats.filter((s) => Number(s.count) > 0).map((s) => ({ status: s.status, count: Number(s.count), notPaidAmount: Number(s.notPaidAmount) })),
+  };
+}
+
 export function listLockerCompanies(db: Db) {
   return db.selectFrom('locker_company').selectAll().orderBy('title').orderBy('id').execute();
 }
