@@ -48,6 +48,10 @@ for (const dialect of DIALECTS) {
       const p = await op.json('locker', 'create', '--title', 'Old', '--lat', '1', '--lng', '2', '--address', 'Somewhere');
       const u = await op.json('locker', 'update', '--id', p.id, '--title', 'New', '--active', 'false', '--lat', '40.5', '--lng', '72.8', '--city', osh.id);
       assert.deepEqual([u.title, u.isActive, u.lat, u.lng, u.cityId, u.address], ['New', false, 40.5, 72.8, osh.id, 'Somewhere']);
+      const { bishkek, leninsky } = await place(op);
+      const moved = await op.json('locker', 'update', '--id', p.id, '--district', leninsky.id);
+      assert.deepEqual([moved.cityId, moved.districtId], [bishkek.id, leninsky.id], 'the city follows a new district');
+      assert.match(await op.fails(1, 'locker', 'update', '--id', p.id, '--city', osh.id), /district .* is in city .*, not in city/);
       const c = await op.json('locker', 'update', '--id', p.id, '--clear', 'coordinates,address');
       assert.deepEqual([c.lat, c.lng, c.address, c.title], [null, null, null, 'New']);
     });
@@ -57,6 +61,9 @@ for (const dialect of DIALECTS) {
       assert.match(await op.fails(1, 'locker', 'create', '--title', 'X', '--city', osh.id, '--district', leninsky.id), /district .* is in city .*, not in city/);
       await op.json('locker', 'create', '--title', 'First', '--short-id', 'SAME01');
       assert.match(await op.fails(1, 'locker', 'create', '--title', 'Second', '--short-id', 'SAME01'), /short id SAME01 is taken/);
+      const second = await op.json('locker', 'create', '--title', 'Second', '--short-id', 'OTHER1');
+      assert.match(await op.fails(1, 'locker', 'update', '--id', second.id, '--short-id', 'SAME01'), /short id SAME01 is taken/);
+      assert.equal((await op.json('locker', 'update', '--id', second.id, '--short-id', 'OTHER2')).shortId, 'OTHER2');
       assert.match(await op.fails(2, 'locker', 'create', '--title', 'X', '--lat', '42'), /--lat and --lng go together/);
       assert.match(await op.fails(2, 'locker', 'create', '--title', 'X', '--lat', '91', '--lng', '0'), /--lat must be <= 90/);
       assert.match(await op.fails(1, 'locker', 'create', '--title', 'X', '--city', 'nocity'), /no city nocity/);

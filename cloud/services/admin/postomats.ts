@@ -133,7 +133,9 @@ export async function postomatDetails(db: Db, id: string) {
 export async function updatePostomat(db: Db, id: string, changes: Partial<PostomatInput>, now = new Date()) {
   const current = await getPostomat(db, id);
   const pick = <K extends keyof PostomatInput & keyof PostomatTable>(k: K) => (changes[k] === undefined ? current[k] : changes[k]);
-  const place = await resolvePlace(db, pick('cityId') as string | null, pick('districtId') as string | null);
+  // A new district without a city moves the locker to the district's city.
+  const cityId = changes.cityId === undefined && changes.districtId ? null : (pick('cityId') as string | null);
+  const place = await resolvePlace(db, cityId, pick('districtId') as string | null);
   checkCoordinates(pick('lat') as number | null, pick('lng') as number | null);
   if (changes.shortId !== undefined) await checkShortIdFree(db, changes.shortId, id);
   const { isActive, ...rest } = changes;
