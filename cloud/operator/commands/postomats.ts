@@ -6,7 +6,6 @@ import { block, table, yesNo } from '../format.ts';
 import { withBooleans } from '../present.ts';
 import {
   createPostomat,
-  getPostomat,
   listAllPostomats,
   postomatDetails,
   resetAgentCredentials,
@@ -15,7 +14,7 @@ import {
   type PostomatInput,
   type PostomatView,
 } from '../../services/admin/postomats.ts';
-import { addCells, planCells, updateCell } from '../../services/admin/cells.ts';
+import { addCellsToPostomat, updateCell } from '../../services/admin/cells.ts';
 import type { CellTable } from '../../storage/schema.ts';
 
 const LOCKER_FIELDS = ['id', 'shortId', 'title', 'active', 'address', 'lat', 'lng', 'schedule', 'cityId', 'districtId', 'agent', 'updatedAt'];
@@ -143,11 +142,8 @@ export const commands: Command[] = [
       { message: 'give either --cells, or --count with --size (and optionally --board)' },
     ),
     async run(ctx, f) {
-      await getPostomat(ctx.db, f.locker);
-      const created = await ctx.db.transaction().execute(async (trx) => {
-        const cells = f.cells ?? (await planCells(trx, f.locker, { count: f.count!, size: f.size!, board: f.board ?? 0 }));
-        return addCells(trx, f.locker, cells, ctx.clock.now());
-      });
+      const want = f.cells ?? { count: f.count!, size: f.size!, board: f.board ?? 0 };
+      const created = await addCellsToPostomat(ctx.db, f.locker, want, ctx.clock.now());
       const rows = created.map((c) => ({ ...c, board: c.boardAddress }));
       return {
         json: created.map((c) => withBooleans({ id: c.id, number: c.number, size: c.size, board: c.boardAddress, lock: c.lock, isActive: c.isActive })),

@@ -116,3 +116,18 @@ export async function updateCell(db: Db, cellId: string, changes: { size?: CellS
   await db.updateTable('cell').set(set).where('id', '=', cellId).execute();
   return getCell(db, cellId);
 }
+
+/** The operator's "cell add": listed cells, or `count` cells planned by planCells, all or none. */
+export async function addCellsToPostomat(
+  db: Db,
+  postomatId: string,
+  cells: CellInput[] | { count: number; size: CellSize; board: number },
+  now = new Date(),
+) {
+  const postomat = await db.selectFrom('postomat').select('id').where('id', '=', postomatId).executeTakeFirst();
+  if (!postomat) throw new DomainError('POSTOMAT_NOT_FOUND', `no locker ${postomatId}`);
+  return db.transaction().execute(async (trx) => {
+    const list = Array.isArray(cells) ? cells : await planCells(trx, postomatId, cells);
+    return addCells(trx, postomatId, list, now);
+  });
+}
