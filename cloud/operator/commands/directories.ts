@@ -1,4 +1,5 @@
 /** Countries, cities and districts: the directories lockers are filed under. */
+import type { Db } from '../../storage/database.ts';
 import { defineCommand, type Command } from '../command.ts';
 import { fBool, fText, flagsOf } from '../flags.ts';
 import { block, table, yesNo } from '../format.ts';
@@ -21,8 +22,8 @@ interface Directory {
   plural: string;
   /** the parent's flag and column, for cities and districts */
   parent?: { flag: 'country' | 'city'; column: 'countryId' | 'cityId' };
-  create(db: Parameters<typeof createCountry>[0], parentId: string, title: string, isActive: boolean, now: Date): Promise<Entry>;
-  list(db: Parameters<typeof createCountry>[0], parentId?: string): Promise<Entry[]>;
+  create(db: Db, parentId: string, title: string, isActive: boolean, now: Date): Promise<Entry>;
+  list(db: Db, parentId?: string): Promise<Entry[]>;
 }
 
 const DIRECTORIES: Directory[] = [

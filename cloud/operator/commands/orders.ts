@@ -1,5 +1,6 @@
 /** Service staff on one locker order. Codes are never printed: the pickup code is the recipient's secret. */
 import { z } from 'zod';
+import type { Db } from '../../storage/database.ts';
 import { defineCommand, type Command } from '../command.ts';
 import { fInt, fText, flagsOf } from '../flags.ts';
 import { block, money, table } from '../format.ts';
@@ -37,7 +38,7 @@ function orderText(o: Details, headline?: string): string {
   ].join('\n');
 }
 
-const orderResult = async (ctx: { db: Parameters<typeof orderDetails>[0] }, id: string, headline?: string) => {
+const orderResult = async (ctx: { db: Db }, id: string, headline?: string) => {
   const o = await orderDetails(ctx.db, id);
   return { json: presentOrder(o), text: orderText(o, headline) };
 };
