@@ -2,12 +2,13 @@
  * `npm run operator -- <command> [--flag value …] [--json]` on DATABASE_URL.
  * `npm run operator -- help` lists the commands.
  */
-import { parseArgs } from 'node:util';
+import type { z } from 'zod';
 import { openStorage, type Storage } from '../storage/database.ts';
 import { systemClock } from '../clock.ts';
 import { DomainError } from '../domain/errors.ts';
 import { OperatorError, type Command } from './command.ts';
 import { ALL_COMMANDS } from './commands/index.ts';
+import { parseCommandLine } from './argv.ts';
 
 export function findCommand(words: string[], commands: Command[] = ALL_COMMANDS): { command?: Command; rest: string[] } {
   for (let n = Math.min(3, words.length); n > 0; n--) {
@@ -27,7 +28,9 @@ export function helpText(commands: Command[] = ALL_COMMANDS): string {
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'npm run operator -- help <command>   shows the flags of one command',
-    'DATABASE_URL picks the database (default ./data/cloud.db).',
+    'Flags: --name value or --name=value; a bare --name means true. Money in major units (150, 99.90).',
+    '--json prints JSON. Exit codes: 0 done, 1 refused (unknown id, rule), 2 bad command line.',
+    'DATABASE_URL picks the database (default ./data/cloud.db). More: docs/operator.md',
   ].join('\n');
 }
 
@@ -43,26 +46,20 @@ export interface RunResult {
 
 /** Runs one command line; used by the CLI entry and by tests (no process.exit inside). */
 export async function runOperator(argv: string[], env: NodeJS.ProcessEnv = process.env, storage?: Storage): Promise<RunResult> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, strict: false, allowPositionals: true });
-  } catch (err) {
-    return { code: 2, stdout: '', stderr: `error: ${(err as Error).message}\n` };
-  }
-  const { json, help, ...rawFlags } = parsed.values as Record<string, string | boolean | undefined>;
-  const positionals = parsed.positionals;
-  if (positionals.length === 0 || positionals[0] === 'help' || help) {
-    const { command } = findCommand(positionals[0] === 'help' ? positionals.slice(1) : positionals);
+  const { words, flags: allFlags, error } = parseCommandLine(argv);
+  const { json, help, ...flags } = allFlags;
+  if (words.length === 0 || words[0] === 'help' || help !== undefined) {
+    const { command } = findCommand(words[0] === 'help' ? words.slice(1) : words);
     return { code: 0, stdout: (command ? commandHelp(command) : helpText()) + '\n', stderr: '' };
   }
-  const { command, rest } = findCommand(positionals);
-  if (!command) return { code: 2, stdout: '', stderr: `error: unknown command "${positionals.join(' ')}"\n\n${helpText()}\n` };
+  const { command, rest } = findCommand(words);
+  if (!command) return { code: 2, stdout: '', stderr: `error: unknown command "${words.join(' ')}"\n\n${helpText()}\n` };
   if (rest.length) return { code: 2, stdout: '', stderr: `error: unexpected argument "${rest[0]}" (flags are written --name value)\n` };
+  if (error) return { code: 2, stdout: '', stderr: `error: ${error}\n` };
 
-  const flags = Object.fromEntries(Object.entries(rawFlags).map(([k, v]) => [k, v === true ? '' : v]));
   const checked = command.flags.safeParse(flags);
   if (!checked.success) {
-    const lines = checked.error.issues.map((i) => `  --${i.path.join('.') || '?'} ${i.message}`);
+    const lines = checked.error.issues.flatMap((i) => describeIssue(i, flags, command.name));
     return { code: 2, stdout: '', stderr: `error: invalid flags for "${command.name}":\n${lines.join('\n')}\n\n${commandHelp(command)}\n` };
   }
 
@@ -74,14 +71,24 @@ export async function runOperator(argv: string[], env: NodeJS.ProcessEnv = proce
       { db: db.db, dialect: db.dialect, clock: systemClock, progress: (line) => { stderr += line + '\n'; if (own) process.stderr.write(line + '\n'); } },
       checked.data,
     );
-    const stdout = json ? JSON.stringify(result.json, null, 2) : (result.text ?? JSON.stringify(result.json, null, 2));
+    const asJson = json !== undefined && json !== 'false';
+    const stdout = asJson ? JSON.stringify(result.json, null, 2) : (result.text ?? JSON.stringify(result.json, null, 2));
     return { code: 0, stdout: stdout + '\n', stderr: own ? '' : stderr };
   } catch (err) {
-    if (err instanceof OperatorError || err instanceof DomainError) return { code: 1, stdout: '', stderr: `error: ${err.message}\n` };
+    if (err instanceof OperatorError || err instanceof DomainError) return { code: 1, stdout: '', stderr: stderr + `error: ${err.message}\n` };
     throw err;
   } finally {
     if (own) await db.close();
   }
+}
+
+/** One line per problem, naming the flag: unknown flags, missing ones, bad values. */
+function describeIssue(issue: z.core.$ZodIssue, given: Record<string, string>, commandName: string): string[] {
+  if (issue.code === 'unrecognized_keys') return issue.keys.map((k) => `  --${k} is not a flag of "${commandName}"`);
+  const flag = issue.path.length ? String(issue.path[0]) : undefined;
+  if (!flag) return [`  ${issue.message}`];
+  if (issue.code === 'invalid_type' && given[flag] === undefined) return [`  --${flag} is required`];
+  return [`  --${flag} ${issue.message}`];
 }
 
 const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\/cloud\//, '/cloud/'));

@@ -1,4 +1,9 @@
 /** Every operator command, by area. Each area file exports `commands`. */
 import type { Command } from '../command.ts';
+import { commands as companies } from './companies.ts';
+import { commands as directories } from './directories.ts';
+import { commands as postomats } from './postomats.ts';
+import { commands as orders } from './orders.ts';
+import { commands as demo } from './demo.ts';
 
-export const ALL_COMMANDS: Command[] = [];
+export const ALL_COMMANDS: Command[] = [...companies, ...directories, ...postomats, ...orders, ...demo];

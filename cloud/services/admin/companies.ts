@@ -45,6 +45,42 @@ export async function updateLockerCompany(
   return db.selectFrom('locker_company').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
+export async function getLockerCompany(db: Db, id: string) {
+  const row = await db.selectFrom('locker_company').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new DomainError('COMPANY_NOT_FOUND', `no locker company ${id}`);
+  return row;
+}
+
+/** A company with how many API keys it has and its active orders per status (from the maintained counters). */
+export async function lockerCompanyOverview(db: Db, id: string) {
+  const company = await getLockerCompany(db, id);
+  const [keys, stats] = await Promise.all([
+    db.selectFrom('locker_api_key').select((eb) => eb.fn.countAll<number>().as('n')).where('companyId', '=', id).executeTakeFirstOrThrow(),
+    db.selectFrom('order_stats').select(['status', 'count', 'notPaidAmount']).where('companyId', '=', id).orderBy('status').execute(),
+  ]);
+  return {
+    company,
+    apiKeyCount: Number(keys.n),
+    orders: stats.filter((s) => Number(s.count) > 0).map((s) => ({ status: s.status, count: Number(s.count), notPaidAmount: Number(s.notPaidAmount) })),
+  };
+}
+
+export function listLockerCompanies(db: Db) {
+  return db.selectFrom('locker_company').selectAll().orderBy('title').orderBy('id').execute();
+}
+
+/** Keys of a company without their hashes: the operator tells them apart by title and prefix. */
+export async function listLockerApiKeys(db: Db, companyId: string) {
+  await getLockerCompany(db, companyId);
+  return db
+    .selectFrom('locker_api_key')
+    .select(['id', 'companyId', 'title', 'keyPrefix', 'createdAt'])
+    .where('companyId', '=', companyId)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute();
+}
+
 /** Adds (or with a negative amount, takes) money on the company balance; never below zero. */
 export async function adjustBalance(db: Db, id: string, deltaMinor: number, now = new Date()) {
   const res = await db
@@ -62,8 +98,7 @@ export async function adjustBalance(db: Db, id: string, deltaMinor: number, now 
 
 /** Creates a key and returns it in clear text: the only time anyone sees it. */
 export async function createLockerApiKey(db: Db, companyId: string, title = 'default', now = new Date()) {
-  const company = await db.selectFrom('locker_company').select('id').where('id', '=', companyId).executeTakeFirst();
-  if (!company) throw new DomainError('COMPANY_NOT_FOUND', `no locker company ${companyId}`);
+  await getLockerCompany(db, companyId);
   const key = newApiKey('plk');
   const row = { id: newId(), companyId, title, keyHash: hashApiKey(key), keyPrefix: key.slice(0, 8), createdAt: now.toISOString() };
   await db.insertInto('locker_api_key').values(row).execute();

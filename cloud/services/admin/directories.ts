@@ -39,7 +39,30 @@ export async function updateDirectoryEntry(db: Db, table: Table, id: string, cha
   return db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
-async function mustExist(db: Db, table: Table, id: string) {
+/** Every country, active or not (the operator sees what the Locker API hides). */
+export function listCountries(db: Db) {
+  return db.selectFrom('country').selectAll().orderBy('title').orderBy('id').execute();
+}
+
+export async function listCities(db: Db, countryId?: string) {
+  let q = db.selectFrom('city').selectAll();
+  if (countryId) {
+    await mustExist(db, 'country', countryId);
+    q = q.where('countryId', '=', countryId);
+  }
+  return q.orderBy('title').orderBy('id').execute();
+}
+
+export async function listDistricts(db: Db, cityId?: string) {
+  let q = db.selectFrom('district').selectAll();
+  if (cityId) {
+    await mustExist(db, 'city', cityId);
+    q = q.where('cityId', '=', cityId);
+  }
+  return q.orderBy('title').orderBy('id').execute();
+}
+
+export async function mustExist(db: Db, table: Table, id: string) {
   const row = await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst();
   if (!row) throw new DomainError('NOT_FOUND', `no ${table} ${id}`);
 }

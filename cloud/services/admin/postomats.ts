@@ -1,12 +1,14 @@
 /** Lockers with their boards and cells, and each locker's agent credentials. */
 import crypto from 'node:crypto';
 import type { Db } from '../../storage/database.ts';
+import type { PostomatTable } from '../../storage/schema.ts';
 import { newId } from '../../storage/ids.ts';
+import { boardsOf, cellsOf } from '../../storage/postomat-queries.ts';
 import { hashPassword, newPassword } from '../../domain/secrets.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { addCells, type CellInput } from './cells.ts';
 
-export const CELL_SIZES = ['S', 'M', 'L', 'XL'] as const;
-export type CellSize = (typeof CELL_SIZES)[number];
+export { addCells, CELL_SIZES, type CellInput, type CellSize } from './cells.ts';
 
 export interface PostomatInput {
   title: string;
@@ -22,14 +24,12 @@ export interface PostomatInput {
   isActive?: boolean;
 }
 
-export interface CellInput {
-  number: number;
-  size: CellSize;
-  /** board bus address (0-15) and lock number on it (1-16) */
-  board: number;
-  lock: number;
-  isActive?: boolean;
-  title?: string;
+/** A locker as the operator sees it: the agent's password hash replaced by whether there is one. */
+export type PostomatView = Omit<PostomatTable, 'agentSecretHash'> & { hasAgentCredentials: boolean };
+
+export function withoutSecret(p: PostomatTable): PostomatView {
+  const { agentSecretHash, ...rest } = p;
+  return { ...rest, hasAgentCredentials: agentSecretHash !== null };
 }
 
 /** A short public id for links in SMS and on stickers: 6 characters, no look-alikes. */
@@ -38,69 +38,115 @@ export function newShortId(): string {
   return Array.from(crypto.randomBytes(6), (b) => alphabet[b % alphabet.length]).join('');
 }
 
-export async function createPostomat(db: Db, input: PostomatInput, cells: CellInput[] = [], now = new Date()) {
-  const at = now.toISOString();
-  return db.transaction().execute(async (trx) => {
-    const max = await trx.selectFrom('postomat').select((eb) => eb.fn.max<number>('incrementalid').as('m')).executeTakeFirst();
-    const row = {
-      id: newId(),
-      incrementalid: Number(max?.m ?? 0) + 1,
-      title: input.title,
-      address: input.address ?? null,
-      description: input.description ?? null,
-      imgUrl: input.imgUrl ?? null,
-      lat: input.lat ?? null,
-      lng: input.lng ?? null,
-      schedule: input.schedule ?? null,
-      shortId: input.shortId ?? newShortId(),
-      isActive: input.isActive === false ? 0 : 1,
-      isConnected: 0,
-      cityId: input.cityId ?? null,
-      districtId: input.districtId ?? null,
-      agentSecretHash: null,
-      createdAt: at,
-      updatedAt: at,
-    };
-    await trx.insertInto('postomat').values(row).execute();
-    const created = await addCells(trx, row.id, cells, now);
-    return { ...row, cells: created };
-  });
+const refuse = (message: string) => new DomainError('NOT_ACCEPTABLE', message);
+
+/** The city and district a locker ends up with: both must exist, and the district must lie in the city. */
+async function resolvePlace(db: Db, cityId: string | null, districtId: string | null) {
+  if (districtId) {
+    const district = await db.selectFrom('district').select(['id', 'cityId']).where('id', '=', districtId).executeTakeFirst();
+    if (!district) throw new DomainError('NOT_FOUND', `no district ${districtId}`);
+    if (cityId && district.cityId !== cityId) throw refuse(`district ${districtId} is in city ${district.cityId}, not in city ${cityId} (give a district of that city, or clear the district)`);
+    cityId = district.cityId;
+  }
+  if (cityId) {
+    const city = await db.selectFrom('city').select('id').where('id', '=', cityId).executeTakeFirst();
+    if (!city) throw new DomainError('NOT_FOUND', `no city ${cityId}`);
+  }
+  return { cityId, districtId };
 }
 
-export async function addCells(db: Db, postomatId: string, cells: CellInput[], now = new Date()) {
+async function checkShortIdFree(db: Db, shortId: string, exceptId?: string) {
+  const other = await db.selectFrom('postomat').select('id').where('shortId', '=', shortId).executeTakeFirst();
+  if (other && other.id !== exceptId) throw refuse(`short id ${shortId} is taken by locker ${other.id}`);
+}
+
+function checkCoordinates(lat: number | null, lng: number | null) {
+  if ((lat === null) !== (lng === null)) throw refuse('lat and lng go together: give both or neither');
+  if (lat !== null && (lat < -90 || lat > 90)) throw refuse('lat must be -90..90');
+  if (lng !== null && (lng < -180 || lng > 180)) throw refuse('lng must be -180..180');
+}
+
+export function createPostomat(db: Db, input: PostomatInput, cells: CellInput[] = [], now = new Date()) {
+  return db.transaction().execute((trx) => insertPostomat(trx, input, cells, now));
+}
+
+/** createPostomat inside the caller's transaction (the demo seed writes everything in one). */
+export async function insertPostomat(trx: Db, input: PostomatInput, cells: CellInput[] = [], now = new Date()) {
   const at = now.toISOString();
-  const boards = new Map(
-    (await db.selectFrom('board').selectAll().where('postomatId', '=', postomatId).execute()).map((b) => [b.address, b]),
-  );
-  const out = [];
-  for (const c of cells) {
-    if (!CELL_SIZES.includes(c.size)) throw new Error(`cell ${c.number}: size must be one of ${CELL_SIZES.join(', ')}`);
-    if (!Number.isInteger(c.board) || c.board < 0 || c.board > 15) throw new Error(`cell ${c.number}: board address must be 0-15`);
-    if (!Number.isInteger(c.lock) || c.lock < 1 || c.lock > 16) throw new Error(`cell ${c.number}: lock must be 1-16`);
-    let board = boards.get(c.board);
-    if (!board) {
-      board = { id: newId(), postomatId, address: c.board, title: `Board ${c.board}`, createdAt: at, updatedAt: at };
-      await db.insertInto('board').values(board).execute();
-      boards.set(c.board, board);
-    }
-    const cell = {
-      id: newId(),
-      title: c.title ?? String(c.number),
-      number: c.number,
-      size: c.size,
-      isActive: c.isActive === false ? 0 : 1,
-      isOpen: 0,
-      forRentAvailable: 0,
-      postomatId,
-      boardId: board.id,
-      lock: c.lock,
-      createdAt: at,
-      updatedAt: at,
-    };
-    await db.insertInto('cell').values(cell).execute();
-    out.push({ ...cell, boardAddress: c.board });
-  }
-  return out;
+  const place = await resolvePlace(trx, input.cityId ?? null, input.districtId ?? null);
+  checkCoordinates(input.lat ?? null, input.lng ?? null);
+  const shortId = input.shortId ?? newShortId();
+  await checkShortIdFree(trx, shortId);
+  const max = await trx.selectFrom('postomat').select((eb) => eb.fn.max<number>('incrementalid').as('m')).executeTakeFirst();
+  const row = {
+    id: newId(),
+    incrementalid: Number(max?.m ?? 0) + 1,
+    title: input.title,
+    address: input.address ?? null,
+    description: input.description ?? null,
+    imgUrl: input.imgUrl ?? null,
+    lat: input.lat ?? null,
+    lng: input.lng ?? null,
+    schedule: input.schedule ?? null,
+    shortId,
+    isActive: input.isActive === false ? 0 : 1,
+    isConnected: 0,
+    cityId: place.cityId,
+    districtId: place.districtId,
+    agentSecretHash: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  await trx.insertInto('postomat').values(row).execute();
+  const created = await addCells(trx, row.id, cells, now);
+  return { ...row, cells: created };
+}
+
+export async function getPostomat(db: Db, id: string): Promise<PostomatTable> {
+  const row = await db.selectFrom('postomat').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new DomainError('POSTOMAT_NOT_FOUND', `no locker ${id}`);
+  return row;
+}
+
+/** Every locker, active or not, with its number of cells. */
+export async function listAllPostomats(db: Db, filter: { cityId?: string } = {}) {
+  let q = db.selectFrom('postomat').selectAll();
+  if (filter.cityId) q = q.where('cityId', '=', filter.cityId);
+  const [rows, counts] = await Promise.all([
+    q.orderBy('title').orderBy('id').execute(),
+    db.selectFrom('cell').select((eb) => ['postomatId', eb.fn.countAll<number>().as('n')]).groupBy('postomatId').execute(),
+  ]);
+  const byId = new Map(counts.map((c) => [c.postomatId, Number(c.n)]));
+  return rows.map((p) => ({ ...withoutSecret(p), cellCount: byId.get(p.id) ?? 0 }));
+}
+
+/** One locker with its boards, each board with its cells (ordered by address and number). */
+export async function postomatDetails(db: Db, id: string) {
+  const p = await getPostomat(db, id);
+  const [boards, cells] = await Promise.all([boardsOf(db, id), cellsOf(db, id)]);
+  return {
+    ...withoutSecret(p),
+    boards: boards.map((b) => ({ ...b, cells: cells.filter((c) => c.boardId === b.id) })),
+  };
+}
+
+export async function updatePostomat(db: Db, id: string, changes: Partial<PostomatInput>, now = new Date()) {
+  const current = await getPostomat(db, id);
+  const pick = <K extends keyof PostomatInput & keyof PostomatTable>(k: K) => (changes[k] === undefined ? current[k] : changes[k]);
+  // A new district without a city moves the locker to the district's city.
+  const cityId = changes.cityId === undefined && changes.districtId ? null : (pick('cityId') as string | null);
+  const place = await resolvePlace(db, cityId, pick('districtId') as string | null);
+  checkCoordinates(pick('lat') as number | null, pick('lng') as number | null);
+  if (changes.shortId !== undefined) await checkShortIdFree(db, changes.shortId, id);
+  const { isActive, ...rest } = changes;
+  const set = {
+    ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+    ...place,
+    ...(isActive === undefined ? {} : { isActive: isActive ? 1 : 0 }),
+    updatedAt: now.toISOString(),
+  };
+  await db.updateTable('postomat').set(set).where('id', '=', id).execute();
+  return withoutSecret(await getPostomat(db, id));
 }
 
 /** Issues new agent credentials (username = locker id); the password is shown only now. */
@@ -111,6 +157,6 @@ export async function resetAgentCredentials(db: Db, postomatId: string, now = ne
     .set({ agentSecretHash: hashPassword(password), updatedAt: now.toISOString() })
     .where('id', '=', postomatId)
     .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw new DomainError('POSTOMAT_NOT_FOUND');
+  if (Number(res.numUpdatedRows) !== 1) throw new DomainError('POSTOMAT_NOT_FOUND', `no locker ${postomatId}`);
   return { username: postomatId, password };
 }

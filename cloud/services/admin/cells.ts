@@ -1,0 +1,133 @@
+/** Cells of a locker: adding them (explicitly or by count), changing size and availability. */
+import type { Db } from '../../storage/database.ts';
+import { newId } from '../../storage/ids.ts';
+import { DomainError } from '../../domain/errors.ts';
+
+export const CELL_SIZES = ['S', 'M', 'L', 'XL'] as const;
+export type CellSize = (typeof CELL_SIZES)[number];
+/** Kerong-style boards: bus address 0-15 set by DIP switches, locks 1-16 on each board. */
+export const BOARD_ADDRESSES = { min: 0, max: 15 } as const;
+export const LOCKS_PER_BOARD = 16;
+
+export interface CellInput {
+  number: number;
+  size: CellSize;
+  /** board bus address (0-15) and lock number on it (1-16) */
+  board: number;
+  lock: number;
+  isActive?: boolean;
+  title?: string;
+}
+
+const refuse = (message: string) => new DomainError('NOT_ACCEPTABLE', message);
+
+/** Refuses bad sizes, addresses and locks, and numbers or locks already taken (in the input or at the locker). */
+async function checkCells(db: Db, postomatId: string, cells: CellInput[]) {
+  const existing = await db
+    .selectFrom('cell')
+    .innerJoin('board', 'board.id', 'cell.boardId')
+    .select(['cell.number', 'cell.lock', 'board.address'])
+    .where('cell.postomatId', '=', postomatId)
+    .execute();
+  const numbers = new Set(existing.map((c) => c.number));
+  const locks = new Set(existing.map((c) => `${c.address}:${c.lock}`));
+  for (const c of cells) {
+    if (!Number.isInteger(c.number) || c.number < 1) throw refuse(`cell number ${c.number} must be a whole number >= 1`);
+    if (!CELL_SIZES.includes(c.size)) throw refuse(`cell ${c.number}: size must be one of ${CELL_SIZES.join(', ')}`);
+    if (!Number.isInteger(c.board) || c.board < BOARD_ADDRESSES.min || c.board > BOARD_ADDRESSES.max) throw refuse(`cell ${c.number}: board address must be 0-15`);
+    if (!Number.isInteger(c.lock) || c.lock < 1 || c.lock > LOCKS_PER_BOARD) throw refuse(`cell ${c.number}: lock must be 1-16`);
+    if (numbers.has(c.number)) throw refuse(`cell number ${c.number} is already used at locker ${postomatId}`);
+    const lock = `${c.board}:${c.lock}`;
+    if (locks.has(lock)) throw refuse(`lock ${c.lock} on board ${c.board} already has a cell at locker ${postomatId}`);
+    numbers.add(c.number);
+    locks.add(lock);
+  }
+}
+
+export async function addCells(db: Db, postomatId: string, cells: CellInput[], now = new Date()) {
+  await checkCells(db, postomatId, cells);
+  const at = now.toISOString();
+  const boards = new Map(
+    (await db.selectFrom('board').selectAll().where('postomatId', '=', postomatId).execute()).map((b) => [b.address, b]),
+  );
+  const out = [];
+  for (const c of cells) {
+    let board = boards.get(c.board);
+    if (!board) {
+      board = { id: newId(), postomatId, address: c.board, title: `Board ${c.board}`, createdAt: at, updatedAt: at };
+      await db.insertInto('board').values(board).execute();
+      boards.set(c.board, board);
+    }
+    const cell = {
+      id: newId(),
+      title: c.title ?? String(c.number),
+      number: c.number,
+      size: c.size,
+      isActive: c.isActive === false ? 0 : 1,
+      isOpen: 0,
+      forRentAvailable: 0,
+      postomatId,
+      boardId: board.id,
+      lock: c.lock,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await db.insertInto('cell').values(cell).execute();
+    out.push({ ...cell, boardAddress: c.board });
+  }
+  return out;
+}
+
+/**
+ * `count` cells of one size on one board: numbers continue after the locker's highest, locks
+ * take the lowest free ones on the board.
+ */
+export async function planCells(db: Db, postomatId: string, want: { count: number; size: CellSize; board: number }): Promise<CellInput[]> {
+  const max = await db.selectFrom('cell').select((eb) => eb.fn.max<number>('number').as('m')).where('postomatId', '=', postomatId).executeTakeFirst();
+  const used = await db
+    .selectFrom('cell')
+    .innerJoin('board', 'board.id', 'cell.boardId')
+    .select('cell.lock')
+    .where('board.postomatId', '=', postomatId)
+    .where('board.address', '=', want.board)
+    .execute();
+  const taken = new Set(used.map((u) => u.lock));
+  const free = Array.from({ length: LOCKS_PER_BOARD }, (_, i) => i + 1).filter((l) => !taken.has(l));
+  if (free.length < want.count) throw refuse(`board ${want.board} has ${free.length} free locks, ${want.count} cells asked for`);
+  const first = Number(max?.m ?? 0) + 1;
+  return free.slice(0, want.count).map((lock, i) => ({ number: first + i, size: want.size, board: want.board, lock }));
+}
+
+export async function getCell(db: Db, cellId: string) {
+  const cell = await db.selectFrom('cell').selectAll().where('id', '=', cellId).executeTakeFirst();
+  if (!cell) throw new DomainError('CELL_NOT_FOUND', `no cell ${cellId}`);
+  return cell;
+}
+
+export async function updateCell(db: Db, cellId: string, changes: { size?: CellSize; isActive?: boolean; title?: string }, now = new Date()) {
+  await getCell(db, cellId);
+  if (changes.size !== undefined && !CELL_SIZES.includes(changes.size)) throw refuse(`size must be one of ${CELL_SIZES.join(', ')}`);
+  const set = {
+    ...(changes.size === undefined ? {} : { size: changes.size }),
+    ...(changes.title === undefined ? {} : { title: changes.title }),
+    ...(changes.isActive === undefined ? {} : { isActive: changes.isActive ? 1 : 0 }),
+    updatedAt: now.toISOString(),
+  };
+  await db.updateTable('cell').set(set).where('id', '=', cellId).execute();
+  return getCell(db, cellId);
+}
+
+/** The operator's "cell add": listed cells, or `count` cells planned by planCells, all or none. */
+export async function addCellsToPostomat(
+  db: Db,
+  postomatId: string,
+  cells: CellInput[] | { count: number; size: CellSize; board: number },
+  now = new Date(),
+) {
+  const postomat = await db.selectFrom('postomat').select('id').where('id', '=', postomatId).executeTakeFirst();
+  if (!postomat) throw new DomainError('POSTOMAT_NOT_FOUND', `no locker ${postomatId}`);
+  return db.transaction().execute(async (trx) => {
+    const list = Array.isArray(cells) ? cells : await planCells(trx, postomatId, cells);
+    return addCells(trx, postomatId, list, now);
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * What service staff do to one locker order: read it (never its codes), settle its unpaid
+ * remainder, take the parcel out of the cell.
+ */
+import type { Db } from '../../storage/database.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { isFinal, type OrderStatus } from '../../domain/order-states.ts';
+import { markPaid, transitionOrder } from '../order-transitions.ts';
+import { getLockerCompany } from './companies.ts';
+import { getPostomat } from './postomats.ts';
+
+async function getOrder(db: Db, id: string) {
+  const order = await db.selectFrom('locker_order').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!order) throw new DomainError('ORDER_NOT_FOUND', `no order ${id}`);
+  return order;
+}
+
+/** An order with its locker, cell, company and status history; codes are deliberately left out. */
+export async function orderDetails(db: Db, id: string) {
+  const order = await getOrder(db, id);
+  const [postomat, cell, company, statuses, recipient] = await Promise.all([
+    db.selectFrom('postomat').select(['id', 'shortId', 'title']).where('id', '=', order.postomatId).executeTakeFirst(),
+    order.cellId
+      ? db
+          .selectFrom('cell')
+          .innerJoin('board', 'board.id', 'cell.boardId')
+          .select(['cell.id', 'cell.number', 'cell.size', 'cell.lock', 'board.address as board'])
+          .where('cell.id', '=', order.cellId)
+          .executeTakeFirst()
+      : Promise.resolve(undefined),
+    db.selectFrom('locker_company').select(['id', 'title']).where('id', '=', order.companyId).executeTakeFirst(),
+    db.selectFrom('order_status').select(['type', 'createdAt']).where('orderId', '=', id).orderBy('createdAt').orderBy('id').execute(),
+    db.selectFrom('recipient').select('phone').where('id', '=', order.toUserId).executeTakeFirst(),
+  ]);
+  return { ...order, postomat: postomat ?? null, cell: cell ?? null, company: company ?? null, phone: recipient?.phone ?? null, statuses };
+}
+
+/** Staff settle the unpaid remainder (paid at the counter, or waived). */
+export async function payOrder(db: Db, id: string, at: Date) {
+  return db.transaction().execute(async (trx) => {
+    const order = await getOrder(trx, id);
+    if (isFinal(order.status as OrderStatus)) throw new DomainError('ORDER_COMPLETED', `order ${id} is ${order.status}: nothing left to pay`);
+    const settled = order.notPaidAmount;
+    const updated = await markPaid(trx, id, at);
+    return { order: updated, settled };
+  });
+}
+
+/**
+ * Staff take a DELIVERED parcel out of its cell. The one place that does it: when the locker's
+ * agent must open the cell first (over MQTT), that step goes here.
+ */
+export async function subtractOrderByStaff(db: Db, id: string, at: Date) {
+  return db.transaction().execute(async (trx) => {
+    await getOrder(trx, id);
+    return transitionOrder(trx, { orderId: id, to: 'SUBTRACTED', at });
+  });
+}
+
+export interface StaffOrderFilter {
+  companyId?: string;
+  postomatId?: string;
+  status?: OrderStatus;
+  limit: number;
+}
+
+/** Newest orders first, of any company unless one is named; no codes. */
+export async function listOrdersForStaff(db: Db, f: StaffOrderFilter) {
+  if (f.companyId) await getLockerCompany(db, f.companyId);
+  if (f.postomatId) await getPostomat(db, f.postomatId);
+  let q = db
+    .selectFrom('locker_order as o')
+    .innerJoin('postomat as p', 'p.id', 'o.postomatId')
+    .leftJoin('cell as c', 'c.id', 'o.cellId')
+    .select(['o.id', 'o.status', 'o.companyId', 'o.postomatId', 'p.shortId', 'c.number as cellNumber', 'o.price', 'o.deliveryPrice', 'o.paidAmount', 'o.notPaidAmount', 'o.endDateTime', 'o.createdAt']);
+  if (f.companyId) q = q.where('o.companyId', '=', f.companyId);
+  if (f.postomatId) q = q.where('o.postomatId', '=', f.postomatId);
+  if (f.status) q = q.where('o.status', '=', f.status);
+  return q.orderBy('o.createdAt', 'desc').orderBy('o.id', 'desc').limit(f.limit).execute();
+}
