@@ -45,17 +45,23 @@ export async function openTestStorage(dialect: TestDialect): Promise<TestStorage
     };
   }
   const schema = `t_${tag}`;
-  const s = await openStorage(dialect.url, { schema, poolSize: 5 });
+  const dropSchema = async () => {
+    const c = new pg.Client({ connectionString: dialect.url });
+    await c.connect();
+    await c.query(`drop schema if exists ${schema} cascade`);
+    await c.end();
+  };
+  const s = await openStorage(dialect.url, { schema, poolSize: 5 }).catch(async (err) => {
+    await dropSchema();
+    throw err;
+  });
   return {
     ...s,
     databaseUrl: withSearchPath(dialect.url, schema),
     childEnv: { PGOPTIONS: `-c search_path=${schema}` },
     async destroy() {
       await s.close();
-      const c = new pg.Client({ connectionString: dialect.url });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
+      await dropSchema();
     },
   };
 }

@@ -1,8 +1,14 @@
 /**
  * Migrations are code, listed here in order, and shared by both dialects; the few
  * differences (auto-increment ids) go through the helpers in `types.ts`.
+ *
+ * Our own small runner rather than Kysely's Migrator: that one introspects every schema of
+ * the database to find its bookkeeping tables, which misleads it (and races) when other
+ * schemas on the same PostgreSQL database hold theirs, as parallel test schemas do.
+ * Here everything runs in one transaction, serialised across processes by an advisory lock
+ * on PostgreSQL and by SQLite's write lock.
  */
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../database.ts';
 import * as m001 from './001_locker.ts';
 
@@ -10,31 +16,28 @@ export interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
 }
 
-const MIGRATIONS: Record<string, DialectMigration> = {
-  '001_locker': m001,
-};
+export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
+  ['001_locker', m001],
+];
 
-/** Later issues append to this list through `registerMigration`, keeping names sorted. */
-export function registerMigration(name: string, migration: DialectMigration): void {
-  MIGRATIONS[name] = migration;
-}
+const LOCK_KEY = 7_340_021;
 
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
-  const provider: MigrationProvider = {
-    async getMigrations() {
-      const out: Record<string, Migration> = {};
-      for (const [name, m] of Object.entries(MIGRATIONS)) out[name] = { up: (d) => m.up(d, dialect) };
-      return out;
-    },
-  };
-  // Kysely looks for its bookkeeping tables in every schema unless told which: name ours, or
-  // another schema's tables on the same database (tests, other tenants) would mislead it.
-  const migrationTableSchema =
-    dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0].s : undefined;
-  const migrator = new Migrator({ db, provider, migrationTableSchema });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
-  }
+  await db.transaction().execute(async (trx) => {
+    if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${LOCK_KEY})`.execute(trx);
+    else await sql`create table if not exists schema_migration (name text primary key, "appliedAt" text not null)`.execute(trx);
+    if (dialect === 'postgres') {
+      await sql`create table if not exists schema_migration (name text primary key, "appliedAt" text not null)`.execute(trx);
+    }
+    const done = new Set((await trx.selectFrom('schema_migration').select('name').execute()).map((r: { name: string }) => r.name));
+    for (const [name, migration] of MIGRATIONS) {
+      if (done.has(name)) continue;
+      try {
+        await migration.up(trx, dialect);
+      } catch (err) {
+        throw new Error(`database migration ${name} failed: ${(err as Error).message}`);
+      }
+      await trx.insertInto('schema_migration').values({ name, appliedAt: new Date().toISOString() }).execute();
+    }
+  });
 }
