@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrateToLatest } from './migrations/index.ts';
 
@@ -60,8 +60,31 @@ function openSqlite(url: string): Storage {
   sqlite.pragma('foreign_keys = ON');
   // WAL + NORMAL is durable against process crashes; FULL adds power-loss safety for the last commit.
   sqlite.pragma('synchronous = FULL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', describe: `sqlite:${file}`, close: () => db.destroy() };
+}
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; preparing was the largest single cost
+ * of a simple read. Kysely needs only `prepare` and `close` of the database (its
+ * SqliteDatabase interface), so we hand it this wrapper that reuses prepared statements.
+ * Safe because Kysely runs one query at a time on its single SQLite connection.
+ */
+export function withStatementCache(sqlite: SQLite.Database, max = 1000): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        stmt = sqlite.prepare(sql);
+        // Queries with IN-lists of varying length make new texts: bound the cache.
+        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+        cache.set(sql, stmt);
+      }
+      return stmt as unknown as SqliteStatement;
+    },
+  };
 }
 
 async function openPostgres(url: string, options: OpenOptions): Promise<Storage> {
