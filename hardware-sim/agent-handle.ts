@@ -37,6 +37,12 @@ export interface InProcessTransport {
     keypad: PassThrough;
 }
 
+/** Receives display lines and events from the first moment, before start() returns. */
+export interface AgentSink {
+    display(text: string): void;
+    event(event: LockerEvent): void;
+}
+
 const quietLog: Log = { info: () => {}, warn: () => {}, error: (m) => console.error(`[agent] ${m}`) };
 
 /** Runs LockerAgent in this process, over in-memory links or over the pseudo-terminals. */
@@ -46,16 +52,24 @@ export class InProcessAgent extends EventEmitter<AgentHandleEvents> implements A
         super();
     }
 
-    static async start(config: AgentConfig, transport: InProcessTransport | 'pty', log: Log = quietLog): Promise<InProcessAgent> {
+    static async start(config: AgentConfig, transport: InProcessTransport | 'pty', sink: AgentSink, log: Log = quietLog): Promise<InProcessAgent> {
         let handle: InProcessAgent | undefined;
-        const display = { show: (text: string) => handle?.emit('display', text) };
+        const display = {
+            show: (text: string) => {
+                sink.display(text);
+                handle?.emit('display', text);
+            },
+        };
         const deps =
             transport === 'pty'
                 ? { bus: (await openSerialLink(config.serial.device, config.serial.baudRate)).link, keypad: await openKeypad(config.keypad.device, config.keypad.baudRate) }
                 : { bus: transport.bus, keypad: new LineKeypad(transport.keypad) };
         const agent = new LockerAgent(config, { ...deps, display, log });
         handle = new InProcessAgent(agent);
-        agent.on('event', (e) => handle.emit('event', e));
+        agent.on('event', (e) => {
+            sink.event(e);
+            handle.emit('event', e);
+        });
         await agent.start();
         return handle;
     }
@@ -91,7 +105,7 @@ export class ChildAgent extends EventEmitter<AgentHandleEvents> implements Agent
     private readonly exited: Promise<void>;
     readonly output: string[] = [];
 
-    private constructor(private readonly proc: ChildProcess) {
+    private constructor(private readonly proc: ChildProcess, sink: AgentSink) {
         super();
         this.exited = new Promise((resolve) => proc.once('exit', () => resolve()));
         void this.exited.then(() => {
@@ -106,8 +120,13 @@ export class ChildAgent extends EventEmitter<AgentHandleEvents> implements Agent
         proc.stdout?.on('data', collect);
         proc.stderr?.on('data', collect);
         proc.on('message', (msg: any) => {
-            if (msg.type === 'display') this.emit('display', msg.text);
-            else if (msg.type === 'event') this.emit('event', msg.event);
+            if (msg.type === 'display') {
+                sink.display(msg.text);
+                this.emit('display', msg.text);
+            } else if (msg.type === 'event') {
+                sink.event(msg.event);
+                this.emit('event', msg.event);
+            }
             else if (msg.type === 'reply') {
                 const p = this.pending.get(msg.id);
                 this.pending.delete(msg.id);
@@ -121,10 +140,10 @@ export class ChildAgent extends EventEmitter<AgentHandleEvents> implements Agent
         return this.proc.pid;
     }
 
-    static async start(config: AgentConfig, configPath: string): Promise<ChildAgent> {
+    static async start(config: AgentConfig, configPath: string, sink: AgentSink): Promise<ChildAgent> {
         writeFileSync(configPath, JSON.stringify(config, null, 2));
         const proc = spawn(process.execPath, ['--import', 'tsx', MAIN, '--config', configPath], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-        const child = new ChildAgent(proc);
+        const child = new ChildAgent(proc, sink);
         await new Promise<void>((resolve, reject) => {
             proc.on('message', (msg: any) => msg.type === 'ready' && resolve());
             void child.exited.then(() => reject(new Error(`agent exited during start:\n${child.output.slice(-20).join('\n')}`)));

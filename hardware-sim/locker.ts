@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import type { CellSize, LockerEvent } from '../shared/mqtt/index.ts';
 import { openSerialLink, type SerialPortLink } from '../locker-agent/boards/serial-link.ts';
 import { parseConfig, type AgentConfig, type CellConfig } from '../locker-agent/config.ts';
-import { ChildAgent, InProcessAgent, type AgentHandle } from './agent-handle.ts';
+import { ChildAgent, InProcessAgent, type AgentHandle, type AgentSink } from './agent-handle.ts';
 import { SimBoard } from './board.ts';
 import { SimBus } from './bus.ts';
 import { createLinkPair } from './memory-link.ts';
@@ -80,6 +80,14 @@ export class SimLocker {
 
     private async startAgent(): Promise<void> {
         const config = this.agentConfig();
+        const sink: AgentSink = {
+            display: (line) => {
+                this.displayLines.push(line);
+                if (this.displayLines.length > 200) this.displayLines.shift();
+                for (const fn of this.listeners) fn(line);
+            },
+            event: (e) => this.events.push(e),
+        };
         if (this.options.transport === 'memory') {
             // A fresh cable per agent start, as if the agent process had reopened its ports.
             const [agentEnd, simEnd] = createLinkPair();
@@ -87,18 +95,12 @@ export class SimLocker {
             this.bus = new SimBus(simEnd, this.boards);
             this.bus.attach();
             this.keypadWrite = async (line) => void keypad.write(line);
-            this.agent = await InProcessAgent.start(config, { bus: agentEnd, keypad });
+            this.agent = await InProcessAgent.start(config, { bus: agentEnd, keypad }, sink);
         } else if (this.options.agentMode === 'inprocess') {
-            this.agent = await InProcessAgent.start(config, 'pty');
+            this.agent = await InProcessAgent.start(config, 'pty', sink);
         } else {
-            this.agent = await ChildAgent.start(config, join(this.options.dir, 'agent.json'));
+            this.agent = await ChildAgent.start(config, join(this.options.dir, 'agent.json'), sink);
         }
-        this.agent.on('display', (line) => {
-            this.displayLines.push(line);
-            if (this.displayLines.length > 200) this.displayLines.shift();
-            for (const fn of this.listeners) fn(line);
-        });
-        this.agent.on('event', (e) => this.events.push(e));
     }
 
     /** Restart the agent; `kill` ends it without any cleanup (SIGKILL for a child process). */
