@@ -38,6 +38,7 @@ export class SimLocker {
     private simPorts: SerialPortLink[] = [];
     private keypadWrite!: (line: string) => Promise<void>;
     private readonly listeners: ((line: string) => void)[] = [];
+    private syncVersion = 1;
 
     constructor(readonly options: SimLockerOptions) {
         for (const address of options.boards) this.boards.set(address, new SimBoard({ address, unlockTimeMs: options.unlockTimeMs ?? 50 }));
@@ -107,6 +108,11 @@ export class SimLocker {
     async restartAgent(opts: { kill?: boolean } = {}): Promise<void> {
         await (opts.kill ? this.agent.kill() : this.agent.stop());
         await this.startAgent();
+    }
+
+    /** Versions for sync messages the simulator makes up (the fleet's initial orders are 1). */
+    nextSyncVersion(): number {
+        return ++this.syncVersion;
     }
 
     onDisplay(fn: (line: string) => void): void {
