@@ -9,7 +9,7 @@ import { checksum, decodeFrame, type KerongFrame } from './frame.ts';
  * Used by the driver (replies) and by the simulator (requests).
  */
 export class KerongParser extends Transform {
-    private buffer = Buffer.alloc(0);
+    private buffer: Buffer = Buffer.alloc(0);
     /** Counts dropped bytes so the driver can report a noisy bus. */
     droppedBytes = 0;
 
@@ -32,20 +32,20 @@ export class KerongParser extends Transform {
         for (;;) {
             const start = this.buffer.indexOf(STX);
             if (start < 0) {
-                this.drop(this.buffer.length);
+                this.discard(this.buffer.length);
                 return;
             }
-            this.drop(start);
+            this.discard(start);
             if (this.buffer.length < 3) return;
             const length = frameLength(this.buffer[2]);
             if (length === undefined) {
-                this.drop(1);
+                this.discard(1);
                 continue;
             }
             if (this.buffer.length < length) return;
             const frame = this.buffer.subarray(0, length);
             if (frame[length - 2] !== ETX || frame[length - 1] !== checksum(frame, length - 1)) {
-                this.drop(1);
+                this.discard(1);
                 continue;
             }
             this.buffer = this.buffer.subarray(length);
@@ -54,7 +54,7 @@ export class KerongParser extends Transform {
         }
     }
 
-    private drop(count: number): void {
+    private discard(count: number): void {
         if (count === 0) return;
         this.droppedBytes += count;
         this.buffer = this.buffer.subarray(count);
