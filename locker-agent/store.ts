@@ -43,7 +43,19 @@ const STATUS_RANK: Record<OrderStatus, number> = { CREATED: 0, DELIVERED: 1, COM
  * the door already saw happen must still be there after the reboot.
  */
 export class AgentStore {
+    private readonly statements = new Map<string, Database.Statement>();
+
     private constructor(private readonly db: Database.Database) {}
+
+    /** Prepared once: the keypad → unlock path runs several queries and should stay sub-ms. */
+    private sql(source: string): Database.Statement {
+        let stmt = this.statements.get(source);
+        if (!stmt) {
+            stmt = this.db.prepare(source);
+            this.statements.set(source, stmt);
+        }
+        return stmt;
+    }
 
     static open(dataDir: string): AgentStore {
         mkdirSync(dataDir, { recursive: true });
@@ -75,7 +87,7 @@ export class AgentStore {
             if (!msg.full && msg.version <= this.syncVersion()) return false;
             if (msg.full) this.dropOrdersNotIn(new Set(msg.upserts.map((o) => o.orderId)));
             for (const order of msg.upserts) this.upsertOrder(order);
-            for (const orderId of msg.removals) this.db.prepare('DELETE FROM orders WHERE order_id = ?').run(orderId);
+            for (const orderId of msg.removals) this.sql('DELETE FROM orders WHERE order_id = ?').run(orderId);
             this.setMeta('syncVersion', String(msg.version));
             return true;
         });
@@ -85,14 +97,12 @@ export class AgentStore {
     private upsertOrder(o: SyncOrder): void {
         const local = this.order(o.orderId);
         const keepLocal = local !== undefined && STATUS_RANK[local.status] > STATUS_RANK[o.status];
-        this.db
-            .prepare(
+        this.sql(
                 `INSERT INTO orders (order_id, down_code, up_code, subtract_code, not_paid_amount, status, cell_size, cell_id)
                  VALUES (@orderId, @down, @up, @subtract, @notPaid, @status, @cellSize, @cellId)
                  ON CONFLICT(order_id) DO UPDATE SET down_code = @down, up_code = @up, subtract_code = @subtract,
                    not_paid_amount = @notPaid, status = @status, cell_size = @cellSize, cell_id = @cellId`,
-            )
-            .run({
+        ).run({
                 orderId: o.orderId,
                 down: o.codes.DOWN,
                 up: o.codes.UP,
@@ -107,15 +117,15 @@ export class AgentStore {
     /** A full snapshot replaces the orders, except those with work in flight here. */
     private dropOrdersNotIn(keep: Set<string>): void {
         const busy = new Set(this.openIntents().map((i) => i.orderId));
-        for (const { order_id } of this.db.prepare('SELECT order_id FROM orders').all() as { order_id: string }[]) {
-            if (!keep.has(order_id) && !busy.has(order_id)) this.db.prepare('DELETE FROM orders WHERE order_id = ?').run(order_id);
+        for (const { order_id } of this.sql('SELECT order_id FROM orders').all() as { order_id: string }[]) {
+            if (!keep.has(order_id) && !busy.has(order_id)) this.sql('DELETE FROM orders WHERE order_id = ?').run(order_id);
         }
     }
 
     // ---- orders ----------------------------------------------------------------------------
 
     order(orderId: string): StoredOrder | undefined {
-        const row = this.db.prepare('SELECT * FROM orders WHERE order_id = ?').get(orderId) as OrderRow | undefined;
+        const row = this.sql('SELECT * FROM orders WHERE order_id = ?').get(orderId) as OrderRow | undefined;
         return row && toOrder(row);
     }
 
@@ -131,12 +141,12 @@ export class AgentStore {
     }
 
     orders(): StoredOrder[] {
-        return (this.db.prepare('SELECT * FROM orders ORDER BY order_id').all() as OrderRow[]).map(toOrder);
+        return (this.sql('SELECT * FROM orders ORDER BY order_id').all() as OrderRow[]).map(toOrder);
     }
 
     /** Cells holding a parcel of an order still in the locker. */
     occupiedCells(): Map<string, string> {
-        const rows = this.db.prepare(`SELECT cell_id, order_id FROM orders WHERE status = 'DELIVERED' AND cell_id IS NOT NULL`).all() as {
+        const rows = this.sql(`SELECT cell_id, order_id FROM orders WHERE status = 'DELIVERED' AND cell_id IS NOT NULL`).all() as {
             cell_id: string;
             order_id: string;
         }[];
@@ -146,15 +156,15 @@ export class AgentStore {
     // ---- cell faults -----------------------------------------------------------------------
 
     setCellFault(cellId: string, fault: string, at: string): void {
-        this.db.prepare('INSERT OR REPLACE INTO cell_faults (cell_id, fault, at) VALUES (?, ?, ?)').run(cellId, fault, at);
+        this.sql('INSERT OR REPLACE INTO cell_faults (cell_id, fault, at) VALUES (?, ?, ?)').run(cellId, fault, at);
     }
 
     clearCellFault(cellId: string): void {
-        this.db.prepare('DELETE FROM cell_faults WHERE cell_id = ?').run(cellId);
+        this.sql('DELETE FROM cell_faults WHERE cell_id = ?').run(cellId);
     }
 
     cellFaults(): Map<string, string> {
-        const rows = this.db.prepare('SELECT cell_id, fault FROM cell_faults').all() as { cell_id: string; fault: string }[];
+        const rows = this.sql('SELECT cell_id, fault FROM cell_faults').all() as { cell_id: string; fault: string }[];
         return new Map(rows.map((r) => [r.cell_id, r.fault]));
     }
 
@@ -168,7 +178,7 @@ export class AgentStore {
     }
 
     openIntents(): Intent[] {
-        const rows = this.db.prepare('SELECT * FROM intents ORDER BY intent_id').all() as IntentRow[];
+        const rows = this.sql('SELECT * FROM intents ORDER BY intent_id').all() as IntentRow[];
         return rows.map((r) => ({ intentId: r.intent_id, kind: r.kind, orderId: r.order_id, cellId: r.cell_id, commandId: r.command_id, startedAt: r.started_at }));
     }
 
@@ -179,10 +189,10 @@ export class AgentStore {
      */
     resolveIntent(intentId: number, outcome: { events?: NewEvent[]; order?: OrderChange; fault?: { cellId: string; fault: string; at: string } }): LockerEvent[] | undefined {
         const run = this.db.transaction(() => {
-            const gone = this.db.prepare('DELETE FROM intents WHERE intent_id = ?').run(intentId);
+            const gone = this.sql('DELETE FROM intents WHERE intent_id = ?').run(intentId);
             if (gone.changes !== 1) return undefined;
             if (outcome.order) {
-                this.db.prepare('UPDATE orders SET status = ?, cell_id = ? WHERE order_id = ?').run(outcome.order.status, outcome.order.cellId, outcome.order.orderId);
+                this.sql('UPDATE orders SET status = ?, cell_id = ? WHERE order_id = ?').run(outcome.order.status, outcome.order.cellId, outcome.order.orderId);
             }
             if (outcome.fault) this.setCellFault(outcome.fault.cellId, outcome.fault.fault, outcome.fault.at);
             return (outcome.events ?? []).map((e) => this.insertEvent(e));
@@ -199,41 +209,41 @@ export class AgentStore {
     /** AUTOINCREMENT keeps seq increasing across restarts even after acked rows are deleted. */
     private insertEvent(event: NewEvent): LockerEvent {
         const eventId = createId();
-        const info = this.db.prepare(`INSERT INTO outbox (event_id, body) VALUES (?, '{}')`).run(eventId);
+        const info = this.sql(`INSERT INTO outbox (event_id, body) VALUES (?, '{}')`).run(eventId);
         const full: LockerEvent = { v: CONTRACT_VERSION, eventId, seq: Number(info.lastInsertRowid), ...event };
-        this.db.prepare('UPDATE outbox SET body = ? WHERE seq = ?').run(JSON.stringify(full), full.seq);
+        this.sql('UPDATE outbox SET body = ? WHERE seq = ?').run(JSON.stringify(full), full.seq);
         return full;
     }
 
     /** Events not yet acknowledged by the cloud, oldest first. */
     pendingEvents(limit = 1000): LockerEvent[] {
-        const rows = this.db.prepare('SELECT body FROM outbox ORDER BY seq LIMIT ?').all(limit) as { body: string }[];
+        const rows = this.sql('SELECT body FROM outbox ORDER BY seq LIMIT ?').all(limit) as { body: string }[];
         return rows.map((r) => JSON.parse(r.body) as LockerEvent);
     }
 
     /** The cloud committed the event: only now may it leave the outbox. */
     ack(eventId: string): boolean {
-        return this.db.prepare('DELETE FROM outbox WHERE event_id = ?').run(eventId).changes === 1;
+        return this.sql('DELETE FROM outbox WHERE event_id = ?').run(eventId).changes === 1;
     }
 
     // ---- commands and meta -----------------------------------------------------------------
 
     commandResponse(commandId: string): string | undefined {
-        const row = this.db.prepare('SELECT response FROM commands_done WHERE command_id = ?').get(commandId) as { response: string } | undefined;
+        const row = this.sql('SELECT response FROM commands_done WHERE command_id = ?').get(commandId) as { response: string } | undefined;
         return row?.response;
     }
 
     recordCommand(commandId: string, response: string): void {
-        this.db.prepare('INSERT OR IGNORE INTO commands_done (command_id, response) VALUES (?, ?)').run(commandId, response);
+        this.sql('INSERT OR IGNORE INTO commands_done (command_id, response) VALUES (?, ?)').run(commandId, response);
     }
 
     meta(key: string): string | undefined {
-        const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+        const row = this.sql('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
         return row?.value;
     }
 
     setMeta(key: string, value: string): void {
-        this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
+        this.sql('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
     }
 }
 
