@@ -9,6 +9,7 @@ import type { SerialLink } from '../locker-agent/boards/serial-link.ts';
 import { openSerialLink } from '../locker-agent/boards/serial-link.ts';
 import type { AgentConfig } from '../locker-agent/config.ts';
 import type { Log } from '../locker-agent/display.ts';
+import type { Clock } from '../locker-agent/clock.ts';
 import { LineKeypad, openKeypad } from '../locker-agent/keypad/keypad.ts';
 
 export interface AgentHandleEvents {
@@ -52,7 +53,7 @@ export class InProcessAgent extends EventEmitter<AgentHandleEvents> implements A
         super();
     }
 
-    static async start(config: AgentConfig, transport: InProcessTransport | 'pty', sink: AgentSink, log: Log = quietLog): Promise<InProcessAgent> {
+    static async start(config: AgentConfig, transport: InProcessTransport | 'pty', sink: AgentSink, clock?: Clock, log: Log = quietLog): Promise<InProcessAgent> {
         let handle: InProcessAgent | undefined;
         const display = {
             show: (text: string) => {
@@ -64,7 +65,7 @@ export class InProcessAgent extends EventEmitter<AgentHandleEvents> implements A
             transport === 'pty'
                 ? { bus: (await openSerialLink(config.serial.device, config.serial.baudRate)).link, keypad: await openKeypad(config.keypad.device, config.keypad.baudRate) }
                 : { bus: transport.bus, keypad: new LineKeypad(transport.keypad) };
-        const agent = new LockerAgent(config, { ...deps, display, log });
+        const agent = new LockerAgent(config, { ...deps, display, log, clock });
         handle = new InProcessAgent(agent);
         agent.on('event', (e) => {
             sink.event(e);

@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import type { CellSize, LockerEvent } from '../shared/mqtt/index.ts';
 import { openSerialLink, type SerialPortLink } from '../locker-agent/boards/serial-link.ts';
 import { parseConfig, type AgentConfig, type CellConfig } from '../locker-agent/config.ts';
+import type { Clock } from '../locker-agent/clock.ts';
 import { ChildAgent, InProcessAgent, type AgentHandle, type AgentSink } from './agent-handle.ts';
 import { SimBoard } from './board.ts';
 import { SimBus } from './bus.ts';
@@ -23,6 +24,8 @@ export interface SimLockerOptions {
     /** With ptys, run `npm run agent` as a child process (default) or inside this process. */
     agentMode?: 'child' | 'inprocess';
     unlockTimeMs?: number;
+    /** Clock for an in-process agent (tests move time forward with it). */
+    clock?: Clock;
     /** Overrides of the agent config (timing, serial timeouts) - tests use short ones. */
     agentConfig?: Record<string, unknown>;
 }
@@ -96,9 +99,9 @@ export class SimLocker {
             this.bus = new SimBus(simEnd, this.boards);
             this.bus.attach();
             this.keypadWrite = async (line) => void keypad.write(line);
-            this.agent = await InProcessAgent.start(config, { bus: agentEnd, keypad }, sink);
+            this.agent = await InProcessAgent.start(config, { bus: agentEnd, keypad }, sink, this.options.clock);
         } else if (this.options.agentMode === 'inprocess') {
-            this.agent = await InProcessAgent.start(config, 'pty', sink);
+            this.agent = await InProcessAgent.start(config, 'pty', sink, this.options.clock);
         } else {
             this.agent = await ChildAgent.start(config, join(this.options.dir, 'agent.json'), sink);
         }

@@ -123,7 +123,7 @@ export class Controller {
     }
 
     private async executeCommand(cmd: CommandMessage): Promise<ResponseMessage> {
-        const ok = (data?: Record<string, unknown>): ResponseMessage => ({ v: CONTRACT_VERSION, commandId: cmd.commandId, status: 'ok', data });
+        const ok = (data?: Record<string, unknown>): ResponseMessage => ({ v: CONTRACT_VERSION, commandId: cmd.commandId, status: 'ok', ...(data && { data }) });
         const error = (message: string): ResponseMessage => ({ v: CONTRACT_VERSION, commandId: cmd.commandId, status: 'error', error: message });
         if (cmd.type === 'RESYNC') return ok({ syncVersion: this.store.syncVersion() });
         if (!this.cells.cell(cmd.cellId)) return error(`unknown cell ${cmd.cellId}`);

@@ -41,3 +41,12 @@ describe('agent config', () => {
         assert.throws(() => parseConfig({ ...valid, serial: {} }), /serial\.device/);
     });
 });
+
+describe('shipped example config', () => {
+    it('is valid', async () => {
+        const { loadConfig } = await import('../../locker-agent/config.ts');
+        const cfg = loadConfig(new URL('../../locker-agent/deploy/config.example.json', import.meta.url).pathname);
+        assert.equal(cfg.cells.length, 8);
+        assert.deepEqual(cfg.boards, [0, 1]);
+    });
+});

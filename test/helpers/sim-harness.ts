@@ -113,3 +113,14 @@ export async function typeAndWaitOpen(locker: SimLocker, code: string): Promise<
     const line = await waitForDisplay(locker, /^Cell (\S+) is open/, from);
     return /^Cell (\S+) is open/.exec(line)![1];
 }
+
+/** Real timers, but `now()` can be moved forward: lockout windows pass without waiting. */
+export class OffsetClock {
+    offset = 0;
+    now = () => Date.now() + this.offset;
+    setTimeout = (fn: () => void, ms: number): unknown => setTimeout(fn, ms);
+    clearTimeout = (handle: unknown) => clearTimeout(handle as NodeJS.Timeout);
+    advance(ms: number): void {
+        this.offset += ms;
+    }
+}
