@@ -30,6 +30,8 @@ async function main(): Promise<void> {
     const shutdown = () => void agent.stop().finally(() => process.exit(0));
     process.on('SIGTERM', shutdown);
     process.on('SIGINT', shutdown);
+    // Started by the simulator: do not outlive it if it dies without stopping us.
+    if (send) process.on('disconnect', shutdown);
     await agent.start();
     send?.({ type: 'ready' });
 }
