@@ -36,10 +36,15 @@ export class DoorSessions {
     async open(intent: Intent): Promise<OpenOutcome> {
         const cell = this.cells.cell(intent.cellId);
         if (!cell) throw new Error(`cell ${intent.cellId} is not in the cell map`);
+        const parcelBefore = this.cells.view(cell.cellId).parcelPresent;
         const result = await this.bus.unlock(cell.board, cell.lock);
         let opened = false;
         if (result.ok) {
             opened = (await this.cells.waitFor(cell.cellId, (v) => v.lockClosed === false, this.timing.unlockConfirmMs)) !== undefined;
+            // A quick hand can open and shut the door between two status reads: a parcel that
+            // came or went proves the door opened, and watchDoor then finishes the cycle at once.
+            const parcelNow = this.cells.view(cell.cellId).parcelPresent;
+            if (!opened && parcelBefore !== null && parcelNow !== null && parcelNow !== parcelBefore) opened = true;
         } else {
             // No answer to the unlock: only the status can say whether the pulse happened.
             const status = await this.bus.readStatus(cell.board);

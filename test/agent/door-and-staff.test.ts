@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CONTRACT_VERSION } from '../../shared/mqtt/index.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
-import { OffsetClock, cellsOf, order, startLocker, syncOf, typeAndWaitOpen, waitForDisplay, waitForEvent } from '../helpers/sim-harness.ts';
+import { OffsetClock, cellsOf, order, startLocker, syncOf, typeAndWaitOpen, waitForDisplay, waitForEvent, waitForHardware } from '../helpers/sim-harness.ts';
 
 describe('door left open, empty door, staff command and lockout expiry (in-memory bus)', () => {
     let locker: SimLocker;
@@ -12,7 +12,7 @@ describe('door left open, empty door, staff command and lockout expiry (in-memor
         ({ locker, close } = await startLocker({
             transport: 'memory',
             clock,
-            cells: cellsOf(['S', 'M', 'M', 'L']),
+            cells: cellsOf(['S', 'M', 'M', 'L', 'L']),
             agentConfig: { timing: { doorOpenAlarmMs: 100, wrongCodeLimit: 2, lockoutMs: 60_000 } },
         }));
         await locker.agent.applySync(
@@ -70,6 +70,18 @@ describe('door left open, empty door, staff command and lockout expiry (in-memor
     it('refuses OPEN_CELL for an order that is not in that cell', async () => {
         const response = await locker.agent.command({ v: CONTRACT_VERSION, commandId: 'cmd-2', type: 'OPEN_CELL', cellId: '0-1', orderId: 'nope' });
         assert.equal(response.status, 'error');
+    });
+
+    it('still records PLACED when the door was opened and shut between two status reads', async () => {
+        await locker.agent.applySync(syncOf([order('o-quick', ['1701', '1702', '1703'])], 2, false));
+        await locker.typeCode('1701');
+        // Faster than the agent's poll: fill and shut the door as soon as the hardware opens it.
+        const cellId = await waitForHardware('a door to open', () => locker.hardwareCells().find((c) => !c.doorClosed)?.cellId);
+        locker.setParcel(cellId, true);
+        locker.closeDoor(cellId);
+        const placed = await waitForEvent(locker, 'PLACED', (e) => e.orderId === 'o-quick');
+        assert.equal(placed.cellId, cellId);
+        assert.equal(locker.events.some((e) => e.type === 'CELL_FAULT'), false);
     });
 
     it('accepts codes again once the lockout has passed', async () => {
