@@ -62,12 +62,12 @@ export class SimLocker {
         const pty = this.options.transport === 'pty';
         const base: Record<string, unknown> = {
             lockerId: this.id,
-            serial: { device: pty ? this.ptys[0].agentPath : 'memory', replyTimeoutMs: 60, readRetries: 1, pollIntervalMs: 30 },
+            serial: { device: pty ? this.ptys[0].agentPath : 'memory', replyTimeoutMs: 200, readRetries: 1, pollIntervalMs: 30 },
             boards: this.options.boards,
             cells: this.options.cells,
             keypad: { device: pty ? this.ptys[1].agentPath : 'memory' },
             dataDir: join(this.options.dir, 'data'),
-            timing: { unlockConfirmMs: 1000, doorOpenAlarmMs: 30_000, wrongCodeLimit: 5, wrongCodeWindowMs: 60_000, lockoutMs: 60_000 },
+            timing: { unlockConfirmMs: 2000, doorOpenAlarmMs: 30_000, wrongCodeLimit: 5, wrongCodeWindowMs: 60_000, lockoutMs: 60_000 },
         };
         return parseConfig(mergeConfig(base, this.options.agentConfig ?? {}));
     }
