@@ -90,6 +90,8 @@ export class DoorSessions {
             const view = await this.cells.waitFor(intent.cellId, (v) => v.lockClosed === true, ms);
             if (this.stopped) return;
             if (view) return this.finish(intent, view.parcelPresent === true);
+            // Unknown (silent board) is not "left open": wait on without raising the alarm.
+            if (this.cells.view(intent.cellId).lockClosed !== false) continue;
             alarmed = true;
             this.emit(this.store.appendEvent({ type: 'DOOR_LEFT_OPEN', cellId: intent.cellId, orderId: intent.orderId ?? undefined, at: isoNow(this.clock) }));
             this.display.show(`Please close the door of cell ${intent.cellId}`);
@@ -125,6 +127,13 @@ export class DoorSessions {
     private fail(intent: Intent, fault: 'JAMMED' | 'BOARD_SILENT'): OpenOutcome {
         const at = isoNow(this.clock);
         this.log.warn(`cell ${intent.cellId} did not open: ${fault}`);
+        if (fault === 'BOARD_SILENT' && (intent.kind === 'PICKUP' || intent.kind === 'SUBTRACT')) {
+            // The pulse may have happened and the parcel may be gone: keep the intent open and
+            // let the board's next answer decide, rather than guessing "nothing happened".
+            this.emit(this.store.appendEvent({ type: 'CELL_FAULT', cellId: intent.cellId, orderId: intent.orderId ?? undefined, at, fault }));
+            this.track(intent);
+            return fault;
+        }
         const events = this.store.resolveIntent(intent.intentId, {
             events: [{ type: 'CELL_FAULT', cellId: intent.cellId, orderId: intent.orderId ?? undefined, at, fault }],
             // A silent board is reported through the cell's UNKNOWN state and may come back; a

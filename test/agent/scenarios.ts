@@ -115,6 +115,7 @@ export function lockerScenarios(label: string, variant: Variant): void {
             await locker.agent.applySync(
                 syncOf([order('o-jam', ['6001', '6002', '6003']), order('o-silent', ['7001', '7002', '7003'], { status: 'DELIVERED', cellId: '1-1' }), order('o-none', ['8001', '8002', '8003'])]),
             );
+            locker.board(1).lock(1).parcel = true;
         });
         after(() => close());
 
@@ -154,6 +155,17 @@ export function lockerScenarios(label: string, variant: Variant): void {
             const fault = await waitForEvent(locker, 'CELL_FAULT', (e) => e.cellId === '1-1');
             assert.equal(fault.fault, 'BOARD_SILENT');
             assert.equal(locker.bus.unlockCount(1, 1), 1, 'the unlock is never repeated on its own');
+        });
+
+        it('settles the pickup from the board once it answers again: parcel still inside, nothing recorded', async () => {
+            const from = locker.displayLines.length;
+            locker.board(1).silent = false;
+            await waitForDisplay(locker, /still in cell 1-1/, from);
+            assert.equal(locker.events.some((e) => e.type === 'PICKED_UP'), false);
+            // The recipient's code works again.
+            assert.equal(await typeAndWaitOpen(locker, '7002'), '1-1');
+            useDoor(locker, '1-1', false);
+            assert.equal((await waitForEvent(locker, 'PICKED_UP', (e) => e.orderId === 'o-silent')).cellId, '1-1');
         });
     });
 }
