@@ -85,7 +85,7 @@ export class InProcessAgent extends EventEmitter<AgentHandleEvents> implements A
         return this.agent.cellsMessage();
     }
     async pendingEvents() {
-        return this.agent.store.pendingEvents();
+        return this.agent.pendingEvents();
     }
     async stop() {
         await this.agent.stop();

@@ -11,6 +11,7 @@ import { consoleLog, type Display, type Log } from './display.ts';
 import type { KeypadSource } from './keypad/keypad.ts';
 import { DoorSessions } from './sessions.ts';
 import { AgentStore } from './store.ts';
+import type { AgentSyncPort } from './sync-port.ts';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -32,7 +33,7 @@ export interface AgentEvents {
  * One locker: boards, keypad, store and the controller between them. The future MQTT sync
  * drives it through applySync / handleCommand / ack and listens to `event` and `cells`.
  */
-export class LockerAgent extends EventEmitter<AgentEvents> {
+export class LockerAgent extends EventEmitter<AgentEvents> implements AgentSyncPort {
     readonly store: AgentStore;
     readonly bus: KerongBus;
     readonly cells: CellMonitor;
@@ -93,6 +94,14 @@ export class LockerAgent extends EventEmitter<AgentEvents> {
 
     ack(eventId: string): boolean {
         return this.store.ack(eventId);
+    }
+
+    pendingEvents(): LockerEvent[] {
+        return this.store.pendingEvents();
+    }
+
+    syncVersion(): number {
+        return this.store.syncVersion();
     }
 
     cellsMessage(): CellsMessage {

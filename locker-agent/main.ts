@@ -43,7 +43,7 @@ async function onMessage(agent: LockerAgent, msg: { type: string; id?: number; p
         else if (msg.type === 'command') result = await agent.handleCommand(msg.payload);
         else if (msg.type === 'ack') result = agent.ack(String(msg.payload));
         else if (msg.type === 'cells') result = agent.cellsMessage();
-        else if (msg.type === 'pending') result = agent.store.pendingEvents();
+        else if (msg.type === 'pending') result = agent.pendingEvents();
         else throw new Error(`unknown message ${msg.type}`);
         process.send?.({ type: 'reply', id: msg.id, ok: true, result });
     } catch (err) {

@@ -47,6 +47,19 @@ describe('agent killed between unlock and door close', () => {
         assert.equal((await placedFor('o-b')).length, 1);
     });
 
+    it('records PICKED_UP once when the recipient emptied the cell while the agent was dead', async () => {
+        const placed = (await placedFor('o-a'))[0];
+        assert.equal(await typeAndWaitOpen(locker, '1102'), placed.cellId);
+        await locker.agent.kill();
+        locker.setParcel(placed.cellId!, false);
+        locker.closeDoor(placed.cellId!);
+        await locker.restartAgent();
+        await waitForEvent(locker, 'PICKED_UP', (e) => e.orderId === 'o-a');
+        await locker.restartAgent({ kill: true });
+        const picked = (await locker.agent.pendingEvents()).filter((e) => e.type === 'PICKED_UP' && e.orderId === 'o-a');
+        assert.equal(picked.length, 1);
+    });
+
     it('keeps event seq increasing across restarts', async () => {
         const seqs = (await locker.agent.pendingEvents()).map((e) => e.seq);
         assert.ok(seqs.length >= 2);
