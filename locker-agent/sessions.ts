@@ -1,5 +1,5 @@
 import type { LockerEvent } from '../shared/mqtt/index.ts';
-import { isoNow, type Clock } from './clock.ts';
+import { isoNow, sleep, type Clock } from './clock.ts';
 import type { LockBus } from './boards/lock-bus.ts';
 import type { CellMonitor } from './cells.ts';
 import type { Display, Log } from './display.ts';
@@ -69,7 +69,14 @@ export class DoorSessions {
     resumeAll(): void {
         for (const intent of this.store.openIntents()) {
             this.log.warn(`resuming ${intent.kind} of cell ${intent.cellId} left open before restart`);
-            this.track(intent);
+            // A restart quicker than the latch release could read the still-closed door as
+            // "nothing happened": give the lock the confirmation time counted from the intent.
+            const grace = Date.parse(intent.startedAt) + this.timing.unlockConfirmMs - this.clock.now();
+            if (grace > 0) {
+                const p = sleep(this.clock, grace).then(() => (this.stopped ? undefined : this.track(intent)));
+                this.running.add(p);
+                void p.finally(() => this.running.delete(p));
+            } else this.track(intent);
         }
     }
 

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
-import { cellsOf, order, startLocker, syncOf, typeAndWaitOpen, waitForEvent } from '../helpers/sim-harness.ts';
+import { cellsOf, order, startLocker, syncOf, typeAndWaitOpen, waitForEvent, waitForHardware } from '../helpers/sim-harness.ts';
 
 /**
  * The agent is killed (SIGKILL, no cleanup) after it unlocked a cell and before the door was
@@ -65,5 +65,27 @@ describe('agent killed between unlock and door close', () => {
         assert.ok(seqs.length >= 2);
         assert.deepEqual([...seqs].sort((a, b) => a - b), seqs);
         assert.equal(new Set(seqs).size, seqs.length);
+    });
+});
+
+describe('agent restarted before the lock has released', () => {
+    let locker: SimLocker;
+    let close: () => Promise<void>;
+    before(async () => {
+        ({ locker, close } = await startLocker({ transport: 'memory', unlockTimeMs: 400, cells: cellsOf(['S']) }));
+        await locker.agent.applySync(syncOf([order('o-slow', ['1801', '1802', '1803'])]));
+    });
+    after(() => close());
+
+    it('does not read the still-closed door as "nothing happened": PLACED once the courier is done', async () => {
+        const unlockSent = new Promise<void>((resolve) => locker.bus.onRequest.push((r) => r.cmd === 0x31 && resolve()));
+        await locker.typeCode('1801');
+        await unlockSent;
+        await locker.restartAgent();
+        await waitForHardware('door 0-1 open', () => (locker.hardwareCells()[0].doorClosed ? undefined : true));
+        locker.setParcel('0-1', true);
+        locker.closeDoor('0-1');
+        const placed = await waitForEvent(locker, 'PLACED', (e) => e.orderId === 'o-slow');
+        assert.equal(placed.cellId, '0-1');
     });
 });
