@@ -4,7 +4,7 @@ import { CONTRACT_VERSION } from '../../shared/mqtt/index.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
 import { OffsetClock, cellsOf, order, startLocker, syncOf, typeAndWaitOpen, waitForDisplay, waitForEvent, waitForHardware } from '../helpers/sim-harness.ts';
 
-describe('door left open, empty door, staff command and lockout expiry (in-memory bus)', () => {
+describe('door left open, empty door, quick hands, staff command, lockout expiry, slow board (in-memory bus)', () => {
     let locker: SimLocker;
     let close: () => Promise<void>;
     const clock = new OffsetClock();
@@ -93,5 +93,15 @@ describe('door left open, empty door, staff command and lockout expiry (in-memor
         clock.advance(61_000);
         const cellId = await typeAndWaitOpen(locker, '1601');
         assert.ok(cellId);
+    });
+
+    it('works with a slow board that answers within the reply timeout', async () => {
+        locker.board(0).replyDelayMs = 50;
+        await locker.agent.applySync(syncOf([order('o-slowboard', ['1901', '1902', '1903'])], 3, false));
+        const cellId = await typeAndWaitOpen(locker, '1901');
+        locker.setParcel(cellId, true);
+        locker.closeDoor(cellId);
+        assert.equal((await waitForEvent(locker, 'PLACED', (e) => e.orderId === 'o-slowboard')).cellId, cellId);
+        locker.board(0).replyDelayMs = 0;
     });
 });
