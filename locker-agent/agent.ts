@@ -1,0 +1,118 @@
+import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { CONTRACT_VERSION, CommandMessage, type CellsMessage, type LockerEvent, type ResponseMessage } from '../shared/mqtt/index.ts';
+import { isoNow, systemClock, type Clock } from './clock.ts';
+import { KerongBus } from './boards/kerong-bus.ts';
+import type { SerialLink } from './boards/serial-link.ts';
+import { CellMonitor } from './cells.ts';
+import type { AgentConfig } from './config.ts';
+import { Controller } from './controller.ts';
+import { consoleLog, type Display, type Log } from './display.ts';
+import type { KeypadSource } from './keypad/keypad.ts';
+import { DoorSessions } from './sessions.ts';
+import { AgentStore } from './store.ts';
+import type { AgentSyncPort } from './sync-port.ts';
+
+export const AGENT_VERSION = '0.1.0';
+
+export interface AgentDeps {
+    /** The RS-485 bus: a serial device, a pseudo-terminal or the simulator's in-memory link. */
+    bus: SerialLink;
+    keypad: KeypadSource;
+    display: Display;
+    clock?: Clock;
+    log?: Log;
+}
+
+export interface AgentEvents {
+    event: [LockerEvent];
+    cells: [CellsMessage];
+}
+
+/**
+ * One locker: boards, keypad, store and the controller between them. The future MQTT sync
+ * drives it through applySync / handleCommand / ack and listens to `event` and `cells`.
+ */
+export class LockerAgent extends EventEmitter<AgentEvents> implements AgentSyncPort {
+    readonly store: AgentStore;
+    readonly bus: KerongBus;
+    readonly cells: CellMonitor;
+    readonly controller: Controller;
+    private readonly sessions: DoorSessions;
+    private readonly clock: Clock;
+    private readonly log: Log;
+
+    constructor(readonly config: AgentConfig, private readonly deps: AgentDeps) {
+        super();
+        this.clock = deps.clock ?? systemClock;
+        this.log = deps.log ?? consoleLog;
+        this.store = AgentStore.open(config.dataDir);
+        const s = config.serial;
+        this.bus = new KerongBus(deps.bus, this.clock, { boards: config.boards, replyTimeoutMs: s.replyTimeoutMs, readRetries: s.readRetries, pollIntervalMs: s.pollIntervalMs });
+        this.cells = new CellMonitor(config.cells, this.bus, this.clock, () => this.store.cellFaults());
+        const publish = (events: LockerEvent[]) => events.forEach((e) => this.emit('event', e));
+        const t = config.timing;
+        this.sessions = new DoorSessions(this.store, this.bus, this.cells, deps.display, this.clock, t, this.log, publish);
+        this.controller = new Controller(this.store, this.cells, this.sessions, deps.display, this.clock, t, this.log, publish);
+    }
+
+    /** Starts polling, finishes intents left open by a crash, then listens to the keypad. */
+    async start(): Promise<void> {
+        if (this.config.ordersFile) this.loadOrdersFile(this.config.ordersFile);
+        this.bus.attach();
+        this.cells.start();
+        this.cells.on('change', (cells) => this.emit('cells', { v: CONTRACT_VERSION, at: isoNow(this.clock), cells }));
+        this.bus.on('boardOffline', (b) => this.log.warn(`board ${b} does not answer: its cells are unknown`));
+        this.bus.on('boardOnline', (b) => this.log.info(`board ${b} answers`));
+        // One full round of status before anything acts on the cells.
+        for (const board of this.config.boards) await this.bus.readStatus(board);
+        this.bus.start();
+        this.sessions.resumeAll();
+        this.deps.keypad.on('code', (code) => void this.controller.enterCode(code));
+        this.deps.keypad.start();
+        this.log.info(`locker ${this.config.lockerId} ready: ${this.config.cells.length} cells on boards ${this.config.boards.join(', ')}`);
+    }
+
+    async stop(): Promise<void> {
+        await this.deps.keypad.stop();
+        await this.sessions.stop();
+        await this.bus.stop();
+        await this.deps.bus.close();
+        this.store.close();
+    }
+
+    /** A sync message from the cloud (or the simulator); validated by the store. */
+    applySync(message: unknown): { applied: boolean; version: number } {
+        const result = this.store.applySync(message);
+        this.cells.refresh();
+        return result;
+    }
+
+    handleCommand(message: unknown): Promise<ResponseMessage> {
+        return this.controller.handleCommand(CommandMessage.parse(message));
+    }
+
+    ack(eventId: string): boolean {
+        return this.store.ack(eventId);
+    }
+
+    pendingEvents(): LockerEvent[] {
+        return this.store.pendingEvents();
+    }
+
+    syncVersion(): number {
+        return this.store.syncVersion();
+    }
+
+    cellsMessage(): CellsMessage {
+        return { v: CONTRACT_VERSION, at: isoNow(this.clock), cells: this.cells.report() };
+    }
+
+    /** Accepts a whole sync message or, for hand-written files, a plain array of orders. */
+    private loadOrdersFile(path: string): void {
+        const raw = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+        const message = Array.isArray(raw) ? { v: CONTRACT_VERSION, version: this.store.syncVersion(), full: true, upserts: raw, removals: [] } : raw;
+        const { version } = this.applySync(message);
+        this.log.info(`orders loaded from ${path} (sync version ${version})`);
+    }
+}

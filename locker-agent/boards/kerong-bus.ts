@@ -1,0 +1,162 @@
+import { KerongParser, KerongRequest, KerongStatus, type KerongFrame } from '../../shared/protocols/kerong/index.ts';
+import { sleep, type Clock } from '../clock.ts';
+import type { SerialLink } from './serial-link.ts';
+import { LockBus, type BoardStatus, type UnlockResult } from './lock-bus.ts';
+import { TimeoutError, Waitress } from './waitress.ts';
+
+export interface KerongBusOptions {
+    boards: readonly number[];
+    /** A 9-byte reply takes ~5 ms at 19200 baud; boards stay busy for a while after an unlock. */
+    replyTimeoutMs: number;
+    /** Extra attempts for a status read (never for an unlock). */
+    readRetries: number;
+    /** Pause between two rounds of status reads over all boards. */
+    pollIntervalMs: number;
+}
+
+interface Job {
+    run: () => Promise<unknown>;
+    resolve: (value: any) => void;
+    reject: (err: unknown) => void;
+}
+
+/**
+ * Kerong KR-CU16 boards sharing one RS-485 bus. The bus is half duplex and the boards answer
+ * only when asked, so there is exactly one transaction in flight; unlocks wait in their own
+ * queue that is always served before status polls, to keep a person at the keypad waiting as
+ * little as possible.
+ */
+export class KerongBus extends LockBus {
+    private readonly parser = new KerongParser();
+    private readonly waitress: Waitress<KerongStatus>;
+    private readonly unlocks: Job[] = [];
+    private readonly reads: Job[] = [];
+    private readonly online = new Map<number, boolean>();
+    private readonly latest = new Map<number, BoardStatus>();
+    private busy = false;
+    private running = false;
+    private pollLoop: Promise<void> | undefined;
+
+    constructor(
+        private readonly link: SerialLink,
+        private readonly clock: Clock,
+        private readonly options: KerongBusOptions,
+    ) {
+        super();
+        this.waitress = new Waitress(clock);
+    }
+
+    get boards(): readonly number[] {
+        return this.options.boards;
+    }
+
+    /** Wire the link to the parser; call once, before any command. */
+    attach(): void {
+        this.link.onData((chunk) => this.parser.write(chunk));
+        this.parser.on('data', (frame: KerongFrame) => {
+            if (frame instanceof KerongStatus) this.waitress.resolve(frame);
+        });
+    }
+
+    start(): void {
+        if (this.running) return;
+        this.running = true;
+        this.pollLoop = this.poll();
+    }
+
+    async stop(): Promise<void> {
+        this.running = false;
+        await this.pollLoop;
+    }
+
+    isOnline(board: number): boolean {
+        return this.online.get(board) === true;
+    }
+
+    lastStatus(board: number): BoardStatus | undefined {
+        return this.isOnline(board) ? this.latest.get(board) : undefined;
+    }
+
+    unlock(board: number, lock: number): Promise<UnlockResult> {
+        return this.enqueue(this.unlocks, async () => {
+            try {
+                const reply = await this.transaction(KerongRequest.unlock(board, lock));
+                this.accept(reply);
+                return { ok: true } as UnlockResult;
+            } catch (err) {
+                if (!(err instanceof TimeoutError)) throw err;
+                // Do not resend: a second pulse could open a door someone just closed.
+                return { ok: false, reason: 'NO_REPLY' } as UnlockResult;
+            }
+        });
+    }
+
+    readStatus(board: number): Promise<BoardStatus | undefined> {
+        return this.enqueue(this.reads, () => this.readWithRetries(board));
+    }
+
+    private async readWithRetries(board: number): Promise<BoardStatus | undefined> {
+        // A board already known silent gets one attempt, so it does not hog the bus.
+        const attempts = this.online.get(board) === false ? 1 : 1 + this.options.readRetries;
+        for (let i = 0; i < attempts; i++) {
+            try {
+                return this.accept(await this.transaction(KerongRequest.readStatus(board)));
+            } catch (err) {
+                if (!(err instanceof TimeoutError)) throw err;
+            }
+        }
+        if (this.online.get(board) !== false) {
+            this.online.set(board, false);
+            this.emit('boardOffline', board);
+        }
+        return undefined;
+    }
+
+    private accept(reply: KerongStatus): BoardStatus {
+        const status: BoardStatus = { board: reply.board, closed: reply.closed, parcel: reply.parcel, at: this.clock.now() };
+        this.latest.set(reply.board, status);
+        if (this.online.get(reply.board) !== true) {
+            this.online.set(reply.board, true);
+            this.emit('boardOnline', reply.board);
+        }
+        this.emit('status', status);
+        return status;
+    }
+
+    private async transaction(request: KerongRequest): Promise<KerongStatus> {
+        // A late reply to an earlier, timed-out request must not be taken for this one.
+        await this.link.flushInput();
+        this.parser.reset();
+        const reply = this.waitress.waitFor((f) => f.board === request.board, this.options.replyTimeoutMs, `board ${request.board}`);
+        await this.link.write(request.toBuffer());
+        return reply;
+    }
+
+    private enqueue<T>(queue: Job[], run: () => Promise<T>): Promise<T> {
+        return new Promise<T>((resolve, reject) => {
+            queue.push({ run, resolve, reject });
+            this.pump();
+        });
+    }
+
+    private pump(): void {
+        if (this.busy) return;
+        const job = this.unlocks.shift() ?? this.reads.shift();
+        if (!job) return;
+        this.busy = true;
+        job.run().then(job.resolve, job.reject).finally(() => {
+            this.busy = false;
+            this.pump();
+        });
+    }
+
+    private async poll(): Promise<void> {
+        while (this.running) {
+            for (const board of this.options.boards) {
+                if (!this.running) return;
+                await this.readStatus(board).catch(() => undefined);
+            }
+            await sleep(this.clock, this.options.pollIntervalMs);
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import { CellSize } from '../shared/mqtt/index.ts';
+import { DEFAULT_BAUD_RATE, LOCKS_PER_BOARD, MAX_BOARD_ADDRESS } from '../shared/protocols/kerong/index.ts';
+
+const CellConfig = z.object({
+    cellId: z.string().min(1),
+    /** Board address as set on the board's DIP switches (0-15). */
+    board: z.number().int().min(0).max(MAX_BOARD_ADDRESS),
+    /** Lock terminal on the board, 1-16 as printed on it. */
+    lock: z.number().int().min(1).max(LOCKS_PER_BOARD),
+    size: CellSize,
+});
+
+export const AgentConfig = z
+    .object({
+        lockerId: z.string().min(1),
+        serial: z.object({
+            device: z.string().min(1),
+            baudRate: z.number().int().positive().default(DEFAULT_BAUD_RATE),
+            replyTimeoutMs: z.number().int().positive().default(150),
+            readRetries: z.number().int().min(0).max(5).default(2),
+            pollIntervalMs: z.number().int().positive().default(250),
+        }),
+        boards: z.array(z.number().int().min(0).max(MAX_BOARD_ADDRESS)).min(1),
+        cells: z.array(CellConfig).min(1),
+        keypad: z.object({
+            /** `stdin`, or a serial device such as /dev/ttyUSB1. */
+            device: z.string().min(1),
+            baudRate: z.number().int().positive().default(9600),
+        }),
+        dataDir: z.string().min(1),
+        /** A sync message (or a plain array of orders) loaded at start, until the cloud sync exists. */
+        ordersFile: z.string().min(1).optional(),
+        timing: z
+            .object({
+                /** After an unlock the door must read open within this, or the lock is jammed. */
+                unlockConfirmMs: z.number().int().positive().default(3000),
+                doorOpenAlarmMs: z.number().int().positive().default(120_000),
+                wrongCodeLimit: z.number().int().positive().default(5),
+                wrongCodeWindowMs: z.number().int().positive().default(60_000),
+                lockoutMs: z.number().int().positive().default(300_000),
+            })
+            .prefault({}),
+        cloud: z
+            .object({
+                mqttUrl: z.string().url(),
+                username: z.string().min(1),
+                password: z.string().min(1),
+            })
+            .optional(),
+    })
+    .superRefine((cfg, ctx) => {
+        const seenIds = new Set<string>();
+        const seenLocks = new Set<string>();
+        cfg.cells.forEach((cell, i) => {
+            if (seenIds.has(cell.cellId)) ctx.addIssue({ code: 'custom', path: ['cells', i, 'cellId'], message: `cellId ${cell.cellId} appears twice` });
+            seenIds.add(cell.cellId);
+            const key = `${cell.board}/${cell.lock}`;
+            if (seenLocks.has(key)) ctx.addIssue({ code: 'custom', path: ['cells', i], message: `board ${cell.board} lock ${cell.lock} is used by two cells` });
+            seenLocks.add(key);
+            if (!cfg.boards.includes(cell.board)) ctx.addIssue({ code: 'custom', path: ['cells', i, 'board'], message: `board ${cell.board} is not listed in boards` });
+        });
+    });
+export type AgentConfig = z.infer<typeof AgentConfig>;
+export type CellConfig = z.infer<typeof CellConfig>;
+
+export class ConfigError extends Error {}
+
+/** Validates a config object; relative paths resolve against `baseDir`. */
+export function parseConfig(input: unknown, baseDir = process.cwd()): AgentConfig {
+    const result = AgentConfig.safeParse(input);
+    if (!result.success) throw new ConfigError(`invalid locker-agent config:\n${z.prettifyError(result.error)}`);
+    const cfg = result.data;
+    return { ...cfg, dataDir: resolve(baseDir, cfg.dataDir), ordersFile: cfg.ordersFile && resolve(baseDir, cfg.ordersFile) };
+}
+
+export function loadConfig(path: string): AgentConfig {
+    let raw: unknown;
+    try {
+        raw = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (err) {
+        throw new ConfigError(`cannot read config ${path}: ${(err as Error).message}`);
+    }
+    return parseConfig(raw, dirname(resolve(path)));
+}

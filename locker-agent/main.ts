@@ -1,0 +1,57 @@
+import { parseArgs } from 'node:util';
+import { LockerAgent } from './agent.ts';
+import { openSerialLink } from './boards/serial-link.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { consoleLog, type Display } from './display.ts';
+import { openKeypad } from './keypad/keypad.ts';
+
+/**
+ * `npm run agent -- --config locker.json`. When started by the simulator with an IPC channel,
+ * the same process also takes sync messages and commands over it and reports events, display
+ * lines and cell states back: the stand-in for the MQTT link until that issue lands.
+ */
+async function main(): Promise<void> {
+    const { values } = parseArgs({ options: { config: { type: 'string', short: 'c' } } });
+    if (!values.config) throw new ConfigError('usage: locker-agent --config <file>');
+    const config = loadConfig(values.config);
+    const send = process.send?.bind(process);
+    const display: Display = {
+        show(text) {
+            console.log(`[display] ${text}`);
+            send?.({ type: 'display', text });
+        },
+    };
+    const { link } = await openSerialLink(config.serial.device, config.serial.baudRate);
+    const keypad = await openKeypad(config.keypad.device, config.keypad.baudRate);
+    const agent = new LockerAgent(config, { bus: link, keypad, display, log: consoleLog });
+    agent.on('event', (event) => send?.({ type: 'event', event }));
+    agent.on('cells', (cells) => send?.({ type: 'cells', cells }));
+    process.on('message', (msg: { type: string; id?: number; payload?: unknown }) => void onMessage(agent, msg));
+    const shutdown = () => void agent.stop().finally(() => process.exit(0));
+    process.on('SIGTERM', shutdown);
+    process.on('SIGINT', shutdown);
+    // Started by the simulator: do not outlive it if it dies without stopping us.
+    if (send) process.on('disconnect', shutdown);
+    await agent.start();
+    send?.({ type: 'ready' });
+}
+
+async function onMessage(agent: LockerAgent, msg: { type: string; id?: number; payload?: unknown }): Promise<void> {
+    let result: unknown;
+    try {
+        if (msg.type === 'sync') result = agent.applySync(msg.payload);
+        else if (msg.type === 'command') result = await agent.handleCommand(msg.payload);
+        else if (msg.type === 'ack') result = agent.ack(String(msg.payload));
+        else if (msg.type === 'cells') result = agent.cellsMessage();
+        else if (msg.type === 'pending') result = agent.pendingEvents();
+        else throw new Error(`unknown message ${msg.type}`);
+        process.send?.({ type: 'reply', id: msg.id, ok: true, result });
+    } catch (err) {
+        process.send?.({ type: 'reply', id: msg.id, ok: false, error: (err as Error).message });
+    }
+}
+
+main().catch((err) => {
+    consoleLog.error(err instanceof ConfigError ? err.message : (err as Error).stack ?? String(err));
+    process.exit(1);
+});

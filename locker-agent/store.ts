@@ -1,0 +1,279 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createId } from '@paralleldrive/cuid2';
+import { CONTRACT_VERSION, SyncMessage, type CellSize, type CodeKind, type LockerEvent, type OrderStatus, type SyncOrder } from '../shared/mqtt/index.ts';
+import { SCHEMA } from './store-schema.ts';
+
+export interface StoredOrder {
+    orderId: string;
+    codes: Record<CodeKind, string>;
+    notPaidAmount: number;
+    status: OrderStatus;
+    cellSize: CellSize | null;
+    cellId: string | null;
+}
+
+export type IntentKind = 'PLACE' | 'PICKUP' | 'SUBTRACT' | 'OPEN';
+
+/** "About to unlock cell X for order Y", written before the unlock frame goes out. */
+export interface Intent {
+    intentId: number;
+    kind: IntentKind;
+    orderId: string | null;
+    cellId: string;
+    commandId: string | null;
+    startedAt: string;
+}
+
+/** Event fields the caller chooses; the store adds v, eventId and seq. */
+export type NewEvent = Omit<LockerEvent, 'v' | 'eventId' | 'seq'>;
+
+export interface OrderChange {
+    orderId: string;
+    status: OrderStatus;
+    cellId: string | null;
+}
+
+const STATUS_RANK: Record<OrderStatus, number> = { CREATED: 0, DELIVERED: 1, COMPLETED: 2, SUBTRACTED: 2 };
+
+/**
+ * The agent's durable state: its copy of the orders, cell faults, open intents and the outbox.
+ * WAL with synchronous=FULL: a locker loses power without warning, and an event the person at
+ * the door already saw happen must still be there after the reboot.
+ */
+export class AgentStore {
+    private readonly statements = new Map<string, Database.Statement>();
+
+    private constructor(private readonly db: Database.Database) {}
+
+    /** Prepared once: the keypad → unlock path runs several queries and should stay sub-ms. */
+    private sql(source: string): Database.Statement {
+        let stmt = this.statements.get(source);
+        if (!stmt) {
+            stmt = this.db.prepare(source);
+            this.statements.set(source, stmt);
+        }
+        return stmt;
+    }
+
+    static open(dataDir: string): AgentStore {
+        mkdirSync(dataDir, { recursive: true });
+        const db = new Database(join(dataDir, 'agent.db'));
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = FULL');
+        db.pragma('busy_timeout = 5000');
+        db.exec(SCHEMA);
+        return new AgentStore(db);
+    }
+
+    close(): void {
+        this.db.close();
+    }
+
+    // ---- sync ------------------------------------------------------------------------------
+
+    syncVersion(): number {
+        return Number(this.meta('syncVersion') ?? 0);
+    }
+
+    /**
+     * The one entry point the cloud sync drives (and the JSON file / simulator today). A local
+     * status never moves backwards: the cloud may not have ingested our PLACED event yet.
+     */
+    applySync(input: unknown): { applied: boolean; version: number } {
+        const msg = SyncMessage.parse(input);
+        const apply = this.db.transaction(() => {
+            if (!msg.full && msg.version <= this.syncVersion()) return false;
+            if (msg.full) this.dropOrdersNotIn(new Set(msg.upserts.map((o) => o.orderId)));
+            for (const order of msg.upserts) this.upsertOrder(order);
+            for (const orderId of msg.removals) this.sql('DELETE FROM orders WHERE order_id = ?').run(orderId);
+            this.setMeta('syncVersion', String(msg.version));
+            return true;
+        });
+        return { applied: apply(), version: this.syncVersion() };
+    }
+
+    private upsertOrder(o: SyncOrder): void {
+        const local = this.order(o.orderId);
+        const keepLocal = local !== undefined && STATUS_RANK[local.status] > STATUS_RANK[o.status];
+        this.sql(
+                `INSERT INTO orders (order_id, down_code, up_code, subtract_code, not_paid_amount, status, cell_size, cell_id)
+                 VALUES (@orderId, @down, @up, @subtract, @notPaid, @status, @cellSize, @cellId)
+                 ON CONFLICT(order_id) DO UPDATE SET down_code = @down, up_code = @up, subtract_code = @subtract,
+                   not_paid_amount = @notPaid, status = @status, cell_size = @cellSize, cell_id = @cellId`,
+        ).run({
+                orderId: o.orderId,
+                down: o.codes.DOWN,
+                up: o.codes.UP,
+                subtract: o.codes.SUBTRACT,
+                notPaid: o.notPaidAmount,
+                status: keepLocal ? local.status : o.status,
+                cellSize: o.cellSize ?? null,
+                cellId: (keepLocal ? local.cellId : o.cellId) ?? local?.cellId ?? null,
+            });
+    }
+
+    /** A full snapshot replaces the orders, except those with work in flight here. */
+    private dropOrdersNotIn(keep: Set<string>): void {
+        const busy = new Set(this.openIntents().map((i) => i.orderId));
+        for (const { order_id } of this.sql('SELECT order_id FROM orders').all() as { order_id: string }[]) {
+            if (!keep.has(order_id) && !busy.has(order_id)) this.sql('DELETE FROM orders WHERE order_id = ?').run(order_id);
+        }
+    }
+
+    // ---- orders ----------------------------------------------------------------------------
+
+    order(orderId: string): StoredOrder | undefined {
+        const row = this.sql('SELECT * FROM orders WHERE order_id = ?').get(orderId) as OrderRow | undefined;
+        return row && toOrder(row);
+    }
+
+    /** Every order holding this code under one of its three kinds. */
+    ordersByCode(code: string): { order: StoredOrder; kind: CodeKind }[] {
+        const rows = this.db
+            .prepare('SELECT * FROM orders WHERE down_code = @code OR up_code = @code OR subtract_code = @code')
+            .all({ code }) as OrderRow[];
+        return rows.map((row) => {
+            const kind: CodeKind = row.down_code === code ? 'DOWN' : row.up_code === code ? 'UP' : 'SUBTRACT';
+            return { order: toOrder(row), kind };
+        });
+    }
+
+    orders(): StoredOrder[] {
+        return (this.sql('SELECT * FROM orders ORDER BY order_id').all() as OrderRow[]).map(toOrder);
+    }
+
+    /** Cells holding a parcel of an order still in the locker. */
+    occupiedCells(): Map<string, string> {
+        const rows = this.sql(`SELECT cell_id, order_id FROM orders WHERE status = 'DELIVERED' AND cell_id IS NOT NULL`).all() as {
+            cell_id: string;
+            order_id: string;
+        }[];
+        return new Map(rows.map((r) => [r.cell_id, r.order_id]));
+    }
+
+    // ---- cell faults -----------------------------------------------------------------------
+
+    setCellFault(cellId: string, fault: string, at: string): void {
+        this.sql('INSERT OR REPLACE INTO cell_faults (cell_id, fault, at) VALUES (?, ?, ?)').run(cellId, fault, at);
+    }
+
+    clearCellFault(cellId: string): void {
+        this.sql('DELETE FROM cell_faults WHERE cell_id = ?').run(cellId);
+    }
+
+    cellFaults(): Map<string, string> {
+        const rows = this.sql('SELECT cell_id, fault FROM cell_faults').all() as { cell_id: string; fault: string }[];
+        return new Map(rows.map((r) => [r.cell_id, r.fault]));
+    }
+
+    // ---- intents ---------------------------------------------------------------------------
+
+    beginIntent(kind: IntentKind, cellId: string, orderId: string | null, startedAt: string, commandId: string | null = null): Intent {
+        const info = this.db
+            .prepare('INSERT INTO intents (kind, order_id, cell_id, command_id, started_at) VALUES (?, ?, ?, ?, ?)')
+            .run(kind, orderId, cellId, commandId, startedAt);
+        return { intentId: Number(info.lastInsertRowid), kind, orderId, cellId, commandId, startedAt };
+    }
+
+    openIntents(): Intent[] {
+        const rows = this.sql('SELECT * FROM intents ORDER BY intent_id').all() as IntentRow[];
+        return rows.map((r) => ({ intentId: r.intent_id, kind: r.kind, orderId: r.order_id, cellId: r.cell_id, commandId: r.command_id, startedAt: r.started_at }));
+    }
+
+    /**
+     * Closes an intent and records its outcome in one transaction. Returns the appended events,
+     * or undefined when the intent was already closed: the outcome is recorded exactly once even
+     * if a restart's reconciliation and a live session race for it.
+     */
+    resolveIntent(intentId: number, outcome: { events?: NewEvent[]; order?: OrderChange; fault?: { cellId: string; fault: string; at: string } }): LockerEvent[] | undefined {
+        const run = this.db.transaction(() => {
+            const gone = this.sql('DELETE FROM intents WHERE intent_id = ?').run(intentId);
+            if (gone.changes !== 1) return undefined;
+            if (outcome.order) {
+                this.sql('UPDATE orders SET status = ?, cell_id = ? WHERE order_id = ?').run(outcome.order.status, outcome.order.cellId, outcome.order.orderId);
+            }
+            if (outcome.fault) this.setCellFault(outcome.fault.cellId, outcome.fault.fault, outcome.fault.at);
+            return (outcome.events ?? []).map((e) => this.insertEvent(e));
+        });
+        return run();
+    }
+
+    // ---- outbox ----------------------------------------------------------------------------
+
+    appendEvent(event: NewEvent): LockerEvent {
+        return this.db.transaction(() => this.insertEvent(event))();
+    }
+
+    /** AUTOINCREMENT keeps seq increasing across restarts even after acked rows are deleted. */
+    private insertEvent(event: NewEvent): LockerEvent {
+        const eventId = createId();
+        const info = this.sql(`INSERT INTO outbox (event_id, body) VALUES (?, '{}')`).run(eventId);
+        const full: LockerEvent = { v: CONTRACT_VERSION, eventId, seq: Number(info.lastInsertRowid), ...event };
+        this.sql('UPDATE outbox SET body = ? WHERE seq = ?').run(JSON.stringify(full), full.seq);
+        return full;
+    }
+
+    /** Events not yet acknowledged by the cloud, oldest first. */
+    pendingEvents(limit = 1000): LockerEvent[] {
+        const rows = this.sql('SELECT body FROM outbox ORDER BY seq LIMIT ?').all(limit) as { body: string }[];
+        return rows.map((r) => JSON.parse(r.body) as LockerEvent);
+    }
+
+    /** The cloud committed the event: only now may it leave the outbox. */
+    ack(eventId: string): boolean {
+        return this.sql('DELETE FROM outbox WHERE event_id = ?').run(eventId).changes === 1;
+    }
+
+    // ---- commands and meta -----------------------------------------------------------------
+
+    commandResponse(commandId: string): string | undefined {
+        const row = this.sql('SELECT response FROM commands_done WHERE command_id = ?').get(commandId) as { response: string } | undefined;
+        return row?.response;
+    }
+
+    recordCommand(commandId: string, response: string): void {
+        this.sql('INSERT OR IGNORE INTO commands_done (command_id, response) VALUES (?, ?)').run(commandId, response);
+    }
+
+    meta(key: string): string | undefined {
+        const row = this.sql('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+        return row?.value;
+    }
+
+    setMeta(key: string, value: string): void {
+        this.sql('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
+    }
+}
+
+interface OrderRow {
+    order_id: string;
+    down_code: string;
+    up_code: string;
+    subtract_code: string;
+    not_paid_amount: number;
+    status: OrderStatus;
+    cell_size: CellSize | null;
+    cell_id: string | null;
+}
+
+interface IntentRow {
+    intent_id: number;
+    kind: IntentKind;
+    order_id: string | null;
+    cell_id: string;
+    command_id: string | null;
+    started_at: string;
+}
+
+function toOrder(row: OrderRow): StoredOrder {
+    return {
+        orderId: row.order_id,
+        codes: { DOWN: row.down_code, UP: row.up_code, SUBTRACT: row.subtract_code },
+        notPaidAmount: row.not_paid_amount,
+        status: row.status,
+        cellSize: row.cell_size,
+        cellId: row.cell_id,
+    };
+}

@@ -1,0 +1,21 @@
+import type { CellsMessage, LockerEvent, ResponseMessage } from '../shared/mqtt/index.ts';
+
+/**
+ * What the cloud link (the coming MQTT sync, today the simulator's IPC channel or a JSON file)
+ * needs from an agent. Incoming messages are validated with the shared zod schemas inside.
+ */
+export interface AgentSyncPort {
+    /** `lockers/{id}/sync`: a full snapshot or a delta after syncVersion(). */
+    applySync(message: unknown): { applied: boolean; version: number };
+    /** `lockers/{id}/commands`; answer goes to `…/responses`. Redelivery is answered, not re-run. */
+    handleCommand(message: unknown): Promise<ResponseMessage>;
+    /** `lockers/{id}/acks`: the event may leave the outbox. */
+    ack(eventId: string): boolean;
+    /** Outbox, oldest first: publish these (again) after a reconnect. */
+    pendingEvents(): LockerEvent[];
+    /** Sent in the connection message so the cloud knows what to resend. */
+    syncVersion(): number;
+    cellsMessage(): CellsMessage;
+    on(event: 'event', listener: (event: LockerEvent) => void): unknown;
+    on(event: 'cells', listener: (cells: CellsMessage) => void): unknown;
+}

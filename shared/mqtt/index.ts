@@ -1,0 +1,3 @@
+export * from './version.ts';
+export * from './schemas.ts';
+export * from './topics.ts';

@@ -1,0 +1,3 @@
+export * from './constants.ts';
+export * from './frame.ts';
+export * from './parser.ts';

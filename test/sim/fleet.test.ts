@@ -1,0 +1,101 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startFleet, type FleetHandle } from '../../hardware-sim/fleet.ts';
+
+async function call(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+    const res = await fetch(base + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, json: await res.json() };
+}
+
+async function poll<T>(what: string, fn: () => Promise<T | undefined>): Promise<T> {
+    for (let i = 0; i < 500; i++) {
+        const v = await fn();
+        if (v !== undefined) return v;
+        await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('simulator fleet and control API', () => {
+    let fleet: FleetHandle;
+    let url: string;
+    before(async () => {
+        fleet = await startFleet({
+            transport: 'pty',
+            port: 0,
+            lockers: [
+                { id: 'alpha', boards: [0], sizes: ['S', 'M'], orders: [{ orderId: 'o1', codes: { DOWN: '1234', UP: '5678', SUBTRACT: '9012' }, notPaidAmount: 0, status: 'CREATED' }] },
+                { id: 'beta', boards: [0, 1], sizes: ['L'] },
+            ],
+        });
+        url = fleet.url!;
+    });
+    after(() => fleet.close());
+
+    it('lists the lockers with their boards', async () => {
+        const { status, json } = await call(url, 'GET', '/lockers');
+        assert.equal(status, 200);
+        assert.deepEqual(json.map((l: any) => l.id), ['alpha', 'beta']);
+        assert.deepEqual(json[1].boards.map((b: any) => b.address), [0, 1]);
+        assert.equal(typeof json[0].agentPid, 'number', 'pty lockers run the agent as a process');
+    });
+
+    it('lists cells as the hardware and as the agent sees them', async () => {
+        const { json } = await call(url, 'GET', '/lockers/beta/cells');
+        assert.deepEqual(json.hardware.map((c: any) => c.cellId), ['1', '2']);
+        assert.deepEqual(json.agent.map((c: any) => c.state), ['OK', 'OK']);
+    });
+
+    it('drives a placement end to end: code, display, parcel, door, PLACED', async () => {
+        assert.equal((await call(url, 'POST', '/lockers/alpha/keypad', { code: '1234' })).status, 200);
+        const display = await poll('cell open on display', async () => {
+            const { json } = await call(url, 'GET', '/lockers/alpha/display');
+            return json.lines.find((l: string) => /is open/.test(l));
+        });
+        assert.match(display, /Cell 1 is open/);
+        assert.equal((await call(url, 'POST', '/lockers/alpha/cells/1/parcel', { present: true })).json.parcel, true);
+        await call(url, 'POST', '/lockers/alpha/cells/1/close');
+        const placed = await poll('PLACED', async () => (await call(url, 'GET', '/lockers/alpha/events')).json.outbox.find((e: any) => e.type === 'PLACED'));
+        assert.equal(placed.orderId, 'o1');
+        assert.equal(placed.cellId, '1');
+    });
+
+    it('loads orders given as a plain list', async () => {
+        const orders = [{ orderId: 'o2', codes: { DOWN: '1111', UP: '2222', SUBTRACT: '3333' }, notPaidAmount: 0, status: 'CREATED', cellSize: 'L' }];
+        const { status, json } = await call(url, 'POST', '/lockers/beta/orders', orders);
+        assert.equal(status, 200);
+        assert.equal(json.applied, true);
+    });
+
+    it('refuses to put a parcel behind a closed door and rejects a bad body', async () => {
+        assert.equal((await call(url, 'POST', '/lockers/beta/cells/1/parcel', { present: true })).status, 409);
+        assert.equal((await call(url, 'POST', '/lockers/beta/keypad', { code: 'abc' })).status, 400);
+        assert.equal((await call(url, 'GET', '/lockers/nope')).status, 404);
+    });
+
+    it('silences a board: its cells become unknown to the agent', async () => {
+        await call(url, 'POST', '/lockers/beta/boards/1/silence', { silent: true });
+        const state = await poll('cell 2 unknown', async () => {
+            const { json } = await call(url, 'GET', '/lockers/beta/cells');
+            const s = json.agent.find((c: any) => c.cellId === '2').state;
+            return s === 'UNKNOWN' ? s : undefined;
+        });
+        assert.equal(state, 'UNKNOWN');
+    });
+
+    it('restarts an agent as a new process that keeps its store', async () => {
+        const before = (await call(url, 'GET', '/lockers/alpha')).json.agentPid;
+        const { json } = await call(url, 'POST', '/lockers/alpha/agent/restart', { kill: true });
+        assert.notEqual(json.agentPid, before);
+        const events = (await call(url, 'GET', '/lockers/alpha/events')).json.outbox;
+        assert.equal(events.filter((e: any) => e.type === 'PLACED').length, 1);
+    });
+
+    it('jams a lock so the agent reports a cell fault', async () => {
+        await call(url, 'POST', '/lockers/beta/boards/1/silence', { silent: false });
+        await call(url, 'POST', '/lockers/beta/cells/1/jam', { jammed: true });
+        await call(url, 'POST', '/lockers/beta/keypad', { code: '1111' });
+        const fault = await poll('CELL_FAULT', async () => (await call(url, 'GET', '/lockers/beta/events')).json.outbox.find((e: any) => e.type === 'CELL_FAULT' && e.cellId === '1'));
+        assert.equal(fault.fault, 'JAMMED');
+    });
+});
