@@ -18,7 +18,14 @@ const EnvSchema = z.object({
   MAP_URL_TEMPLATE: z.string().includes('{lat}', { message: 'MAP_URL_TEMPLATE must contain {lat} and {lng}' }).includes('{lng}', { message: 'MAP_URL_TEMPLATE must contain {lat} and {lng}' })
     .default('https://www.openstreetmap.org/?mlat={lat}&mlon={lng}#map=18/{lat}/{lng}'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error'], { error: 'LOG_LEVEL must be debug, info, warn or error' }).default('info'),
-});
+  PUBLIC_BASE_URL: z.url({ error: 'PUBLIC_BASE_URL must be a URL such as https://lockers.example.com' }).optional(),
+  WEBHOOKS_ENABLED: z.enum(['true', 'false'], { error: 'WEBHOOKS_ENABLED must be true or false' }).default('true').transform((v) => v === 'true'),
+  EVENT_TIMEOUT_MS: z.coerce.number({ error: 'EVENT_TIMEOUT_MS must be a number' }).int().min(100, 'EVENT_TIMEOUT_MS must be >= 100').default(5_000),
+  EVENT_CONCURRENCY: z.coerce.number({ error: 'EVENT_CONCURRENCY must be a number' }).int().min(1, 'EVENT_CONCURRENCY must be >= 1').max(1000, 'EVENT_CONCURRENCY must be <= 1000').default(16),
+  SMS_PROVIDER: z.enum(['log', 'http'], { error: 'SMS_PROVIDER must be log or http' }).default('log'),
+  SMS_GATEWAY_URL: z.url({ error: 'SMS_GATEWAY_URL must be an http(s) URL' }).optional(),
+  SMS_GATEWAY_TOKEN: z.string().optional(),
+}).refine((c) => c.SMS_PROVIDER !== 'http' || c.SMS_GATEWAY_URL, { path: ['SMS_GATEWAY_URL'], message: 'SMS_GATEWAY_URL is required when SMS_PROVIDER=http' });
 
 export type CloudConfig = z.infer<typeof EnvSchema>;
 

@@ -10,12 +10,15 @@ import { systemClock, type Clock } from './clock.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { openStorage, type Storage } from './storage/database.ts';
 import type { AppDeps } from './deps.ts';
+import { createDispatcher } from './events/start.ts';
+import type { Dispatcher } from './events/dispatcher.ts';
 
 export interface CloudHandle {
   url: string;
   port: number;
   storage: Storage;
   deps: AppDeps;
+  dispatcher: Dispatcher;
   close(): Promise<void>;
 }
 
@@ -51,12 +54,17 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   });
   const port = (server.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  const url = `http://${host}:${port}`;
+  const dispatcher = createDispatcher(config, storage, clock, logger, url);
+  dispatcher.start();
   return {
-    url: `http://${host}:${port}`,
+    url,
     port,
     storage,
     deps,
+    dispatcher,
     async close() {
+      await dispatcher.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

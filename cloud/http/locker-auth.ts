@@ -27,10 +27,12 @@ export function lockerAuth(db: Db, clock: Clock, cacheMs = 5_000): RequestHandle
   return async (req, _res, next) => {
     const token = bearerToken(req);
     if (!token) throw new HttpError(401, 'Unauthorized');
-    const hash = hashApiKey(token);
     const now = clock.now().getTime();
-    let hit = cache.get(hash);
+    // Keyed by the token itself: a hit costs no hashing. The token is in this process's memory
+    // for the request anyway; the database only ever holds its hash.
+    let hit = cache.get(token);
     if (!hit || hit.until < now) {
+      const hash = hashApiKey(token);
       const row = await db
         .selectFrom('locker_api_key as k')
         .innerJoin('locker_company as c', 'c.id', 'k.companyId')
@@ -40,7 +42,7 @@ export function lockerAuth(db: Db, clock: Clock, cacheMs = 5_000): RequestHandle
         .executeTakeFirst();
       if (cache.size > 10_000) cache.clear();
       hit = { caller: row ?? null, until: now + cacheMs };
-      cache.set(hash, hit);
+      cache.set(token, hit);
     }
     if (!hit.caller) throw new HttpError(401, 'Unauthorized');
     callers.set(req, hit.caller);

@@ -9,6 +9,7 @@ import { canTransition, isFinal, storagePeriod, type OrderStatus } from '../doma
 import { newId } from '../storage/ids.ts';
 import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
+import { recordTransitionEvents } from '../events/record.ts';
 
 export interface TransitionInput {
   orderId: string;
@@ -48,7 +49,10 @@ export async function transitionOrder(trx: Db, input: TransitionInput): Promise<
   if (isFinal(input.to)) {
     await trx.updateTable('order_code').set({ active: 0, updatedAt: now }).where('orderId', '=', order.id).execute();
   }
-  return { ...order, ...changes };
+  const changed = { ...order, ...changes };
+  // The events this change causes commit with it, or not at all.
+  await recordTransitionEvents(trx, changed, input.to, input.at);
+  return changed;
 }
 
 /** Settles an order's unpaid remainder (recipient paid at the counter, or staff waived it). */

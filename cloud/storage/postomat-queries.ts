@@ -21,7 +21,10 @@ export async function listPostomats(db: Db, f: PostomatListFilter): Promise<{ to
   if (f.near) {
     // Distances are computed here rather than in SQL: exact great-circle values, the same on
     // both databases, and ~10k candidate points cost about a millisecond.
-    const points = await base.select(['id', 'lat', 'lng']).where('lat', 'is not', null).where('lng', 'is not', null).execute();
+    const ids = f.ids?.length ? new Set(f.ids) : undefined;
+    const points = (await locatedPostomats(db)).filter(
+      (p) => (!ids || ids.has(p.id)) && (!f.cityId || p.cityId === f.cityId) && (!f.districtId || p.districtId === f.districtId),
+    );
     const sorted = byDistance(points, f.near.lat, f.near.lng);
     const page = f.window ? sorted.slice(f.window.offset, f.window.offset + f.window.limit) : sorted;
     const rows = page.length ? await db.selectFrom('postomat').selectAll().where('id', 'in', page.map((p) => p.id)).execute() : [];
@@ -36,6 +39,31 @@ export async function listPostomats(db: Db, f: PostomatListFilter): Promise<{ to
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { total: Number(count.n), rows };
+}
+
+interface LocatedPostomat { id: string; lat: number; lng: number; cityId: string | null; districtId: string | null }
+const POINTS_TTL_MS = 2_000;
+const pointsCache = new WeakMap<Db, { until: number; points: Promise<LocatedPostomat[]> }>();
+
+/**
+ * Active lockers with coordinates, held for two seconds: distance sorting needs every
+ * candidate point, and re-reading 10,000 rows per request cost more than the sort itself.
+ * A locker moved or switched off shows in distance lists at most two seconds later.
+ */
+function locatedPostomats(db: Db): Promise<LocatedPostomat[]> {
+  const now = Date.now();
+  const hit = pointsCache.get(db);
+  if (hit && hit.until > now) return hit.points;
+  const points = db
+    .selectFrom('postomat')
+    .select(['id', 'lat', 'lng', 'cityId', 'districtId'])
+    .where('isActive', '=', 1)
+    .where('lat', 'is not', null)
+    .where('lng', 'is not', null)
+    .execute() as Promise<LocatedPostomat[]>;
+  pointsCache.set(db, { until: now + POINTS_TTL_MS, points });
+  points.catch(() => pointsCache.delete(db));
+  return points;
 }
 
 /** Cells that are active and hold no parcel of a current order. */

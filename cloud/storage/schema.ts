@@ -139,6 +139,9 @@ export interface OrderStatsTable {
   promoCodeAmount: Minor;
 }
 
+export type { OutboxEventTable } from '../events/types.ts';
+import type { OutboxEventTable } from '../events/types.ts';
+
 export interface Database {
   locker_company: LockerCompanyTable;
   locker_api_key: LockerApiKeyTable;
@@ -153,6 +156,7 @@ export interface Database {
   order_status: OrderStatusTable;
   order_code: OrderCodeTable;
   order_stats: OrderStatsTable;
+  outbox_event: OutboxEventTable;
 }
 
 // Re-exported so later tables with generated ids can use them without importing kysely twice.

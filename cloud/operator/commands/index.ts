@@ -5,5 +5,6 @@ import { commands as directories } from './directories.ts';
 import { commands as postomats } from './postomats.ts';
 import { commands as orders } from './orders.ts';
 import { commands as demo } from './demo.ts';
+import { commands as events } from './events.ts';
 
-export const ALL_COMMANDS: Command[] = [...companies, ...directories, ...postomats, ...orders, ...demo];
+export const ALL_COMMANDS: Command[] = [...companies, ...directories, ...postomats, ...orders, ...events, ...demo];

@@ -11,6 +11,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../database.ts';
 import * as m001 from './001_locker.ts';
+import * as m004 from './004_events.ts';
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -18,6 +19,7 @@ export interface DialectMigration {
 
 export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['001_locker', m001],
+  ['004_events', m004],
 ];
 
 const LOCK_KEY = 7_340_021;

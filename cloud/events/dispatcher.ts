@@ -1,0 +1,200 @@
+/**
+ * Sends outbox rows: claims a batch under a lease, sends each once with a timeout, records the
+ * outcome in the row. Concurrency is bounded, and nothing here runs inside an API request or
+ * a locker transaction, so a slow or dead receiver slows neither.
+ *
+ * Several cloud processes may share one PostgreSQL database: a claim takes rows with
+ * FOR UPDATE SKIP LOCKED, so each row is sent by exactly one of them. A process that dies
+ * after claiming leaves its rows to be claimed again once the lease ends.
+ */
+import os from 'node:os';
+import type { Db, DialectName } from '../storage/database.ts';
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../logger.ts';
+import { newId } from '../storage/ids.ts';
+import type { OutboxEventTable, EventState } from './types.ts';
+import { postJson, type PostJson, type PostResult } from './http-post.ts';
+import { webhookBody } from './webhook-body.ts';
+import { smsText, type SmsProvider } from './sms.ts';
+
+export interface DispatcherOptions {
+  webhooksEnabled: boolean;
+  timeoutMs: number;
+  concurrency: number;
+  /** how long a claim holds; longer than timeoutMs, so a live sender always finishes first */
+  leaseMs: number;
+  pollMs: number;
+  /** base of public links in SMS, e.g. https://lockers.example.com */
+  publicBaseUrl: string;
+}
+
+export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
+  webhooksEnabled: true,
+  timeoutMs: 5_000,
+  concurrency: 16,
+  leaseMs: 60_000,
+  pollMs: 200,
+  publicBaseUrl: 'http://localhost:3000',
+};
+
+export interface DispatcherDeps {
+  db: Db;
+  dialect: DialectName;
+  clock: Clock;
+  logger: Logger;
+  sms: SmsProvider;
+  post?: PostJson;
+  options?: Partial<DispatcherOptions>;
+}
+
+export class Dispatcher {
+  readonly workerId = `${os.hostname()}:${process.pid}:${newId().slice(0, 6)}`;
+  private readonly options: DispatcherOptions;
+  private readonly post: PostJson;
+  private inFlight = new Set<Promise<void>>();
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private ticking = false;
+
+  constructor(private readonly deps: DispatcherDeps) {
+    this.options = { ...DEFAULT_DISPATCHER_OPTIONS, ...deps.options };
+    this.post = deps.post ?? postJson;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
+  }
+
+  /** Stops claiming, and waits for the sends in flight. */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Looks for new rows now rather than at the next poll. */
+  wake(): void {
+    if (this.running) this.schedule(0);
+  }
+
+  private schedule(ms: number) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), ms);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    if (!this.running || this.ticking) return;
+    this.ticking = true;
+    try {
+      const room = this.options.concurrency - this.inFlight.size;
+      if (room > 0) {
+        const rows = await this.claim(room);
+        for (const row of rows) {
+          const p = this.deliver(row).finally(() => {
+            this.inFlight.delete(p);
+            this.wake();
+          });
+          this.inFlight.add(p);
+        }
+      }
+    } catch (err) {
+      this.deps.logger.error('outbox claim failed', { err });
+    } finally {
+      this.ticking = false;
+      if (this.running) this.schedule(this.options.pollMs);
+    }
+  }
+
+  /** Claims up to `limit` rows: pending ones, and claims whose holder's lease has run out. */
+  async claim(limit: number): Promise<OutboxEventTable[]> {
+    const { db, dialect, clock } = this.deps;
+    const now = clock.now();
+    const nowIso = now.toISOString();
+    let ids = db
+      .selectFrom('outbox_event')
+      .select('id')
+      .where((eb) => eb.or([eb('state', '=', 'PENDING'), eb.and([eb('state', '=', 'SENDING'), eb('claimedUntil', '<', nowIso)])]))
+      .orderBy('createdAt')
+      .limit(limit);
+    if (dialect === 'postgres') ids = ids.forUpdate().skipLocked();
+    return db
+      .updateTable('outbox_event')
+      .set({ state: 'SENDING', claimedBy: this.workerId, claimedUntil: new Date(now.getTime() + this.options.leaseMs).toISOString() })
+      .where('id', 'in', ids)
+      .returningAll()
+      .execute();
+  }
+
+  private async deliver(row: OutboxEventTable): Promise<void> {
+    let state: EventState;
+    let result: PostResult;
+    try {
+      ({ state, result } = await this.send(row));
+    } catch (err) {
+      state = 'FAILED';
+      result = { error: (err as Error).message, latencyMs: 0 };
+    }
+    await this.deps.db
+      .updateTable('outbox_event')
+      .set({
+        state,
+        httpStatus: result.status ?? null,
+        error: result.error ?? null,
+        latencyMs: result.latencyMs,
+        sentAt: this.deps.clock.now().toISOString(),
+        claimedUntil: null,
+      })
+      .where('id', '=', row.id)
+      .where('claimedBy', '=', this.workerId)
+      .execute()
+      .catch((err) => this.deps.logger.error('outbox result not recorded', { eventId: row.id, err }));
+    const level = state === 'FAILED' ? 'warn' : 'info';
+    this.deps.logger[level]('outbound event', {
+      eventId: row.id, kind: row.kind, event: row.event, orderId: row.orderId, state, status: result.status, error: result.error, latencyMs: result.latencyMs,
+    });
+  }
+
+  private async send(row: OutboxEventTable): Promise<{ state: EventState; result: PostResult }> {
+    const payload = JSON.parse(row.payload);
+    const { timeoutMs } = this.options;
+    switch (row.kind) {
+      case 'COMPANY_NOTIFICATION': {
+        // "order id and status at sending time"; the response is ignored, so any answer is delivered.
+        const order = await this.deps.db.selectFrom('locker_order').select(['id', 'status']).where('id', '=', payload.orderId).executeTakeFirst();
+        const result = await this.post(row.target, JSON.stringify({ orderId: payload.orderId, status: order?.status ?? row.event }), {}, timeoutMs);
+        return { state: result.status !== undefined ? 'SENT' : 'FAILED', result };
+      }
+      case 'WEBHOOK': {
+        if (!this.options.webhooksEnabled) return { state: 'SKIPPED', result: { error: 'webhooks switched off (WEBHOOKS_ENABLED=false)', latencyMs: 0 } };
+        const body = webhookBody(payload.payloadTemplate ?? null, payload.postomatOrderId, payload.status);
+        const result = await this.post(row.target, body, row.secretHeader ? { 'x-api-key': row.secretHeader } : {}, timeoutMs);
+        return { state: isSuccess(result) ? 'SENT' : 'FAILED', result };
+      }
+      case 'SMS': {
+        const message = await this.smsFor(payload.orderId);
+        if (!message) return { state: 'FAILED', result: { error: 'order or pickup code not found', latencyMs: 0 } };
+        const result = await this.deps.sms.send(row.target, message.text, [message.code]);
+        return { state: isSuccess(result) ? 'SENT' : 'FAILED', result };
+      }
+    }
+  }
+
+  private async smsFor(orderId: string) {
+    const row = await this.deps.db
+      .selectFrom('locker_order as o')
+      .innerJoin('postomat as p', 'p.id', 'o.postomatId')
+      .leftJoin('cell as c', 'c.id', 'o.cellId')
+      .innerJoin('order_code as k', (j) => j.onRef('k.orderId', '=', 'o.id').on('k.type', '=', 'UP'))
+      .select(['p.title', 'p.shortId', 'c.number', 'k.password', 'o.endDateTime'])
+      .where('o.id', '=', orderId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const mapUrl = `${this.options.publicBaseUrl.replace(/\/$/, '')}/api/v1/public/postomat/map/${encodeURIComponent(row.shortId)}`;
+    return { code: row.password, text: smsText({ lockerTitle: row.title, cellNumber: row.number, code: row.password, until: row.endDateTime, mapUrl }) };
+  }
+}
+
+const isSuccess = (r: PostResult) => r.status !== undefined && r.status >= 200 && r.status < 300;

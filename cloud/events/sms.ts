@@ -1,0 +1,45 @@
+/**
+ * SMS to recipients behind one small interface. The log provider (default) writes a line per
+ * message with the code masked — codes are recipient secrets and never reach logs; the HTTP
+ * gateway provider posts `{ to, text }` to a configured URL with a bearer token.
+ */
+import type { Logger } from '../logger.ts';
+import { postJson, type PostJson, type PostResult } from './http-post.ts';
+
+export interface SmsProvider {
+  readonly name: string;
+  send(to: string, text: string, secrets: string[]): Promise<PostResult>;
+}
+
+export const maskCode = (code: string) => code.slice(0, 2) + '*'.repeat(Math.max(0, code.length - 2));
+export const maskPhone = (phone: string) => (phone.length > 7 ? phone.slice(0, 5) + '*'.repeat(phone.length - 8) + phone.slice(-3) : '***');
+
+export class LogSmsProvider implements SmsProvider {
+  readonly name = 'log';
+  constructor(private readonly logger: Logger) {}
+  async send(to: string, text: string, secrets: string[]): Promise<PostResult> {
+    let shown = text;
+    for (const s of secrets) shown = shown.replaceAll(s, maskCode(s));
+    this.logger.info('sms (log provider)', { to: maskPhone(to), text: shown });
+    return { status: 200, latencyMs: 0 };
+  }
+}
+
+export class HttpSmsProvider implements SmsProvider {
+  readonly name = 'http';
+  constructor(
+    private readonly url: string,
+    private readonly token: string | undefined,
+    private readonly timeoutMs: number,
+    private readonly post: PostJson = postJson,
+  ) {}
+  send(to: string, text: string): Promise<PostResult> {
+    return this.post(this.url, JSON.stringify({ to, text }), this.token ? { authorization: `Bearer ${this.token}` } : {}, this.timeoutMs);
+  }
+}
+
+export function smsText(o: { lockerTitle: string; cellNumber: number | null; code: string; until: string | null; mapUrl: string }): string {
+  const until = o.until ? ` until ${o.until.slice(0, 16).replace('T', ' ')} UTC` : '';
+  const cell = o.cellNumber === null ? '' : `, cell ${o.cellNumber}`;
+  return `Your parcel is in locker "${o.lockerTitle}"${cell}${until}. Pickup code: ${o.code}. Map: ${o.mapUrl}`;
+}

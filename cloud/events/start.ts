@@ -1,0 +1,29 @@
+/** The cloud's outbound-event dispatcher, built from the configuration. */
+import type { CloudConfig } from '../config.ts';
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../logger.ts';
+import type { Storage } from '../storage/database.ts';
+import { Dispatcher } from './dispatcher.ts';
+import { HttpSmsProvider, LogSmsProvider } from './sms.ts';
+import type { PostJson } from './http-post.ts';
+
+export function createDispatcher(config: CloudConfig, storage: Storage, clock: Clock, logger: Logger, publicBaseUrl: string, post?: PostJson): Dispatcher {
+  const sms = config.SMS_PROVIDER === 'http'
+    ? new HttpSmsProvider(config.SMS_GATEWAY_URL!, config.SMS_GATEWAY_TOKEN, config.EVENT_TIMEOUT_MS)
+    : new LogSmsProvider(logger.child({ component: 'sms' }));
+  return new Dispatcher({
+    db: storage.db,
+    dialect: storage.dialect,
+    clock,
+    logger: logger.child({ component: 'events' }),
+    sms,
+    post,
+    options: {
+      webhooksEnabled: config.WEBHOOKS_ENABLED,
+      timeoutMs: config.EVENT_TIMEOUT_MS,
+      concurrency: config.EVENT_CONCURRENCY,
+      leaseMs: Math.max(60_000, config.EVENT_TIMEOUT_MS * 4),
+      publicBaseUrl: config.PUBLIC_BASE_URL ?? publicBaseUrl,
+    },
+  });
+}
