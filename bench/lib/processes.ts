@@ -11,8 +11,8 @@ export interface Child {
 }
 
 /** Starts `node --import tsx <script>`; resolves on the first stdout line with a port, or a "cloud ready" log line. */
-export function startChild(script: string, env: Record<string, string> = {}): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+export function startChild(script: string, env: Record<string, string> = {}, args: string[] = []): Promise<Child> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,0 +1,122 @@
+/**
+ * `npm run bench:events`: outbound events delivered per second to a local receiver (beside bare
+ * POSTs to the same receiver at the same concurrency), and the API's p99 while a receiver
+ * hangs (beside the same API with no receiver configured). Writes bench/results/events.json.
+ * BENCH_EVENTS and BENCH_SECONDS shrink a run.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openStorage, type Storage } from '../cloud/storage/database.ts';
+import { createLockerApiKey, createLockerCompany } from '../cloud/services/admin/companies.ts';
+import { createPostomat } from '../cloud/services/admin/postomats.ts';
+import { createOrder } from '../cloud/services/create-order.ts';
+import { transitionOrder } from '../cloud/services/order-transitions.ts';
+import { Dispatcher } from '../cloud/events/dispatcher.ts';
+import { LogSmsProvider } from '../cloud/events/sms.ts';
+import { postJson } from '../cloud/events/http-post.ts';
+import { systemClock } from '../cloud/clock.ts';
+import { silentLogger } from '../cloud/logger.ts';
+import { startChild, ROOT } from './lib/processes.ts';
+import { measure, table } from './lib/load.ts';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONCURRENCY = 16;
+const log = (line: string) => process.stderr.write(`[bench:events] ${line}\n`);
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plk-bench-events-'));
+const file = path.join(dir, 'events.db');
+const storage = await openStorage(file);
+const company = await createLockerCompany(storage.db, { title: 'Events Co' });
+const { key } = await createLockerApiKey(storage.db, company.id);
+const locker = await createPostomat(storage.db, { title: 'Bench locker', lat: 42.87, lng: 74.59 }, [{ number: 1, size: 'M', board: 0, lock: 1 }]);
+
+/** Orders taken through placement and collection: each commits one COMPLETED notification row. */
+async function completions(s: Storage, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const o = await createOrder({ db: s.db, clock: systemClock }, { companyId: company.id, postomatId: locker.id, toUserPhone: `+9967${String(i).padStart(8, '0')}`, sendMessage: false });
+    await s.db.transaction().execute(async (trx) => {
+      await transitionOrder(trx, { orderId: o.id, to: 'DELIVERED', cellId: locker.cells[0].id, at: new Date() });
+      await transitionOrder(trx, { orderId: o.id, to: 'COMPLETED', at: new Date() });
+    });
+    ids.push(o.id);
+    if ((i + 1) % 1000 === 0) log(`committed ${i + 1} / ${n} events`);
+  }
+  return ids;
+}
+const setUrl = (url: string | null) => storage.db.updateTable('locker_company').set({ notificationUrl: url }).where('id', '=', company.id).execute();
+
+const ok = await startChild('bench/lib/receiver-server.ts', {});
+const hanging = await startChild('bench/lib/receiver-server.ts', {}, ['hang']);
+
+try {
+  // 1. Delivery throughput, beside bare POSTs to the same receiver.
+  await setUrl(`${ok.url}/n`);
+  log(`committing ${EVENTS} events`);
+  await completions(storage, EVENTS);
+  const dispatcher = new Dispatcher({ db: storage.db, dialect: storage.dialect, clock: systemClock, logger: silentLogger, sms: new LogSmsProvider(silentLogger), options: { concurrency: CONCURRENCY, pollMs: 5 } });
+  const started = performance.now();
+  dispatcher.start();
+  for (;;) {
+    const left = await storage.db.selectFrom('outbox_event').select((eb) => eb.fn.countAll<number>().as('n')).where('state', 'in', ['PENDING', 'SENDING']).executeTakeFirstOrThrow();
+    if (Number(left.n) === 0) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const dispatchSeconds = (performance.now() - started) / 1000;
+  await dispatcher.stop();
+  const sent = await storage.db.selectFrom('outbox_event').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'SENT').executeTakeFirstOrThrow();
+  const eventsPerSecond = Math.round(Number(sent.n) / dispatchSeconds);
+
+  const body = JSON.stringify({ orderId: 'x'.repeat(24), status: 'COMPLETED' });
+  let next = 0;
+  const bareStart = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next++ < EVENTS) await postJson(`${ok.url}/n`, body, {}, 5000);
+  }));
+  const barePostsPerSecond = Math.round(EVENTS / ((performance.now() - bareStart) / 1000));
+  log(`delivered ${sent.n} events at ${eventsPerSecond}/s; bare POSTs ${barePostsPerSecond}/s`);
+
+  // 2. The API while a receiver hangs: a backlog whose every send waits out its timeout.
+  await setUrl(`${hanging.url}/n`);
+  const backlog = await completions(storage, Math.min(EVENTS, 1000));
+  await storage.close();
+  const env = { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: file, RATE_LIMIT_MAX: '0', MQTT_PORT: '0', EVENT_TIMEOUT_MS: '5000', EVENT_CONCURRENCY: String(CONCURRENCY) };
+  const read = { path: `/api/v1/integration/company/order/${backlog[0]}`, headers: { authorization: `Bearer ${key}` } };
+  const withHang = await startChild('cloud/main.ts', env);
+  await new Promise((r) => setTimeout(r, 500));
+  const hangFigures = await measure(withHang.url, read, { connections: 10, seconds: SECONDS, rate: 200 });
+  await withHang.stop();
+
+  // Same API, nothing to send.
+  const s2 = await openStorage(file);
+  await s2.db.updateTable('outbox_event').set({ state: 'SKIPPED', error: 'bench: cleared' }).where('state', 'in', ['PENDING', 'SENDING']).execute();
+  await s2.db.updateTable('locker_company').set({ notificationUrl: null }).execute();
+  await s2.close();
+  const quiet = await startChild('cloud/main.ts', env);
+  const quietFigures = await measure(quiet.url, read, { connections: 10, seconds: SECONDS, rate: 200 });
+  await quiet.stop();
+
+  const rows = [
+    { measure: 'events delivered / s (dispatcher, 16 in flight)', value: eventsPerSecond, baseline: `${barePostsPerSecond} bare POST/s` },
+    { measure: 'GET /order/{id} p99 ms @200/s, receiver hanging', value: hangFigures.p99, baseline: `${quietFigures.p99} ms with no receiver` },
+    { measure: 'GET /order/{id} p50 ms @200/s, receiver hanging', value: hangFigures.p50, baseline: `${quietFigures.p50} ms with no receiver` },
+  ];
+  console.log(table(rows));
+  const out = {
+    when: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, node: process.version, loadavg: os.loadavg() },
+    events: EVENTS,
+    concurrency: CONCURRENCY,
+    delivery: { eventsPerSecond, barePostsPerSecond, seconds: dispatchSeconds },
+    apiWhileReceiverHangs: { hanging: hangFigures, noReceiver: quietFigures },
+  };
+  fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, 'bench/results/events.json'), JSON.stringify(out, null, 2) + '\n');
+  log('written bench/results/events.json');
+} finally {
+  await ok.stop();
+  await hanging.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
