@@ -15,6 +15,8 @@ export function registerMount(mount: Mount): void {
 export function buildApp(deps: AppDeps, extraMounts: Mount[] = []): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // No ETags: they cost a SHA-1 of every JSON answer, and API clients do not revalidate.
+  app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(express.json({ limit: '1mb' }));
   app.use(lockerApi(deps));

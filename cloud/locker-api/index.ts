@@ -15,10 +15,6 @@ export function lockerApi(deps: AppDeps): Router {
   const root = Router();
   const limits = { ...deps.config.rateLimit, clock: deps.clock };
 
-  // Public endpoints are limited per client address.
-  root.use(['/api/v1/open-api', '/api/v1/public/postomat'], rateLimit({ ...limits, keyOf: (req) => `ip:${req.ip}` }));
-  root.use(publicRouter(deps));
-
   const api = Router();
   // Limited per API key, before the key is looked up, so a flood of guesses cannot reach the database.
   api.use(rateLimit({ ...limits, keyOf: (req) => { const t = bearerToken(req); return t ? `key:${t}` : `ip:${req.ip}`; } }));
@@ -27,5 +23,9 @@ export function lockerApi(deps: AppDeps): Router {
   api.use(postomatsRouter(deps));
   api.use(directoriesRouter(deps));
   root.use(LOCKER_API_BASE, api);
+
+  // Public endpoints are limited per client address.
+  root.use(['/api/v1/open-api', '/api/v1/public/postomat'], rateLimit({ ...limits, keyOf: (req) => `ip:${req.ip}` }));
+  root.use(publicRouter(deps));
   return root;
 }

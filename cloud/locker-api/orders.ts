@@ -6,7 +6,7 @@ import { HttpError } from '../http/http-error.ts';
 import { lockerCaller } from '../http/locker-auth.ts';
 import { DomainError } from '../domain/errors.ts';
 import { createOrder } from '../services/create-order.ts';
-import { findCode, findOrder, listOrders, loadOrderExtras, type OrderExtrasFlags } from '../storage/order-queries.ts';
+import { findCode, findOrder, findOrderWithDownCode, listOrders, loadOrderExtras, type CodeRow, type OrderExtrasFlags } from '../storage/order-queries.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import { CreateOrderBody, IdParams, OrderListQuery, OrderReadQuery } from './schemas.ts';
 import { presentAggregate, presentCell, presentOrder, presentPostomat } from './present.ts';
@@ -47,9 +47,9 @@ export function ordersRouter(deps: AppDeps): Router {
   }));
 
   r.get('/order/:id', route({ params: IdParams, query: OrderReadQuery }, async ({ params, query, req }) => {
-    const order = await findOrder(db, lockerCaller(req).companyId, params.id);
-    if (!order) throw new DomainError('ORDER_NOT_FOUND');
-    const [one] = await withExtras(deps, [order], query);
+    const found = await findOrderWithDownCode(db, lockerCaller(req).companyId, params.id);
+    if (!found) throw new DomainError('ORDER_NOT_FOUND');
+    const [one] = await withExtras(deps, [found.order], query, new Map(found.down ? [[found.order.id, found.down]] : []));
     return one;
   }));
 
@@ -69,8 +69,8 @@ export function ordersRouter(deps: AppDeps): Router {
  * Adds the nested objects the flags ask for. `passwords` is always present and holds only the
  * DOWN code: the spec's `withPasswords` has no effect, and the UP code is a recipient secret.
  */
-async function withExtras(deps: AppDeps, orders: LockerOrderTable[], flags: OrderExtrasFlags) {
-  const x = await loadOrderExtras(deps.db, orders, flags);
+async function withExtras(deps: AppDeps, orders: LockerOrderTable[], flags: OrderExtrasFlags, knownDownCodes?: Map<string, CodeRow>) {
+  const x = await loadOrderExtras(deps.db, orders, flags, knownDownCodes);
   return orders.map((o) => {
     const out: Record<string, unknown> = presentOrder(o);
     if (flags.withToUser) out.toUser = x.users.get(o.toUserId) ?? null;

@@ -45,6 +45,24 @@ export function findOrder(db: Db, companyId: string, id: string): Promise<Locker
   return db.selectFrom('locker_order').selectAll().where('id', '=', id).where('companyId', '=', companyId).executeTakeFirst();
 }
 
+export interface CodeRow { id: string; type: string; password: string; orderId: string; createdAt: string; updatedAt: string }
+
+/** One order of a company with its DOWN code, in one query (the hot path of GET /order/{id}). */
+export async function findOrderWithDownCode(db: Db, companyId: string, id: string): Promise<{ order: LockerOrderTable; down?: CodeRow } | undefined> {
+  const row = await db
+    .selectFrom('locker_order as o')
+    .leftJoin('order_code as k', (j) => j.onRef('k.orderId', '=', 'o.id').on('k.type', '=', 'DOWN'))
+    .selectAll('o')
+    .select(['k.id as codeId', 'k.password as codePassword', 'k.createdAt as codeCreatedAt', 'k.updatedAt as codeUpdatedAt'])
+    .where('o.id', '=', id)
+    .where('o.companyId', '=', companyId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { codeId, codePassword, codeCreatedAt, codeUpdatedAt, ...order } = row;
+  const down = codeId ? { id: codeId, type: 'DOWN', password: codePassword!, orderId: order.id, createdAt: codeCreatedAt!, updatedAt: codeUpdatedAt! } : undefined;
+  return { order, down };
+}
+
 export function findCode(db: Db, orderId: string, type: string) {
   return db
     .selectFrom('order_code')
@@ -64,13 +82,13 @@ export interface OrderExtrasFlags {
 }
 
 /** Loads the nested objects asked for, for a whole page at once (one query per kind). */
-export async function loadOrderExtras(db: Db, orders: LockerOrderTable[], flags: OrderExtrasFlags) {
+export async function loadOrderExtras(db: Db, orders: LockerOrderTable[], flags: OrderExtrasFlags, knownDownCodes?: Map<string, CodeRow>) {
   const ids = orders.map((o) => o.id);
   const none = Promise.resolve([] as any[]);
   const uniq = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => !!x))];
   const cellIds = flags.withCell ? uniq(orders.map((o) => o.cellId)) : [];
   const [downCodes, users, cells, statuses] = await Promise.all([
-    ids.length
+    knownDownCodes ? Promise.resolve([...knownDownCodes.values()]) : ids.length
       ? db.selectFrom('order_code').select(['id', 'type', 'password', 'orderId', 'createdAt', 'updatedAt']).where('orderId', 'in', ids).where('type', '=', 'DOWN').execute()
       : none,
     flags.withToUser && ids.length ? db.selectFrom('recipient').selectAll().where('id', 'in', uniq(orders.map((o) => o.toUserId))).execute() : none,

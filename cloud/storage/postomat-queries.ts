@@ -1,6 +1,6 @@
 /** Reads of lockers, their cells and boards. */
 import type { Db } from './database.ts';
-import { byDistance } from '../domain/geo.ts';
+import { nearest } from '../domain/geo.ts';
 import type { PostomatTable } from './schema.ts';
 
 export interface PostomatListFilter {
@@ -25,11 +25,10 @@ export async function listPostomats(db: Db, f: PostomatListFilter): Promise<{ to
     const points = (await locatedPostomats(db)).filter(
       (p) => (!ids || ids.has(p.id)) && (!f.cityId || p.cityId === f.cityId) && (!f.districtId || p.districtId === f.districtId),
     );
-    const sorted = byDistance(points, f.near.lat, f.near.lng);
-    const page = f.window ? sorted.slice(f.window.offset, f.window.offset + f.window.limit) : sorted;
-    const rows = page.length ? await db.selectFrom('postomat').selectAll().where('id', 'in', page.map((p) => p.id)).execute() : [];
+    const { total, page } = nearest(points, f.near.lat, f.near.lng, f.window);
+    const rows = page.length ? await db.selectFrom('postomat').selectAll().where('id', 'in', page.map((p) => p.item.id)).execute() : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return { total: sorted.length, rows: page.map((p) => ({ ...byId.get(p.id)!, distance: p.distance })) };
+    return { total, rows: page.map((p) => ({ ...byId.get(p.item.id)!, distance: p.distance })) };
   }
 
   let q = base.selectAll().orderBy('title').orderBy('id');
