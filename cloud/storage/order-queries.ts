@@ -15,12 +15,48 @@ export interface OrderListFilter {
 export async function listOrders(db: Db, f: OrderListFilter) {
   let q = db.selectFrom('locker_order').selectAll().where('companyId', '=', f.companyId).where('isActive', '=', 1);
   if (f.status) q = q.where('status', '=', f.status);
-  const [rows, stats, expired] = await Promise.all([
+  // The counters are read first: their version must not be newer than what the expired
+  // figure is computed from (see cachedExpiredAggregate).
+  const stats = await readStats(db, f.companyId, f.status);
+  const [rows, expired] = await Promise.all([
     q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
-    readStats(db, f.companyId, f.status),
-    f.status && f.status !== 'DELIVERED' ? Promise.resolve(emptyExpired()) : expiredAggregate(db, f.companyId, f.now),
+    f.status && f.status !== 'DELIVERED'
+      ? Promise.resolve(emptyExpired())
+      : cachedExpiredAggregate(db, f.companyId, f.now, stats.versions.DELIVERED ?? 0),
   ]);
   return { rows, total: stats.count, sums: stats.amounts, expired };
+}
+
+type Expired = Awaited<ReturnType<typeof expiredAggregate>>;
+const expiredCache = new WeakMap<Db, Map<string, { version: number; computedAt: number; validUntil: number; value: Expired }>>();
+
+/**
+ * The expired aggregate scans every expired DELIVERED order of a company (up to one per
+ * occupied cell). Its value can change only when the company's DELIVERED orders change —
+ * their counters' version moves — or when the clock passes the next end of a storage period.
+ * Until either happens the cached value is exact, on any number of cloud processes.
+ */
+async function cachedExpiredAggregate(db: Db, companyId: string, now: Date, deliveredVersion: number): Promise<Expired> {
+  let perCompany = expiredCache.get(db);
+  if (!perCompany) expiredCache.set(db, (perCompany = new Map()));
+  const t = now.getTime();
+  const hit = perCompany.get(companyId);
+  if (hit && hit.version === deliveredVersion && t >= hit.computedAt && t < hit.validUntil) return hit.value;
+  const [value, next] = await Promise.all([expiredAggregate(db, companyId, now), nextExpiry(db, companyId, now)]);
+  perCompany.set(companyId, { version: deliveredVersion, computedAt: t, validUntil: next ? Date.parse(next) : Infinity, value });
+  return value;
+}
+
+async function nextExpiry(db: Db, companyId: string, now: Date): Promise<string | null> {
+  const row = await db
+    .selectFrom('locker_order')
+    .select((eb) => eb.fn.min('endDateTime').as('next'))
+    .where('companyId', '=', companyId)
+    .where('status', '=', 'DELIVERED')
+    .where('isActive', '=', 1)
+    .where('endDateTime', '>=', now.toISOString())
+    .executeTakeFirst();
+  return (row?.next as string | null) ?? null;
 }
 
 const emptyExpired = () => ({ count: 0, amounts: Object.fromEntries(MONEY_FIELDS.map((m) => [m, 0])) as Amounts });

@@ -22,9 +22,10 @@ export const amountsOf = (o: Pick<LockerOrderTable, MoneyField>): Amounts => ({
 export async function addToStats(db: Db, companyId: string, status: string, count: number, amounts: Amounts): Promise<void> {
   await db
     .insertInto('order_stats')
-    .values({ companyId, status, count, ...amounts })
+    .values({ companyId, status, count, ...amounts, version: 1 })
     .onConflict((oc) =>
       oc.columns(['companyId', 'status']).doUpdateSet({
+        version: sql`order_stats.version + 1`,
         count: sql`order_stats.count + excluded.count`,
         price: sql`order_stats.price + excluded.price`,
         deliveryPrice: sql`order_stats."deliveryPrice" + excluded."deliveryPrice"`,
@@ -39,15 +40,18 @@ export async function addToStats(db: Db, companyId: string, status: string, coun
 export const negate = (a: Amounts): Amounts =>
   Object.fromEntries(MONEY_FIELDS.map((f) => [f, -a[f]])) as Amounts;
 
+/** A company's counters (all statuses, or one), summed here: at most four small rows. */
 export async function readStats(db: Db, companyId: string, status?: string) {
-  let q = db
-    .selectFrom('order_stats')
-    .select((eb) => [
-      eb.fn.coalesce(eb.fn.sum<number>('count'), sql<number>`0`).as('count'),
-      ...MONEY_FIELDS.map((f) => eb.fn.coalesce(eb.fn.sum<number>(f), sql<number>`0`).as(f)),
-    ])
-    .where('companyId', '=', companyId);
+  let q = db.selectFrom('order_stats').selectAll().where('companyId', '=', companyId);
   if (status) q = q.where('status', '=', status);
-  const row = await q.executeTakeFirstOrThrow();
-  return { count: Number(row.count), amounts: Object.fromEntries(MONEY_FIELDS.map((f) => [f, Number((row as any)[f])])) as Amounts };
+  const rows = await q.execute();
+  const amounts = Object.fromEntries(MONEY_FIELDS.map((f) => [f, 0])) as Amounts;
+  let count = 0;
+  const versions: Record<string, number> = {};
+  for (const r of rows) {
+    count += Number(r.count);
+    for (const f of MONEY_FIELDS) amounts[f] += Number(r[f]);
+    versions[r.status] = Number(r.version);
+  }
+  return { count, amounts, versions };
 }

@@ -41,28 +41,62 @@ export async function listPostomats(db: Db, f: PostomatListFilter): Promise<{ to
 }
 
 interface LocatedPostomat { id: string; lat: number; lng: number; cityId: string | null; districtId: string | null }
-const POINTS_TTL_MS = 2_000;
-const pointsCache = new WeakMap<Db, { until: number; points: Promise<LocatedPostomat[]> }>();
+
+export const POINTS_REFRESH_MS = 2_000;
+/** Changes stamped by a process whose clock runs behind ours are still caught. */
+const CLOCK_SKEW_MS = 60_000;
+
+interface PointCache {
+  byId: Map<string, LocatedPostomat>;
+  list: LocatedPostomat[];
+  /** when the last read started (this process's clock) */
+  readFrom: number;
+  refreshedAt: number;
+  refreshing?: Promise<void>;
+}
+const pointCaches = new WeakMap<Db, PointCache>();
 
 /**
- * Active lockers with coordinates, held for two seconds: distance sorting needs every
- * candidate point, and re-reading 10,000 rows per request cost more than the sort itself.
- * A locker moved or switched off shows in distance lists at most two seconds later.
+ * Active lockers with coordinates. Distance sorting needs every candidate point, and reading
+ * 10,000 rows costs ~20 ms on SQLite, during which better-sqlite3 holds the event loop: so
+ * the points are read once, and then every two seconds only the lockers whose updatedAt moved
+ * (an index range scan). A locker moved or switched off shows in distance lists within ~2 s.
  */
-function locatedPostomats(db: Db): Promise<LocatedPostomat[]> {
+async function locatedPostomats(db: Db): Promise<LocatedPostomat[]> {
+  let cache = pointCaches.get(db);
   const now = Date.now();
-  const hit = pointsCache.get(db);
-  if (hit && hit.until > now) return hit.points;
-  const points = db
-    .selectFrom('postomat')
-    .select(['id', 'lat', 'lng', 'cityId', 'districtId'])
-    .where('isActive', '=', 1)
-    .where('lat', 'is not', null)
-    .where('lng', 'is not', null)
-    .execute() as Promise<LocatedPostomat[]>;
-  pointsCache.set(db, { until: now + POINTS_TTL_MS, points });
-  points.catch(() => pointsCache.delete(db));
-  return points;
+  if (!cache) {
+    const rows = await db.selectFrom('postomat').select(['id', 'lat', 'lng', 'cityId', 'districtId', 'isActive']).execute();
+    cache = { byId: new Map(), list: [], readFrom: now, refreshedAt: now };
+    applyPoints(cache, rows);
+    pointCaches.set(db, cache);
+  } else if (now - cache.refreshedAt >= POINTS_REFRESH_MS && !cache.refreshing) {
+    const c = cache;
+    // Everything stamped since the previous read began, with a margin for clock skew.
+    const since = new Date(c.readFrom - CLOCK_SKEW_MS).toISOString();
+    c.readFrom = now;
+    c.refreshing = db
+      .selectFrom('postomat')
+      .select(['id', 'lat', 'lng', 'cityId', 'districtId', 'isActive'])
+      .where('updatedAt', '>=', since)
+      .execute()
+      .then((rows) => applyPoints(c, rows))
+      .finally(() => {
+        c.refreshedAt = Date.now();
+        c.refreshing = undefined;
+      });
+    await c.refreshing;
+  }
+  return cache.list;
+}
+
+function applyPoints(cache: PointCache, rows: Array<{ id: string; lat: number | null; lng: number | null; cityId: string | null; districtId: string | null; isActive: number }>) {
+  if (!rows.length) return;
+  for (const r of rows) {
+    if (r.isActive === 1 && r.lat !== null && r.lng !== null) cache.byId.set(r.id, { id: r.id, lat: r.lat, lng: r.lng, cityId: r.cityId, districtId: r.districtId });
+    else cache.byId.delete(r.id);
+  }
+  cache.list = [...cache.byId.values()];
 }
 
 /** Cells that are active and hold no parcel of a current order. */

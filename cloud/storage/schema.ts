@@ -137,6 +137,8 @@ export interface OrderStatsTable {
   paidAmount: Minor;
   notPaidAmount: Minor;
   promoCodeAmount: Minor;
+  /** bumped on every change, so caches derived from these orders know when they are stale */
+  version: number;
 }
 
 export type { OutboxEventTable } from '../events/types.ts';

@@ -208,5 +208,18 @@ for (const dialect of DIALECTS) {
     it('401 without a key', async () => {
       assert.equal((await cloud.request('GET', `${BASE}/order/list`)).status, 401);
     });
+
+    it('expiredAggregate follows the clock past the next storage end, with no writes in between', async () => {
+      assert.equal((await list()).body.expiredAggregate._count, 1);
+      (cloud.clock as ManualClock).set('2026-05-04T00:00:01.000Z'); // ids[1] placed 05-03 for 1 day
+      assert.equal((await list()).body.expiredAggregate._count, 2);
+    });
+
+    it('expiredAggregate follows changes to DELIVERED orders at once', async () => {
+      await finishOrder(cloud.storage.db, ids[0], 'SUBTRACTED', cloud.clock.now());
+      const res = await list();
+      assert.equal(res.body.expiredAggregate._count, 1);
+      assert.deepEqual(res.body.expiredAggregate._sum, { price: 0.2, deliveryPrice: 0.07, paidAmount: 0, notPaidAmount: 0.27, promoCodeAmount: 0 });
+    });
   });
 }

@@ -4,6 +4,7 @@ import { DIALECTS } from '../helpers/storage.ts';
 import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
 import { placeOrder, seedLockerWorld, type LockerWorld } from '../helpers/locker-world.ts';
 import { haversineKm } from '../../cloud/domain/geo.ts';
+import { POINTS_REFRESH_MS } from '../../cloud/storage/postomat-queries.ts';
 
 const BASE = '/api/v1/integration/company';
 
@@ -101,6 +102,18 @@ for (const dialect of DIALECTS) {
       it('401 without a key', async () => {
         assert.equal((await cloud.request('GET', `${BASE}/postomat/list`)).status, 401);
       });
+
+      it('shows a new and a switched-off locker in distance lists after one refresh interval', async () => {
+        const q = `/postomat/list?latitude=${w.here.lat}&longitude=${w.here.lng}`;
+        assert.deepEqual(titles(await get(q)), ['Zeta Mall', 'Beta Station', 'Alpha Bazaar']);
+        const { createPostomat, updatePostomat } = await import('../../cloud/services/admin/postomats.ts');
+        await createPostomat(cloud.storage.db, { title: 'Right Here', lat: w.here.lat, lng: w.here.lng, cityId: w.bishkek.id });
+        await updatePostomat(cloud.storage.db, w.mid.id, { isActive: false });
+        await new Promise((r) => setTimeout(r, POINTS_REFRESH_MS + 50));
+        assert.deepEqual(titles(await get(q)), ['Right Here', 'Zeta Mall', 'Alpha Bazaar']);
+        await updatePostomat(cloud.storage.db, w.mid.id, { isActive: true });
+      });
+
     });
 
     describe('GET /postomat/{id}', () => {

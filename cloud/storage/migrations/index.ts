@@ -12,6 +12,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../database.ts';
 import * as m001 from './001_locker.ts';
 import * as m004 from './004_events.ts';
+import * as m005 from './005_read_paths.ts';
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -20,6 +21,7 @@ export interface DialectMigration {
 export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['001_locker', m001],
   ['004_events', m004],
+  ['005_read_paths', m005],
 ];
 
 const LOCK_KEY = 7_340_021;
