@@ -10,43 +10,87 @@ export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: numb
 }
 
 export interface Located { id: string; lat: number | null; lng: number | null }
+type Placed<T> = T & { lat: number; lng: number };
+
+/** A degree of latitude is at least this long: a cheap lower bound of any distance. */
+const KM_PER_DEGREE_LAT = (Math.PI / 180) * EARTH_RADIUS_KM;
 
 /**
- * Places ordered by distance from a point (ties by id), those without coordinates left out.
- * With a window only the first `offset + limit` are ordered: a page of 20 out of 10,000
- * lockers then costs one pass over the distances instead of a full sort.
+ * Places sorted by latitude, so that the nearest few to a point are found by sweeping outward
+ * from its latitude and stopping once the latitude gap alone exceeds the farthest distance
+ * kept: a page of 20 out of 10,000 lockers then measures a few hundred distances, not all.
+ * Built once per set of places (the API caches it with the locker points).
+ */
+export class NearestIndex<T extends Located> {
+  private readonly sorted: Array<Placed<T>>;
+  private readonly lats: Float64Array;
+
+  constructor(items: readonly T[]) {
+    this.sorted = items.filter((i): i is Placed<T> => i.lat !== null && i.lng !== null).sort((a, b) => a.lat - b.lat);
+    this.lats = Float64Array.from(this.sorted, (i) => i.lat);
+  }
+
+  /** How many places have coordinates (and pass `accept`). */
+  count(accept?: (item: T) => boolean): number {
+    if (!accept) return this.sorted.length;
+    let n = 0;
+    for (const i of this.sorted) if (accept(i)) n++;
+    return n;
+  }
+
+  /** The `want` nearest places that pass `accept`, ordered by distance, ties by id. */
+  nearest(lat: number, lng: number, want: number, accept?: (item: T) => boolean): Array<{ item: T; distance: number }> {
+    const top: Array<{ item: T; distance: number }> = [];
+    if (want <= 0) return top;
+    const before = (d: number, id: string, o: { item: T; distance: number }) => d < o.distance || (d === o.distance && id < o.item.id);
+    let hi = lowerBound(this.lats, lat);
+    let lo = hi - 1;
+    while (lo >= 0 || hi < this.lats.length) {
+      const takeLow = hi >= this.lats.length || (lo >= 0 && lat - this.lats[lo] <= this.lats[hi] - lat);
+      const at = takeLow ? lo-- : hi++;
+      const bound = Math.abs(lat - this.lats[at]) * KM_PER_DEGREE_LAT;
+      // Every place left on either side is at least this far: nothing can still enter the page.
+      if (top.length === want && bound > top[want - 1].distance) break;
+      const item = this.sorted[at];
+      if (accept && !accept(item)) continue;
+      const distance = haversineKm(lat, lng, item.lat, item.lng);
+      if (top.length === want && !before(distance, item.id, top[want - 1])) continue;
+      let pos = top.length === want ? want - 1 : top.length;
+      while (pos > 0 && before(distance, item.id, top[pos - 1])) pos--;
+      top.splice(pos, 0, { item, distance });
+      if (top.length > want) top.pop();
+    }
+    return top;
+  }
+}
+
+function lowerBound(xs: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Places ordered by distance from a point (ties by id), those without coordinates left out;
+ * with a window, only that slice.
  */
 export function nearest<T extends Located>(
-  items: readonly T[],
+  items: readonly T[] | NearestIndex<T>,
   lat: number,
   lng: number,
   window?: { offset: number; limit: number },
+  accept?: (item: T) => boolean,
 ): { total: number; page: Array<{ item: T; distance: number }> } {
-  const located: T[] = [];
-  const dist: number[] = [];
-  for (const i of items) {
-    if (i.lat === null || i.lng === null) continue;
-    located.push(i);
-    dist.push(haversineKm(lat, lng, i.lat, i.lng));
-  }
-  const before = (a: number, b: number) => dist[a] < dist[b] || (dist[a] === dist[b] && located[a].id < located[b].id);
-  const want = window ? Math.min(located.length, window.offset + window.limit) : located.length;
-  let order: number[];
-  if (want * 8 < located.length) {
-    // Keep the `want` best in a sorted array; most candidates fail the first comparison.
-    order = [];
-    for (let i = 0; i < located.length; i++) {
-      if (order.length === want && !before(i, order[want - 1])) continue;
-      let at = order.length === want ? want - 1 : order.length;
-      while (at > 0 && before(i, order[at - 1])) at--;
-      order.splice(at, 0, i);
-      if (order.length > want) order.pop();
-    }
-  } else {
-    order = located.map((_, i) => i).sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).slice(0, want);
-  }
+  const index = items instanceof NearestIndex ? items : new NearestIndex(items);
+  const total = index.count(accept);
   const from = window?.offset ?? 0;
-  return { total: located.length, page: order.slice(from).map((i) => ({ item: located[i], distance: dist[i] })) };
+  const want = window ? Math.min(total, window.offset + window.limit) : total;
+  return { total, page: index.nearest(lat, lng, want, accept).slice(from) };
 }
 
 /** Every place with coordinates, nearest first, each with its `distance` in km. */

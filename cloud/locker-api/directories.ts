@@ -1,13 +1,13 @@
 /** Locker API: countries, cities, districts (active records only in lists). */
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { AppDeps } from '../deps.ts';
 import { route } from '../http/route.ts';
 import { pageWindow } from '../http/query.ts';
 import { CityListQuery, CityReadQuery, CountryQuery, DistrictListQuery, IdParams } from './schemas.ts';
 import { presentCity, presentCountry, presentDistrict } from './present.ts';
 
-export function directoriesRouter(deps: AppDeps): Router {
-  const r = Router();
+/** Adds these routes to `r` itself: a nested Router per resource cost a layer walk on every request. */
+export function directoriesRoutes(r: Router, deps: AppDeps): void {
   const { db } = deps;
 
   r.get('/country', route({ query: CountryQuery }, async ({ query }) => {
@@ -60,5 +60,4 @@ export function directoriesRouter(deps: AppDeps): Router {
     const rows = unique.length ? await db.selectFrom('country').selectAll().where('id', 'in', unique).execute() : [];
     return new Map(rows.map((c) => [c.id, presentCountry(c)]));
   }
-  return r;
 }

@@ -1,5 +1,5 @@
 /** Locker API: orders and their codes. */
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { AppDeps } from '../deps.ts';
 import { route } from '../http/route.ts';
 import { HttpError } from '../http/http-error.ts';
@@ -11,8 +11,8 @@ import type { LockerOrderTable } from '../storage/schema.ts';
 import { CreateOrderBody, IdParams, OrderListQuery, OrderReadQuery } from './schemas.ts';
 import { presentAggregate, presentCell, presentOrder, presentPostomat } from './present.ts';
 
-export function ordersRouter(deps: AppDeps): Router {
-  const r = Router();
+/** Adds these routes to `r` itself: a nested Router per resource cost a layer walk on every request. */
+export function ordersRoutes(r: Router, deps: AppDeps): void {
   const { db, clock } = deps;
 
   r.post('/order/create', route({ body: CreateOrderBody }, async ({ body, req }) => {
@@ -62,7 +62,6 @@ export function ordersRouter(deps: AppDeps): Router {
       return code;
     }));
   }
-  return r;
 }
 
 /**

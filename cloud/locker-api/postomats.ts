@@ -1,5 +1,5 @@
 /** Locker API: lockers and their free cells. */
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { AppDeps } from '../deps.ts';
 import type { Db } from '../storage/database.ts';
 import { route } from '../http/route.ts';
@@ -10,8 +10,8 @@ import { IdParams, PostomatIdParams, PostomatListQuery, PostomatReadQuery } from
 import { presentBoard, presentCell, presentCity, presentDistrict, presentPostomat } from './present.ts';
 import type { z } from 'zod';
 
-export function postomatsRouter(deps: AppDeps): Router {
-  const r = Router();
+/** Adds these routes to `r` itself: a nested Router per resource cost a layer walk on every request. */
+export function postomatsRoutes(r: Router, deps: AppDeps): void {
   const { db } = deps;
 
   r.get('/postomat/list', route({ query: PostomatListQuery }, ({ query }) => postomatList(db, query)));
@@ -43,7 +43,6 @@ export function postomatsRouter(deps: AppDeps): Router {
   r.get('/cell/:postomatId/free-cells', route({ params: PostomatIdParams }, async ({ params }) => {
     return (await freeCells(db, [params.postomatId])).map(presentCell);
   }));
-  return r;
 }
 
 type ListQuery = z.output<typeof PostomatListQuery>;

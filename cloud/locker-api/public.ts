@@ -1,5 +1,5 @@
 /** Public locker endpoints: no authentication, paths from the host root. */
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { AppDeps } from '../deps.ts';
 import { route } from '../http/route.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -7,8 +7,7 @@ import { PublicPostomatListQuery, ShortIdParams } from './schemas.ts';
 import { presentPostomat } from './present.ts';
 import { postomatList } from './postomats.ts';
 
-export function publicRouter(deps: AppDeps): Router {
-  const r = Router();
+export function publicRoutes(r: Router, deps: AppDeps): void {
   const { db } = deps;
 
   r.get('/api/v1/open-api/postomat/list', route({ query: PublicPostomatListQuery }, ({ query }) => postomatList(db, query)));
@@ -26,5 +25,4 @@ export function publicRouter(deps: AppDeps): Router {
     if (!p) throw new DomainError('POSTOMAT_NOT_FOUND');
     return presentPostomat(p);
   }));
-  return r;
 }

@@ -3,6 +3,7 @@ import type { Db } from './database.ts';
 import { MONEY_FIELDS, readStats, type Amounts } from './order-stats.ts';
 import type { LockerOrderTable } from './schema.ts';
 import { sql } from 'kysely';
+import { prepared } from './prepared.ts';
 
 export interface OrderListFilter {
   companyId: string;
@@ -77,35 +78,32 @@ export async function expiredAggregate(db: Db, companyId: string, now: Date) {
   return { count: Number(row.count), amounts: Object.fromEntries(MONEY_FIELDS.map((m) => [m, Number((row as any)[m])])) as Amounts };
 }
 
-export function findOrder(db: Db, companyId: string, id: string): Promise<LockerOrderTable | undefined> {
-  return db.selectFrom('locker_order').selectAll().where('id', '=', id).where('companyId', '=', companyId).executeTakeFirst();
-}
-
 export interface CodeRow { id: string; type: string; password: string; orderId: string; createdAt: string; updatedAt: string }
 
-/** One order of a company with its DOWN code, in one query (the hot path of GET /order/{id}). */
+const orderById = prepared<[companyId: string, id: string], LockerOrderTable>(2, (db: Db, companyId, id) =>
+  db.selectFrom('locker_order').selectAll().where('id', '=', id).where('companyId', '=', companyId),
+);
+const codeOfOrder = prepared<[orderId: string, type: string], CodeRow>(2, (db: Db, orderId, type) =>
+  db.selectFrom('order_code').select(['id', 'type', 'password', 'orderId', 'createdAt', 'updatedAt']).where('orderId', '=', orderId).where('type', '=', type),
+);
+
+export async function findOrder(db: Db, companyId: string, id: string): Promise<LockerOrderTable | undefined> {
+  return (await orderById(db, companyId, id))[0];
+}
+
+/**
+ * One order of a company with its DOWN code (the hot path of GET /order/{id}). Two prepared
+ * lookups: on SQLite they cost about half of the equivalent LEFT JOIN, and nothing is rebuilt.
+ */
 export async function findOrderWithDownCode(db: Db, companyId: string, id: string): Promise<{ order: LockerOrderTable; down?: CodeRow } | undefined> {
-  const row = await db
-    .selectFrom('locker_order as o')
-    .leftJoin('order_code as k', (j) => j.onRef('k.orderId', '=', 'o.id').on('k.type', '=', 'DOWN'))
-    .selectAll('o')
-    .select(['k.id as codeId', 'k.password as codePassword', 'k.createdAt as codeCreatedAt', 'k.updatedAt as codeUpdatedAt'])
-    .where('o.id', '=', id)
-    .where('o.companyId', '=', companyId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { codeId, codePassword, codeCreatedAt, codeUpdatedAt, ...order } = row;
-  const down = codeId ? { id: codeId, type: 'DOWN', password: codePassword!, orderId: order.id, createdAt: codeCreatedAt!, updatedAt: codeUpdatedAt! } : undefined;
+  const [order] = await orderById(db, companyId, id);
+  if (!order) return undefined;
+  const [down] = await codeOfOrder(db, order.id, 'DOWN');
   return { order, down };
 }
 
-export function findCode(db: Db, orderId: string, type: string) {
-  return db
-    .selectFrom('order_code')
-    .select(['id', 'type', 'password', 'orderId', 'createdAt', 'updatedAt'])
-    .where('orderId', '=', orderId)
-    .where('type', '=', type)
-    .executeTakeFirst();
+export async function findCode(db: Db, orderId: string, type: string): Promise<CodeRow | undefined> {
+  return (await codeOfOrder(db, orderId, type))[0];
 }
 
 export interface OrderExtrasFlags {

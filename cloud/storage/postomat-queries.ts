@@ -1,6 +1,6 @@
 /** Reads of lockers, their cells and boards. */
 import type { Db } from './database.ts';
-import { nearest } from '../domain/geo.ts';
+import { nearest, NearestIndex } from '../domain/geo.ts';
 import type { PostomatTable } from './schema.ts';
 
 export interface PostomatListFilter {
@@ -20,12 +20,13 @@ export async function listPostomats(db: Db, f: PostomatListFilter): Promise<{ to
 
   if (f.near) {
     // Distances are computed here rather than in SQL: exact great-circle values, the same on
-    // both databases, and ~10k candidate points cost about a millisecond.
+    // both databases, over a cached index of the points (see NearestIndex).
     const ids = f.ids?.length ? new Set(f.ids) : undefined;
-    const points = (await locatedPostomats(db)).filter(
-      (p) => (!ids || ids.has(p.id)) && (!f.cityId || p.cityId === f.cityId) && (!f.districtId || p.districtId === f.districtId),
-    );
-    const { total, page } = nearest(points, f.near.lat, f.near.lng, f.window);
+    const filtered = ids || f.cityId || f.districtId;
+    const accept = filtered
+      ? (p: LocatedPostomat) => (!ids || ids.has(p.id)) && (!f.cityId || p.cityId === f.cityId) && (!f.districtId || p.districtId === f.districtId)
+      : undefined;
+    const { total, page } = nearest(await locatedPostomats(db), f.near.lat, f.near.lng, f.window, accept);
     const rows = page.length ? await db.selectFrom('postomat').selectAll().where('id', 'in', page.map((p) => p.item.id)).execute() : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     return { total, rows: page.map((p) => ({ ...byId.get(p.item.id)!, distance: p.distance })) };
@@ -48,7 +49,7 @@ const CLOCK_SKEW_MS = 60_000;
 
 interface PointCache {
   byId: Map<string, LocatedPostomat>;
-  list: LocatedPostomat[];
+  index: NearestIndex<LocatedPostomat>;
   /** when the last read started (this process's clock) */
   readFrom: number;
   refreshedAt: number;
@@ -62,12 +63,12 @@ const pointCaches = new WeakMap<Db, PointCache>();
  * the points are read once, and then every two seconds only the lockers whose updatedAt moved
  * (an index range scan). A locker moved or switched off shows in distance lists within ~2 s.
  */
-async function locatedPostomats(db: Db): Promise<LocatedPostomat[]> {
+async function locatedPostomats(db: Db): Promise<NearestIndex<LocatedPostomat>> {
   let cache = pointCaches.get(db);
   const now = Date.now();
   if (!cache) {
     const rows = await db.selectFrom('postomat').select(['id', 'lat', 'lng', 'cityId', 'districtId', 'isActive']).execute();
-    cache = { byId: new Map(), list: [], readFrom: now, refreshedAt: now };
+    cache = { byId: new Map(), index: new NearestIndex([]), readFrom: now, refreshedAt: now };
     applyPoints(cache, rows);
     pointCaches.set(db, cache);
   } else if (now - cache.refreshedAt >= POINTS_REFRESH_MS && !cache.refreshing) {
@@ -87,7 +88,7 @@ async function locatedPostomats(db: Db): Promise<LocatedPostomat[]> {
       });
     await c.refreshing;
   }
-  return cache.list;
+  return cache.index;
 }
 
 function applyPoints(cache: PointCache, rows: Array<{ id: string; lat: number | null; lng: number | null; cityId: string | null; districtId: string | null; isActive: number }>) {
@@ -96,7 +97,7 @@ function applyPoints(cache: PointCache, rows: Array<{ id: string; lat: number | 
     if (r.isActive === 1 && r.lat !== null && r.lng !== null) cache.byId.set(r.id, { id: r.id, lat: r.lat, lng: r.lng, cityId: r.cityId, districtId: r.districtId });
     else cache.byId.delete(r.id);
   }
-  cache.list = [...cache.byId.values()];
+  cache.index = new NearestIndex([...cache.byId.values()]);
 }
 
 /** Cells that are active and hold no parcel of a current order. */

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { haversineKm, nearest } from '../../cloud/domain/geo.ts';
+import { haversineKm, nearest, NearestIndex } from '../../cloud/domain/geo.ts';
 
 describe('distances', () => {
   it('haversine: Bishkek to Osh is about 300 km, a point to itself 0', () => {
@@ -27,5 +27,22 @@ describe('distances', () => {
       const got = nearest(items, 42.5, 72.5, w).page.map((p) => p.item.id);
       assert.deepEqual(got, full.page.slice(w.offset, w.offset + w.limit).map((p) => p.item.id), JSON.stringify(w));
     }
+  });
+
+  it('a reused index with a filter equals a full sort of the places that pass it', () => {
+    const items = Array.from({ length: 2000 }, (_, i) => ({ id: `q${String(i).padStart(4, '0')}`, lat: 40 + ((i * 37) % 500) / 100, lng: 70 + ((i * 91) % 500) / 100, city: i % 3 }));
+    const index = new NearestIndex(items);
+    const accept = (p: { city: number }) => p.city === 1;
+    const expected = items
+      .filter(accept)
+      .map((p) => ({ id: p.id, d: haversineKm(44.9, 74.9, p.lat, p.lng) }))
+      .sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1));
+    for (const [lat, lng] of [[44.9, 74.9]]) {
+      const got = nearest(index, lat, lng, { offset: 10, limit: 15 }, accept);
+      assert.equal(got.total, expected.length);
+      assert.deepEqual(got.page.map((p) => p.item.id), expected.slice(10, 25).map((p) => p.id));
+    }
+    // A point far outside the cloud of places: the sweep starts at one end and still finds them.
+    assert.deepEqual(nearest(index, 10, 10, { offset: 0, limit: 3 }).page.map((p) => p.item.id), nearest(items, 10, 10).page.slice(0, 3).map((p) => p.item.id));
   });
 });
