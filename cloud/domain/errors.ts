@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   'CLIENT_NOT_FOUND',
   'SUPPLIER_NOT_FOUND',
   'CARGO_NOT_FOUND',
+  'UNAUTHORIZED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
