@@ -207,3 +207,22 @@ describe('track codes', () => {
     assert.equal(newTrackCode(() => 0), 'PL2222222222');
   });
 });
+
+describe('webhook template rules', async () => {
+  const { checkTemplate, normalizeWebhook, DEFAULT_TEMPLATE } = await import('../../cloud/domain/platform/webhook-template.ts');
+  it('accepts the default and templates with extra constant fields', () => {
+    checkTemplate(DEFAULT_TEMPLATE);
+    checkTemplate('{"order":{"id":"{{postomatOrderId}}"},"s":{{status}},"v":2}');
+    checkTemplate('{}');
+  });
+  it('refuses unknown placeholders and text that is not JSON after substitution', () => {
+    for (const t of ['{"a":"{{postomatOrderID}}"}', '{"a":{{postomatOrderId}}}', '{"s":{{status}}', '{"x":"{{ status }}"}']) {
+      assert.equal(code(() => checkTemplate(t)), 'WEBHOOK_PAYLOAD_INVALID', t);
+    }
+  });
+  it('drops the subtype where the type has none and defaults the template of the locker subtypes', () => {
+    assert.deepEqual(normalizeWebhook({ type: 'CAR', subtype: 'ITEM_CREATED', payloadTemplate: null }), { type: 'CAR', subtype: null, payloadTemplate: null });
+    assert.deepEqual(normalizeWebhook({ type: 'PARCEL', subtype: 'TRANSFERRED_TO_CLIENT', payloadTemplate: null }).payloadTemplate, DEFAULT_TEMPLATE);
+    assert.equal(normalizeWebhook({ type: 'CARGO', subtype: 'ITEM_CREATED', payloadTemplate: null }).payloadTemplate, null);
+  });
+});
