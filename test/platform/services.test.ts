@@ -186,7 +186,7 @@ for (const dialect of DIALECTS) {
 
       it('refuses moves outside the transitions and staff of companies that do not handle the parcel', async () => {
         const p = await createParcel(db(), { companyId: w.logist.id, weight: 1, currency: 'KGS' }, now);
-        await rejects(changeParcelStatus(db(), { parcelId: p.id, to: 'SENT' }, now), 'INVALID_TRANSITION', /AWAITING parcel cannot become SENT/);
+        await rejects(changeParcelStatus(db(), { parcelId: p.id, to: 'SENT' }, now), 'INVALID_TRANSITION', /parcel in AWAITING cannot become SENT/);
         await rejects(changeParcelStatus(db(), { parcelId: p.id, to: 'RECEIVED', warehouseId: w.store.id, userId: w.otherAdmin.id }, now), 'NOT_ACCEPTABLE', /does not handle/);
         await rejects(changeParcelStatus(db(), { parcelId: p.id, to: 'RECEIVED' }, now), 'NOT_ACCEPTABLE', /needs the warehouse/);
         assert.equal((await parcelHistory(db(), p.id)).length, 1, 'nothing written by a refused change');
@@ -207,7 +207,7 @@ for (const dialect of DIALECTS) {
         const p = await createParcel(db(), { companyId: w.logist.id, weight: 1, currency: 'KGS', deliveryMethod: 'WAREHOUSE', deliveryWarehouseId: w.depot.id }, now);
         await changeParcelStatus(db(), { parcelId: p.id, to: 'RECEIVED', warehouseId: w.store.id }, now);
         await changeParcelStatus(db(), { parcelId: p.id, to: 'READYTOSHIP' }, now);
-        await rejects(redirectParcel(db(), p.id, { warehouseId: w.pvz.id }, now), 'NOT_ACCEPTABLE', /READYTOSHIP parcel cannot be redirected/);
+        await rejects(redirectParcel(db(), p.id, { warehouseId: w.pvz.id }, now), 'NOT_ACCEPTABLE', /parcel in READYTOSHIP cannot be redirected/);
         await changeParcelStatus(db(), { parcelId: p.id, to: 'RECEIVED', warehouseId: w.store.id }, now);
         await rejects(redirectParcel(db(), p.id, { warehouseId: w.depot.id }, now), 'COMPANY_NOT_FOUND', /pickup point/);
         await rejects(redirectParcel(db(), p.id, { postomatId: 'nosuchlocker' }, now), 'POSTOMAT_NOT_FOUND');

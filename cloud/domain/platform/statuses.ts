@@ -44,14 +44,14 @@ export const canMoveCargo = (from: CargoStatus, to: CargoStatus) => CARGO_TRANSI
 export function assertParcelMove(from: ParcelStatus, to: ParcelStatus): void {
   if (!canMoveParcel(from, to)) {
     const next = PARCEL_TRANSITIONS[from];
-    throw new DomainError('INVALID_TRANSITION', `a ${from} parcel cannot become ${to}${next.length ? ` (it can become ${next.join(', ')})` : ' (it is final)'}`);
+    throw new DomainError('INVALID_TRANSITION', `a parcel in ${from} cannot become ${to}${next.length ? ` (it can become ${next.join(', ')})` : ' (it is final)'}`);
   }
 }
 
 export function assertCargoMove(from: CargoStatus, to: CargoStatus): void {
   if (!canMoveCargo(from, to)) {
     const next = CARGO_TRANSITIONS[from];
-    throw new DomainError('INVALID_TRANSITION', `${from} cargo cannot become ${to}${next.length ? ` (it can become ${next.join(', ')})` : ' (it is final)'}`);
+    throw new DomainError('INVALID_TRANSITION', `cargo in ${from} cannot become ${to}${next.length ? ` (it can become ${next.join(', ')})` : ' (it is final)'}`);
   }
 }
 

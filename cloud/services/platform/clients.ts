@@ -192,3 +192,14 @@ export function findOrCreateSupplierByPhone(db: Db, input: SupplierInput, now = 
     return trx.selectFrom('supplier').selectAll().where('companyId', '=', input.companyId).where('phone', '=', input.phone).executeTakeFirstOrThrow();
   });
 }
+
+/** A company's clients by code (the operator's view). */
+export async function listClients(db: Db, companyId: number, limit = 100) {
+  await getPlatformCompany(db, companyId);
+  return db.selectFrom('platform_client').selectAll().where('companyId', '=', companyId).orderBy('code').limit(limit).execute();
+}
+
+export async function listSuppliers(db: Db, companyId: number) {
+  await getPlatformCompany(db, companyId);
+  return db.selectFrom('supplier').selectAll().where('companyId', '=', companyId).orderBy('id').execute();
+}

@@ -240,7 +240,7 @@ export type RedirectTarget = { warehouseId: number } | { postomatId: string };
 export function redirectParcel(db: Db, parcelId: number, target: RedirectTarget, now = new Date()): Promise<Parcel> {
   return inTransaction(db, async (trx) => {
     const parcel = await getParcel(trx, parcelId);
-    if (!canRedirect(parcel.status)) throw new DomainError('NOT_ACCEPTABLE', `a ${parcel.status} parcel cannot be redirected`);
+    if (!canRedirect(parcel.status)) throw new DomainError('NOT_ACCEPTABLE', `a parcel in ${parcel.status} cannot be redirected`);
     let delivery: Pick<Parcel, 'deliveryMethod' | 'deliveryWarehouseId' | 'postomatId' | 'postomatOrderId'>;
     if ('warehouseId' in target) {
       const point = await trx.selectFrom('warehouse').select('id').where('id', '=', target.warehouseId).where('isPickupPoint', '=', 1).where('isActive', '=', 1).executeTakeFirst();
