@@ -61,12 +61,13 @@ const warehouseResult = (w: Awaited<ReturnType<typeof createWarehouse>>, headlin
 });
 
 const PARCEL_MONEY = ['price'] as const;
+const placementFlags = (x: { atPickupPoint: number; atFinalPoint: number }) => ({ atPickupPoint: x.atPickupPoint === 1, atFinalPoint: x.atFinalPoint === 1 });
 
 async function parcelResult(db: Db, id: number, headline?: string) {
   const p = await getParcel(db, id);
   const history = await parcelHistory(db, id);
   return {
-    json: { ...withMajor(withBooleans(p), PARCEL_MONEY), statuses: history },
+    json: { ...withMajor(withBooleans(p), PARCEL_MONEY), ...placementFlags(p), statuses: history },
     text: [
       ...(headline ? [headline] : []),
       block({
@@ -90,7 +91,7 @@ async function cargoResult(db: Db, id: number, headline?: string) {
   const c = await getCargo(db, id);
   const history = await cargoHistory(db, id);
   return {
-    json: { ...withMajor(withBooleans(c), PARCEL_MONEY), statuses: history },
+    json: { ...withMajor(withBooleans(c), PARCEL_MONEY), ...placementFlags(c), statuses: history },
     text: [
       ...(headline ? [headline] : []),
       block({
