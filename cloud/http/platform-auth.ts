@@ -14,6 +14,7 @@ import { userOfAccessToken, type SignedInUser } from '../services/platform/auth.
 import type { TokenSigner } from '../services/platform/tokens.ts';
 import { HttpError } from './http-error.ts';
 import { bearerToken } from './bearer.ts';
+import { cachedLookup } from './key-cache.ts';
 
 /** The key a request carries: `x-api-token` wins; without it, the Bearer token. */
 export function platformKeyOf(req: Request): string | undefined {
@@ -39,19 +40,13 @@ export function platformUser(req: Request): SignedInUser {
 
 /** Known keys are cached briefly, as on the Locker API: a deleted key may work for up to `cacheMs` more. */
 export function apiKeyAuth(db: Db, clock: Clock, cacheMs = 5_000): RequestHandler {
-  const cache = new Map<string, { caller: ApiKeyCaller | null; until: number }>();
+  const callerOf = cachedLookup(clock, cacheMs, (key) => findApiKeyCaller(db, key));
   return async (req, _res, next) => {
     const key = platformKeyOf(req);
     if (!key) throw new HttpError(403, 'TOKEN_NOT_VALID');
-    const now = clock.now().getTime();
-    let hit = cache.get(key);
-    if (!hit || hit.until < now) {
-      if (cache.size > 10_000) cache.clear();
-      hit = { caller: (await findApiKeyCaller(db, key)) ?? null, until: now + cacheMs };
-      cache.set(key, hit);
-    }
-    if (!hit.caller) throw new HttpError(401, 'UNAUTHORIZED');
-    companies.set(req, hit.caller);
+    const caller = await callerOf(key);
+    if (!caller) throw new HttpError(401, 'UNAUTHORIZED');
+    companies.set(req, caller);
     next();
   };
 }

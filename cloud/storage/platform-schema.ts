@@ -23,26 +23,26 @@ import type {
 
 type Id = Generated<number>;
 
-export interface PlatformCountryTable {
-  id: Id;
-  title: string;
+/** Translated titles beside `title`. */
+interface TitleColumns {
   titleRU: string | null;
   titleCN: string | null;
   titleEN: string | null;
   titleKY: string | null;
+}
+
+export interface PlatformCountryTable extends TitleColumns {
+  id: Id;
+  title: string;
   isActive: Flag;
   createdAt: Iso;
   updatedAt: Iso;
 }
 
-export interface PlatformCityTable {
+export interface PlatformCityTable extends TitleColumns {
   id: Id;
   countryId: number;
   title: string;
-  titleRU: string | null;
-  titleCN: string | null;
-  titleEN: string | null;
-  titleKY: string | null;
   lat: number | null;
   lng: number | null;
   isActive: Flag;
@@ -83,13 +83,9 @@ export interface DeliveryTypeTable {
   updatedAt: Iso;
 }
 
-export interface CargoTypeTable {
+export interface CargoTypeTable extends TitleColumns {
   id: Id;
   title: string;
-  titleRU: string | null;
-  titleCN: string | null;
-  titleEN: string | null;
-  titleKY: string | null;
   type: CargoKind;
   isParent: Flag;
   /** a child type names its parent type (isParent = 1) */

@@ -12,7 +12,7 @@ import type { CargoKind, CargoStatus } from '../../domain/platform/enums.ts';
 import { CARGO_INITIAL, assertCargoMove } from '../../domain/platform/statuses.ts';
 import { cargoPlaceAfter } from '../../domain/platform/placement.ts';
 import { isUniqueViolation } from '../../storage/sql-errors.ts';
-import { checkActor, checkShipmentRefs, shipmentSearchText, warehouseFacts } from './shipments.ts';
+import { checkActor, checkShipmentRefs, insertStatusRecord, shipmentSearchText, updateFromStatus, warehouseFacts } from './shipments.ts';
 import { inTransaction } from './tx.ts';
 
 export type Cargo = Selectable<CargoTable>;
@@ -51,31 +51,6 @@ export async function getCargo(db: Db, id: number): Promise<Cargo> {
   const row = await db.selectFrom('cargo').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw new DomainError('CARGO_NOT_FOUND', `no cargo ${id}`);
   return row;
-}
-
-function insertCargoStatus(
-  trx: Db,
-  c: Pick<Cargo, 'id' | 'originWarehouseId' | 'deliveryWarehouseId' | 'receiptCityId' | 'deliveryCityId'>,
-  status: CargoStatus,
-  where: { warehouseId: number | null; destinationWarehouseId: number | null; userId: number | null },
-  at: string,
-) {
-  return trx
-    .insertInto('cargo_status')
-    .values({
-      cargoId: c.id,
-      status,
-      warehouseId: where.warehouseId,
-      originWarehouseId: c.originWarehouseId,
-      destinationWarehouseId: where.destinationWarehouseId ?? c.deliveryWarehouseId,
-      originCityId: c.receiptCityId,
-      destinationCityId: c.deliveryCityId,
-      userId: where.userId,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returning(['id'])
-    .executeTakeFirstOrThrow();
 }
 
 export function createCargo(db: Db, input: CargoInput, now = new Date()): Promise<Cargo> {
@@ -140,9 +115,9 @@ export function createCargo(db: Db, input: CargoInput, now = new Date()): Promis
       if (isUniqueViolation(err)) throw new DomainError('TRACK_CODE_ALREADY_EXISTS', `cargo track code ${input.trackCode} exists`);
       throw err;
     }
-    const status = await insertCargoStatus(trx, cargo, CARGO_INITIAL, { warehouseId: input.warehouseId, destinationWarehouseId: null, userId: input.userId ?? null }, at);
-    await trx.updateTable('cargo').set({ currentStatusId: status.id }).where('id', '=', cargo.id).execute();
-    return { ...cargo, currentStatusId: status.id };
+    const statusId = await insertStatusRecord(trx, 'cargo', cargo, CARGO_INITIAL, { warehouseId: input.warehouseId, userId: input.userId }, at);
+    await trx.updateTable('cargo').set({ currentStatusId: statusId }).where('id', '=', cargo.id).execute();
+    return { ...cargo, currentStatusId: statusId };
   });
 }
 
@@ -156,24 +131,17 @@ export function changeCargoStatus(db: Db, change: CargoStatusChange, now = new D
     if (change.destinationWarehouseId != null) await warehouseFacts(trx, change.destinationWarehouseId);
     const place = cargoPlaceAfter(cargo, { to: change.to, warehouse, current, at: now });
     const at = now.toISOString();
-    const status = await insertCargoStatus(
-      trx,
-      { ...cargo, ...place },
-      change.to,
-      { warehouseId: change.warehouseId ?? null, destinationWarehouseId: change.destinationWarehouseId ?? null, userId: change.userId ?? null },
-      at,
-    );
+    const statusId = await insertStatusRecord(trx, 'cargo', { ...cargo, ...place }, change.to, change, at);
     const changes = {
       status: change.to,
-      currentStatusId: status.id,
+      currentStatusId: statusId,
       originWarehouseId: place.originWarehouseId,
       currentWarehouseId: place.currentWarehouseId,
       atPickupPoint: place.atPickupPoint ? 1 : 0,
       atFinalPoint: place.atFinalPoint ? 1 : 0,
       updatedAt: at,
     };
-    const updated = await trx.updateTable('cargo').set(changes).where('id', '=', cargo.id).where('status', '=', cargo.status).executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw new DomainError('INVALID_TRANSITION', `cargo ${cargo.id} changed concurrently`);
+    await updateFromStatus(trx, 'cargo', cargo.id, cargo.status, changes);
     return { ...cargo, ...changes };
   });
 }

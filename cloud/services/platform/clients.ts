@@ -7,7 +7,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { allocateClientCode } from '../../domain/platform/client-codes.ts';
 import { isUniqueViolation } from '../../storage/sql-errors.ts';
 import { getPlatformCompany } from './companies.ts';
-import { resolvePlatformPlace } from './directories.ts';
+import { resolvePlaceChange, resolvePlatformPlace } from './directories.ts';
 import { refreshShipmentSearch } from './shipments.ts';
 import { defined, flag, inTransaction } from './tx.ts';
 
@@ -97,9 +97,7 @@ export function updateClient(db: Db, id: number, changes: Partial<Omit<ClientInp
     const before = await getClient(trx, id);
     const { isActive, countryId, cityId, ...rest } = changes;
     await checkDeliveryCompany(trx, rest.deliveryWarehouseCompanyId);
-    const place = countryId !== undefined || cityId !== undefined
-      ? await resolvePlatformPlace(trx, countryId === undefined && cityId === null ? before.countryId : countryId, cityId === undefined ? before.cityId : cityId)
-      : {};
+    const place = await resolvePlaceChange(trx, before, countryId, cityId);
     const row = await trx
       .updateTable('platform_client')
       .set({ ...defined(rest), ...place, ...defined({ isActive: flag(isActive) }), updatedAt: now.toISOString() })

@@ -9,7 +9,7 @@ import { normalizeCodeName } from '../../domain/platform/client-codes.ts';
 import type { CompanyType } from '../../domain/platform/enums.ts';
 import { getLockerCompany } from '../admin/companies.ts';
 import { getCargoType } from './cargo-types.ts';
-import { resolvePlatformPlace } from './directories.ts';
+import { resolvePlaceChange, resolvePlatformPlace } from './directories.ts';
 import { refreshShipmentSearch } from './shipments.ts';
 import { defined, flag, inTransaction } from './tx.ts';
 
@@ -88,10 +88,7 @@ export function updatePlatformCompany(db: Db, id: number, changes: Partial<Platf
   return inTransaction(db, async (trx) => {
     const before = await getPlatformCompany(trx, id);
     const { isActive, isIntercity, isInternational, isCleaning, countryId, cityId, ...rest } = changes;
-    const placeGiven = countryId !== undefined || cityId !== undefined;
-    const place = placeGiven
-      ? await resolvePlatformPlace(trx, countryId === undefined && cityId === null ? before.countryId : countryId, cityId === undefined ? before.cityId : cityId)
-      : {};
+    const place = await resolvePlaceChange(trx, before, countryId, cityId);
     const row = await trx
       .updateTable('platform_company')
       .set({

@@ -110,3 +110,17 @@ export async function resolvePlatformPlace(db: Db, countryId: number | null | un
   if (countryId !== null && countryId !== undefined) await getPlatformCountry(db, countryId);
   return { countryId: countryId ?? null, cityId: cityId ?? null };
 }
+
+/**
+ * The place after an update: omitted fields keep their values; a city alone moves the country
+ * with it; clearing the city alone keeps the country.
+ */
+export async function resolvePlaceChange(
+  db: Db,
+  before: { countryId: number | null; cityId: number | null },
+  countryId: number | null | undefined,
+  cityId: number | null | undefined,
+): Promise<{ countryId?: number | null; cityId?: number | null }> {
+  if (countryId === undefined && cityId === undefined) return {};
+  return resolvePlatformPlace(db, countryId === undefined && cityId === null ? before.countryId : countryId, cityId === undefined ? before.cityId : cityId);
+}

@@ -14,7 +14,7 @@ import { parcelAtFinalPoint, parcelPlaceAfter } from '../../domain/platform/plac
 import { newTrackCode } from '../../domain/platform/track-codes.ts';
 import type { RandomInt } from '../../domain/codes.ts';
 import { isUniqueViolation } from '../../storage/sql-errors.ts';
-import { checkActor, checkShipmentRefs, shipmentSearchText, warehouseFacts } from './shipments.ts';
+import { checkActor, checkShipmentRefs, insertStatusRecord, shipmentSearchText, updateFromStatus, warehouseFacts } from './shipments.ts';
 import { inTransaction } from './tx.ts';
 
 export type Parcel = Selectable<ParcelTable>;
@@ -145,34 +145,9 @@ async function insertParcel(trx: Db, input: ParcelInput, now: Date, randomInt?: 
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const status = await insertParcelStatus(trx, parcel, PARCEL_INITIAL, { warehouseId: null, destinationWarehouseId: null, userId: input.userId ?? null }, at);
-  await trx.updateTable('parcel').set({ currentStatusId: status.id }).where('id', '=', parcel.id).execute();
-  return { ...parcel, currentStatusId: status.id };
-}
-
-function insertParcelStatus(
-  trx: Db,
-  p: Pick<Parcel, 'id' | 'originWarehouseId' | 'deliveryWarehouseId' | 'receiptCityId' | 'deliveryCityId'>,
-  status: ParcelStatus,
-  where: { warehouseId: number | null; destinationWarehouseId: number | null; userId: number | null },
-  at: string,
-) {
-  return trx
-    .insertInto('parcel_status')
-    .values({
-      parcelId: p.id,
-      status,
-      warehouseId: where.warehouseId,
-      originWarehouseId: p.originWarehouseId,
-      destinationWarehouseId: where.destinationWarehouseId ?? p.deliveryWarehouseId,
-      originCityId: p.receiptCityId,
-      destinationCityId: p.deliveryCityId,
-      userId: where.userId,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returning(['id'])
-    .executeTakeFirstOrThrow();
+  const statusId = await insertStatusRecord(trx, 'parcel', parcel, PARCEL_INITIAL, { userId: input.userId }, at);
+  await trx.updateTable('parcel').set({ currentStatusId: statusId }).where('id', '=', parcel.id).execute();
+  return { ...parcel, currentStatusId: statusId };
 }
 
 /** A status change by warehouse staff (or the operator), enforcing the transitions of domain/platform/statuses.ts. */
@@ -188,17 +163,10 @@ export function changeParcelStatus(db: Db, change: ParcelStatusChange, now = new
     ]);
     const place = parcelPlaceAfter(parcel, { to: change.to, warehouse, destination, current, at: now });
     const at = now.toISOString();
-    const next = { ...parcel, ...place };
-    const status = await insertParcelStatus(
-      trx,
-      next,
-      change.to,
-      { warehouseId: change.warehouseId ?? null, destinationWarehouseId: change.destinationWarehouseId ?? null, userId: change.userId ?? null },
-      at,
-    );
+    const statusId = await insertStatusRecord(trx, 'parcel', { ...parcel, ...place }, change.to, change, at);
     const changes = {
       status: change.to,
-      currentStatusId: status.id,
+      currentStatusId: statusId,
       deliveryMethod: place.deliveryMethod,
       originWarehouseId: place.originWarehouseId,
       currentWarehouseId: place.currentWarehouseId,
@@ -208,8 +176,7 @@ export function changeParcelStatus(db: Db, change: ParcelStatusChange, now = new
       atFinalPoint: place.atFinalPoint ? 1 : 0,
       updatedAt: at,
     };
-    const updated = await trx.updateTable('parcel').set(changes).where('id', '=', parcel.id).where('status', '=', parcel.status).executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw new DomainError('INVALID_TRANSITION', `parcel ${parcel.id} changed concurrently`);
+    await updateFromStatus(trx, 'parcel', parcel.id, parcel.status, changes);
     return { ...parcel, ...changes };
   });
 }

@@ -8,6 +8,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { codeNamesFor } from '../../domain/platform/client-codes.ts';
 import { cargoSearchText, parcelSearchText } from '../../domain/platform/search-text.ts';
 import { cargoAtFinalPoint, parcelAtFinalPoint, type WarehouseFacts } from '../../domain/platform/placement.ts';
+import type { CargoStatus, ParcelStatus } from '../../domain/platform/enums.ts';
 
 export type ShipmentKind = 'parcel' | 'cargo';
 
@@ -130,4 +131,36 @@ export async function checkActor(db: Db, userId: number | null | undefined, owne
     .where('partnerId', '=', ownerCompanyId)
     .executeTakeFirst();
   if (!works) throw new DomainError('NOT_ACCEPTABLE', `user ${userId} works for company ${user.companyId}, which does not handle company ${ownerCompanyId}'s items`);
+}
+
+export interface StatusWhere {
+  warehouseId?: number | null;
+  destinationWarehouseId?: number | null;
+  userId?: number | null;
+}
+
+type Placed = { id: number; originWarehouseId: number | null; deliveryWarehouseId: number | null; receiptCityId: number | null; deliveryCityId: number | null };
+
+/** A status record: where it happened, and the item's origin and destination at that time. */
+export async function insertStatusRecord(trx: Db, kind: ShipmentKind, item: Placed, status: ParcelStatus | CargoStatus, where: StatusWhere, at: string): Promise<number> {
+  const record = {
+    warehouseId: where.warehouseId ?? null,
+    originWarehouseId: item.originWarehouseId,
+    destinationWarehouseId: where.destinationWarehouseId ?? item.deliveryWarehouseId,
+    originCityId: item.receiptCityId,
+    destinationCityId: item.deliveryCityId,
+    userId: where.userId ?? null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  const row = kind === 'parcel'
+    ? await trx.insertInto('parcel_status').values({ ...record, parcelId: item.id, status: status as ParcelStatus }).returning('id').executeTakeFirstOrThrow()
+    : await trx.insertInto('cargo_status').values({ ...record, cargoId: item.id, status: status as CargoStatus }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Applies a status change only if the status is still the one read: of two racing changes one wins. */
+export async function updateFromStatus(trx: Db, kind: ShipmentKind, id: number, from: string, changes: Record<string, unknown>): Promise<void> {
+  const res = await trx.updateTable(kind).set(changes).where('id', '=', id).where('status', '=', from as never).executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw new DomainError('INVALID_TRANSITION', `${kind} ${id} changed concurrently`);
 }

@@ -2,7 +2,7 @@
 import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { getPlatformCompany } from './companies.ts';
-import { resolvePlatformPlace } from './directories.ts';
+import { resolvePlaceChange, resolvePlatformPlace } from './directories.ts';
 import { refreshPlacementAt } from './shipments.ts';
 import { defined, flag, inTransaction } from './tx.ts';
 
@@ -74,9 +74,7 @@ export function updateWarehouse(db: Db, id: number, changes: Partial<Omit<Wareho
     const lat = rest.lat === undefined ? before.lat : rest.lat;
     const lng = rest.lng === undefined ? before.lng : rest.lng;
     checkCoordinates(lat, lng);
-    const place = countryId !== undefined || cityId !== undefined
-      ? await resolvePlatformPlace(trx, countryId === undefined && cityId === null ? before.countryId : countryId, cityId === undefined ? before.cityId : cityId)
-      : {};
+    const place = await resolvePlaceChange(trx, before, countryId, cityId);
     const row = await trx
       .updateTable('warehouse')
       .set({
