@@ -12,7 +12,7 @@ import type { CargoKind, CargoStatus } from '../../domain/platform/enums.ts';
 import { CARGO_INITIAL, assertCargoMove } from '../../domain/platform/statuses.ts';
 import { cargoPlaceAfter } from '../../domain/platform/placement.ts';
 import { isUniqueViolation } from '../../storage/sql-errors.ts';
-import { checkActor, checkShipmentRefs, insertStatusRecord, shipmentSearchText, updateFromStatus, warehouseFacts } from './shipments.ts';
+import { checkActor, checkAmounts, checkShipmentRefs, insertStatusRecord, shipmentSearchText, updateFromStatus, warehouseFacts } from './shipments.ts';
 import { inTransaction } from './tx.ts';
 
 export type Cargo = Selectable<CargoTable>;
@@ -55,8 +55,7 @@ export async function getCargo(db: Db, id: number): Promise<Cargo> {
 
 export function createCargo(db: Db, input: CargoInput, now = new Date()): Promise<Cargo> {
   return inTransaction(db, async (trx) => {
-    if (!(input.weight >= 0)) throw new DomainError('NOT_ACCEPTABLE', 'weight must be >= 0');
-    if ((input.price ?? 0) < 0 || !Number.isSafeInteger(input.price ?? 0)) throw new DomainError('NOT_ACCEPTABLE', 'price must be a whole number of minor units >= 0');
+    checkAmounts(input.weight, input.price ?? 0);
     const refs = await checkShipmentRefs(trx, {
       companyId: input.companyId,
       clientId: input.clientId,

@@ -14,7 +14,7 @@ import { parcelAtFinalPoint, parcelPlaceAfter } from '../../domain/platform/plac
 import { newTrackCode } from '../../domain/platform/track-codes.ts';
 import type { RandomInt } from '../../domain/codes.ts';
 import { isUniqueViolation } from '../../storage/sql-errors.ts';
-import { checkActor, checkShipmentRefs, insertStatusRecord, shipmentSearchText, updateFromStatus, warehouseFacts } from './shipments.ts';
+import { checkActor, checkAmounts, checkShipmentRefs, insertStatusRecord, shipmentSearchText, updateFromStatus, warehouseFacts } from './shipments.ts';
 import { inTransaction } from './tx.ts';
 
 export type Parcel = Selectable<ParcelTable>;
@@ -85,8 +85,7 @@ export async function createParcel(db: Db, input: ParcelInput, now = new Date(),
 async function insertParcel(trx: Db, input: ParcelInput, now: Date, randomInt?: RandomInt): Promise<Parcel> {
   const trackCode = input.trackCode ?? newTrackCode(randomInt);
   if (input.trackCode !== undefined && (await findParcelByTrackCode(trx, trackCode))) throw new DomainError('TRACK_CODE_ALREADY_EXISTS');
-  if (!(input.weight >= 0)) throw new DomainError('NOT_ACCEPTABLE', 'weight must be >= 0');
-  if ((input.price ?? 0) < 0 || !Number.isSafeInteger(input.price ?? 0)) throw new DomainError('NOT_ACCEPTABLE', 'price must be a whole number of minor units >= 0');
+  checkAmounts(input.weight, input.price ?? 0);
   const refs = await checkShipmentRefs(trx, {
     companyId: input.companyId,
     clientId: input.clientId,

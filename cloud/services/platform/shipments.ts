@@ -19,6 +19,11 @@ export async function warehouseFacts(db: Db, id: number | null | undefined): Pro
   return { id: w.id, isPickupPoint: w.isPickupPoint === 1 };
 }
 
+export function checkAmounts(weight: number, price: number): void {
+  if (!(weight >= 0)) throw new DomainError('NOT_ACCEPTABLE', 'weight must be >= 0');
+  if (!Number.isSafeInteger(price) || price < 0) throw new DomainError('NOT_ACCEPTABLE', 'price must be a whole number of minor units >= 0');
+}
+
 /** The references a new parcel or cargo item names, checked; returns the client's copied columns. */
 export async function checkShipmentRefs(
   db: Db,
