@@ -3,6 +3,7 @@ import express from 'express';
 import type { AppDeps } from './deps.ts';
 import { errorHandler, notFoundHandler } from './http/errors-middleware.ts';
 import { mountLockerApi } from './locker-api/index.ts';
+import { platformApi } from './platform-api/index.ts';
 
 export type Mount = (app: express.Express, deps: AppDeps) => void;
 
@@ -22,6 +23,7 @@ export function buildApp(deps: AppDeps, extraMounts: Mount[] = []): express.Expr
   const json = express.json({ limit: '1mb' });
   app.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : json(req, res, next)));
   mountLockerApi(app, deps);
+  app.use(platformApi(deps));
   for (const mount of [...mounts, ...extraMounts]) mount(app, deps);
   app.get('/health', (_req, res) => void res.json({ status: 'ok' }));
   app.use(notFoundHandler);

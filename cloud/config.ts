@@ -25,7 +25,11 @@ const EnvSchema = z.object({
   SMS_PROVIDER: z.enum(['log', 'http'], { error: 'SMS_PROVIDER must be log or http' }).default('log'),
   SMS_GATEWAY_URL: z.url({ error: 'SMS_GATEWAY_URL must be an http(s) URL' }).optional(),
   SMS_GATEWAY_TOKEN: z.string().optional(),
-}).refine((c) => c.SMS_PROVIDER !== 'http' || c.SMS_GATEWAY_URL, { path: ['SMS_GATEWAY_URL'], message: 'SMS_GATEWAY_URL is required when SMS_PROVIDER=http' });
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters (e.g. openssl rand -base64 48)').optional(),
+  NODE_ENV: z.string().optional(),
+}).refine((c) => c.SMS_PROVIDER !== 'http' || c.SMS_GATEWAY_URL, { path: ['SMS_GATEWAY_URL'], message: 'SMS_GATEWAY_URL is required when SMS_PROVIDER=http' })
+  // Several instances must sign with one secret, so production never falls back to a generated one.
+  .refine((c) => c.NODE_ENV !== 'production' || c.JWT_SECRET, { path: ['JWT_SECRET'], message: 'JWT_SECRET is required when NODE_ENV=production (at least 32 characters)' });
 
 export type CloudConfig = z.infer<typeof EnvSchema>;
 

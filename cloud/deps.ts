@@ -15,6 +15,8 @@ export interface AppConfig {
   rateLimit: RateLimitConfig;
   /** where `/public/postomat/map/{shortId}` redirects; {lat} and {lng} are filled in */
   mapUrlTemplate: string;
+  /** signs platform user tokens; without it the platform signs with a per-process random secret */
+  jwtSecret?: string;
 }
 
 export interface AppDeps {

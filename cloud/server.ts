@@ -12,6 +12,7 @@ import { openStorage, type Storage } from './storage/database.ts';
 import type { AppDeps } from './deps.ts';
 import { createDispatcher } from './events/start.ts';
 import type { Dispatcher } from './events/dispatcher.ts';
+import { resolveJwtSecret } from './platform-api/jwt-secret.ts';
 
 export interface CloudHandle {
   url: string;
@@ -41,6 +42,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     config: {
       rateLimit: { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS },
       mapUrlTemplate: config.MAP_URL_TEMPLATE,
+      jwtSecret: resolveJwtSecret(config),
     },
   };
   const app = buildApp(deps);

@@ -10,11 +10,7 @@ import { createLogger } from '../cloud/logger.ts';
 import { startCloud } from '../cloud/server.ts';
 import { openStorage, isPostgresUrl, sqlitePathFromUrl } from '../cloud/storage/database.ts';
 import { systemClock } from '../cloud/clock.ts';
-import { seedLockerDemo, type LockerDemo } from '../cloud/operator/demo/locker-demo.ts';
-
-interface DemoData {
-  locker: LockerDemo;
-}
+import { seedDemo, type DemoData } from '../cloud/operator/demo/seed.ts';
 
 async function main() {
   const config = loadConfig();
@@ -28,7 +24,7 @@ async function main() {
   if (Number(companies.n) === 0) {
     logger.info('empty database: seeding demo data');
     const ctx = { db: storage.db, dialect: storage.dialect, clock: systemClock, progress: (line: string) => logger.info(line) };
-    demo = { locker: await seedLockerDemo(ctx) };
+    demo = await seedDemo(ctx);
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(demoFile, JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 });
   } else if (fs.existsSync(demoFile)) {
@@ -70,8 +66,25 @@ function banner(url: string, demo: DemoData | undefined, demoFile: string): stri
     `  curl -s -X POST -H 'Authorization: Bearer ${company.apiKey}' -H 'Content-Type: application/json' \\`,
     `       -d '{"toUserPhone":"+996555123456","postomatId":"${locker.id}","sendMessage":true}' '${base}/order/create'`,
     `  curl -s -H 'Authorization: Bearer ${company.apiKey}' '${base}/order/list?withCurrentStatus=true'`,
+    ...(demo.platform ? platformLines(url, demo.platform) : []),
     '',
   ].join('\n');
+}
+
+function platformLines(url: string, p: NonNullable<DemoData['platform']>): string[] {
+  return [
+    '',
+    'Platform API (company ids; keys go in x-api-token, user tokens in Authorization: Bearer):',
+    `  logistics company ${p.logist.companyId}: API key ${p.logist.apiKey}`,
+    `    administrator ${p.logist.admin.email} / ${p.logist.admin.password}, user ${p.logist.user.email} / ${p.logist.user.password}`,
+    `  other logistics company ${p.otherLogist.companyId}: API key ${p.otherLogist.apiKey}, administrator ${p.otherLogist.admin.email} / ${p.otherLogist.admin.password}`,
+    `  warehouse company ${p.warehouse.companyId}: API key ${p.warehouse.apiKey}`,
+    `  marketplace ${p.market.companyId} (locker access): API key ${p.market.apiKey}; marketplace ${p.noLockerAccess.companyId} (none): API key ${p.noLockerAccess.apiKey}`,
+    `  pickup points ${p.pickupPointIds.join(', ')}; clients ${p.clients.map((c) => `${c.codeName}-${c.code}`).join(', ')}`,
+    'Try:',
+    `  curl -s -X POST -H 'Content-Type: application/json' -d '{"email":"${p.logist.admin.email}","password":"${p.logist.admin.password}"}' '${url}/api/v1/auth/login'`,
+    `  curl -s -H 'Authorization: Bearer <accessToken>' '${url}/api/v1/logistic-company/api-key/list?pageSize=10'`,
+  ];
 }
 
 main().catch((err) => {

@@ -22,6 +22,10 @@ export const ERROR_CODES = [
   'ORDER_NOT_PAID',
   'CELL_NOT_FOUND',
   'INVALID_TRANSITION',
+  'CLIENT_NOT_FOUND',
+  'SUPPLIER_NOT_FOUND',
+  'CARGO_NOT_FOUND',
+  'UNAUTHORIZED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

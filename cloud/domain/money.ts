@@ -2,6 +2,8 @@
  * Money is kept in integer minor units (1/100) so sums are exact; the API shows major units
  * as JSON numbers, as the spec's examples do.
  */
+import { DomainError } from './errors.ts';
+
 export const toMajor = (minor: number): number => Math.round(minor) / 100;
 
 /** Parses "12", "12.5", "12.50" (at most two decimals) into minor units. */
@@ -11,4 +13,11 @@ export function parseMoney(text: string): number {
   const minor = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
   if (!Number.isSafeInteger(minor)) throw new Error(`amount ${text} is too large`);
   return m[1] ? -minor : minor;
+}
+
+/** ISO 4217 currency codes: exactly three letters, kept upper-case. */
+export function normalizeCurrency(text: string): string {
+  const code = text.trim().toUpperCase();
+  if (!/^[A-Z]{3}$/.test(code)) throw new DomainError('NOT_ACCEPTABLE', `currency "${text}" must be a three-letter ISO 4217 code (e.g. KGS, USD)`);
+  return code;
 }

@@ -29,3 +29,14 @@ export function verifyPassword(password: string, stored: string): boolean {
   const actual = crypto.scryptSync(password, Buffer.from(salt, 'base64url'), expected.length, { N: +N, r: +r, p: +p });
   return crypto.timingSafeEqual(expected, actual);
 }
+
+/** verifyPassword off the event loop: a sign-in must not stall every other request for ~50 ms. */
+export async function verifyPasswordAsync(password: string, stored: string): Promise<boolean> {
+  const [alg, N, r, p, salt, hash] = stored.split('$');
+  if (alg !== 'scrypt' || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await new Promise<Buffer>((resolve, reject) =>
+    crypto.scrypt(password, Buffer.from(salt, 'base64url'), expected.length, { N: +N, r: +r, p: +p }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+  return crypto.timingSafeEqual(expected, actual);
+}

@@ -2,17 +2,8 @@
 import type { Db } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
-import { eventsForTransition, webhookSubtypeFor, type WebhookSubtype, type WebhookTarget } from './order-events.ts';
-
-/**
- * Finds the webhooks that match an order's event. The platform side registers the lookup
- * (webhooks belong to platform companies); without it no webhook matches.
- */
-export type WebhookLookup = (trx: Db, order: LockerOrderTable, subtype: WebhookSubtype) => Promise<WebhookTarget[]>;
-let webhookLookup: WebhookLookup = async () => [];
-export function setWebhookLookup(lookup: WebhookLookup): void {
-  webhookLookup = lookup;
-}
+import { findOrderWebhooks } from '../storage/platform-webhook-queries.ts';
+import { eventsForTransition, webhookSubtypeFor } from './order-events.ts';
 
 export async function recordTransitionEvents(trx: Db, order: LockerOrderTable, to: string, at: Date): Promise<number> {
   const [company, recipient] = await Promise.all([
@@ -26,7 +17,8 @@ export async function recordTransitionEvents(trx: Db, order: LockerOrderTable, t
     sendMessage: order.sendMessage === 1,
     recipientPhone: recipient?.phone ?? '',
     companyNotificationUrl: company?.notificationUrl ?? null,
-    webhooks: subtype ? await webhookLookup(trx, order, subtype) : [],
+    // Platform webhooks live in the same database: matched in the same transaction.
+    webhooks: subtype ? await findOrderWebhooks(trx, order, subtype) : [],
   });
   if (!events.length) return 0;
   const createdAt = at.toISOString();

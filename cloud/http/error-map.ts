@@ -1,4 +1,5 @@
-import type { ErrorCode } from '../domain/errors.ts';
+import { DomainError, type ErrorCode } from '../domain/errors.ts';
+import { HttpError } from './http-error.ts';
 
 /** Default HTTP status of each business error; routes override where the spec differs. */
 export const DEFAULT_STATUS: Record<ErrorCode, number> = {
@@ -21,4 +22,22 @@ export const DEFAULT_STATUS: Record<ErrorCode, number> = {
   ORDER_NOT_PAID: 406,
   CELL_NOT_FOUND: 404,
   INVALID_TRANSITION: 406,
+  CLIENT_NOT_FOUND: 404,
+  SUPPLIER_NOT_FOUND: 404,
+  CARGO_NOT_FOUND: 404,
+  UNAUTHORIZED: 401,
 };
+
+/**
+ * Rethrows a business error with the status one endpoint gives its code: the spec answers
+ * USER_NOT_FOUND with 404 on sign-in but 400 on refresh, for instance.
+ */
+export async function withStatuses<T>(overrides: Partial<Record<ErrorCode, number>>, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const status = err instanceof DomainError ? overrides[err.code] : undefined;
+    if (status !== undefined) throw new HttpError(status, (err as DomainError).code);
+    throw err;
+  }
+}

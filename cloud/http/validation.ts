@@ -52,6 +52,10 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): { pathSuffix?: 
       return { text: `must match format "${i.format}"` };
     }
     case 'invalid_value':
+      // zod reports a missing enum field as a bad value; ajv calls it missing.
+      if (issue.path.length > 0 && valueAt(input, issue.path) === undefined) {
+        return { pathSuffix: '', text: `must have required property '${String(issue.path.at(-1))}'` };
+      }
       return { text: 'must be equal to one of the allowed values' };
     case 'not_multiple_of':
       return { text: `must be multiple of ${i.divisor}` };

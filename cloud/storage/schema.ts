@@ -143,8 +143,10 @@ export interface OrderStatsTable {
 
 export type { OutboxEventTable } from '../events/types.ts';
 import type { OutboxEventTable } from '../events/types.ts';
+import type { PlatformDatabase } from './platform-schema.ts';
 
-export interface Database {
+/** The Platform API's tables are declared in platform-schema.ts. */
+export interface Database extends PlatformDatabase {
   locker_company: LockerCompanyTable;
   locker_api_key: LockerApiKeyTable;
   country: CountryTable;

@@ -5,6 +5,9 @@ import { ManualClock, type Clock } from '../../cloud/clock.ts';
 import { silentLogger, type Logger } from '../../cloud/logger.ts';
 import { openTestStorage, type TestDialect, type TestStorage } from './storage.ts';
 
+/** Signs platform user tokens in tests (a test may forge tokens with it). */
+export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef0123456789';
+
 export interface TestCloud extends CloudHandle {
   storage: TestStorage;
   clock: Clock;
@@ -34,7 +37,7 @@ export async function startTestCloud(
 ): Promise<TestCloud> {
   const storage = await openTestStorage(dialect);
   const clock = options.clock ?? new ManualClock(new Date());
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: storage.databaseUrl, RATE_LIMIT_MAX: '0', ...options.env });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: storage.databaseUrl, RATE_LIMIT_MAX: '0', JWT_SECRET: TEST_JWT_SECRET, ...options.env });
   const cloud = await startCloud(config, { storage, clock, logger: options.logger ?? silentLogger });
   const request = async (method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };

@@ -115,7 +115,8 @@ describe('seed-demo as a real process', () => {
         timeout: 60_000,
       });
       const out = JSON.parse(stdout);
-      assert.deepEqual(Object.keys(out), ['locker']);
+      assert.deepEqual(Object.keys(out), ['locker', 'platform']);
+      assert.equal(out.platform.logist.companyId, 1);
       assertDemoShape(out.locker);
       const s = await openStorage(file);
       try {

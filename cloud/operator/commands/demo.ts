@@ -1,7 +1,9 @@
 /** `seed-demo`: a realistic dataset in an empty database, printed for the simulator and for people. */
 import { defineCommand, type Command } from '../command.ts';
 import { flagsOf } from '../flags.ts';
-import { seedLockerDemo, type DemoPostomat, type LockerDemo } from '../demo/locker-demo.ts';
+import type { DemoPostomat, LockerDemo } from '../demo/locker-demo.ts';
+import type { PlatformDemo } from '../demo/platform-demo.ts';
+import { seedDemo } from '../demo/seed.ts';
 
 const sizesOf = (p: DemoPostomat) =>
   Object.entries(p.cells.reduce<Record<string, number>>((n, c) => ({ ...n, [c.size]: (n[c.size] ?? 0) + 1 }), {}))
@@ -26,15 +28,31 @@ export function lockerDemoText(d: LockerDemo): string {
   ].join('\n');
 }
 
+export function platformDemoText(p: PlatformDemo): string {
+  const login = (l: { email: string; password: string }) => `${l.email} / ${l.password}`;
+  return [
+    'platform side (company ids; API keys and passwords are shown only now):',
+    `  logistics company ${p.logist.companyId}: API key ${p.logist.apiKey}; administrator ${login(p.logist.admin)}; user ${login(p.logist.user)}`,
+    `  other logistics company ${p.otherLogist.companyId}: API key ${p.otherLogist.apiKey}; administrator ${login(p.otherLogist.admin)}`,
+    `  warehouse company ${p.warehouse.companyId}: API key ${p.warehouse.apiKey}; storekeeper ${login(p.warehouse.user)}`,
+    `  marketplace ${p.market.companyId} (locker access on): API key ${p.market.apiKey}`,
+    `  marketplace ${p.noLockerAccess.companyId} (no locker access): API key ${p.noLockerAccess.apiKey}`,
+    `  courier company ${p.courier.companyId}: API key ${p.courier.apiKey}`,
+    `  pickup points ${p.pickupPointIds.join(', ')}; clients ${p.clients.map((c) => `${c.codeName}-${c.code}`).join(', ')}`,
+    `  ${p.parcels.length} parcels and ${p.cargo.length} cargo items over every status`,
+  ].join('\n');
+}
+
 export const commands: Command[] = [
   defineCommand({
     name: 'seed-demo',
     summary: 'fill an EMPTY database with demo companies, directories, lockers and cells; prints keys and agent passwords once',
-    usage: ['--json   print the dataset as JSON ({ "locker": { companies, postomats, inactivePostomatIds, postomatWithoutCoordinates, … } })'],
+    usage: ['--json   print the dataset as JSON ({ "locker": { companies, postomats, … }, "platform": { logist, otherLogist, warehouse, market, noLockerAccess, pickupPointIds, clients, … } })'],
     flags: flagsOf({}),
     async run(ctx) {
-      const locker = await seedLockerDemo(ctx);
-      return { json: { locker }, text: lockerDemoText(locker) };
+      const { locker, platform } = await seedDemo(ctx);
+      return { json: { locker, platform }, text: `${lockerDemoText(locker)}
+${platformDemoText(platform)}` };
     },
   }),
 ];

@@ -10,6 +10,7 @@ import { OperatorError, type OperatorContext } from '../command.ts';
 import { createLockerApiKey, createLockerCompany } from '../../services/admin/companies.ts';
 import { createCity, createCountry, createDistrict } from '../../services/admin/directories.ts';
 import { insertPostomat, resetAgentCredentials, type CellInput, type CellSize } from '../../services/admin/postomats.ts';
+import { inTransaction } from '../../services/platform/tx.ts';
 
 export interface DemoCell {
   id: string;
@@ -89,7 +90,7 @@ const INACTIVE: LockerSeed[] = [
 const WITHOUT_COORDINATES: LockerSeed = { shortId: 'OSH202', title: 'Osh Airport Arrivals', address: 'Osh International Airport', city: 'Osh', district: 'Turan', schedule: '24/7', sizes: 'SMML' };
 
 export async function seedLockerDemo(ctx: OperatorContext): Promise<LockerDemo> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     await refuseIfNotEmpty(trx);
     const now = ctx.clock.now();
 

@@ -13,6 +13,7 @@ import type { DialectName } from '../database.ts';
 import * as m001 from './001_locker.ts';
 import * as m004 from './004_events.ts';
 import * as m005 from './005_read_paths.ts';
+import * as m006 from './006_platform.ts';
 import * as m008 from './008_covering_reads.ts';
 
 export interface DialectMigration {
@@ -23,6 +24,7 @@ export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['001_locker', m001],
   ['004_events', m004],
   ['005_read_paths', m005],
+  ['006_platform', m006],
   ['008_covering_reads', m008],
 ];
 

@@ -1,0 +1,19 @@
+/** API-key management of a company's administrator (/api/v1/logistic-company/api-key). */
+import { Router } from 'express';
+import type { AppDeps } from '../deps.ts';
+import { platformUser } from '../http/platform-auth.ts';
+import { createPlatformApiKey, deletePlatformApiKey, listPlatformApiKeys } from '../services/platform/api-keys.ts';
+import { pageOf, platformRoute } from './route.ts';
+import { ApiKeyCreateBody, IntIdParams, SmallPageQuery } from './schemas.ts';
+
+export function apiKeysRouter(deps: AppDeps): Router {
+  const r = Router();
+  const { db, clock } = deps;
+  r.post('/create', platformRoute({ body: ApiKeyCreateBody }, ({ body, req }) => createPlatformApiKey(db, platformUser(req).companyId, body.title, clock.now())));
+  r.get('/list', platformRoute({ query: SmallPageQuery }, ({ query, req }) => listPlatformApiKeys(db, platformUser(req).companyId, pageOf(query))));
+  r.delete('/:id', platformRoute({ params: IntIdParams }, async ({ params, req }) => {
+    await deletePlatformApiKey(db, platformUser(req).companyId, params.id);
+    return { message: 'api key deleted' };
+  }));
+  return r;
+}

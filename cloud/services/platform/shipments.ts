@@ -1,0 +1,171 @@
+/**
+ * What parcels and cargo share: checking the records they point at, and keeping their
+ * denormalised columns (client code and company, paid state, pickup-point and final-point
+ * flags, search text) in step with the records they are copied from.
+ */
+import type { Db } from '../../storage/database.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { codeNamesFor } from '../../domain/platform/client-codes.ts';
+import { cargoSearchText, parcelSearchText } from '../../domain/platform/search-text.ts';
+import { cargoAtFinalPoint, parcelAtFinalPoint, type WarehouseFacts } from '../../domain/platform/placement.ts';
+import type { CargoStatus, ParcelStatus } from '../../domain/platform/enums.ts';
+
+export type ShipmentKind = 'parcel' | 'cargo';
+
+export async function warehouseFacts(db: Db, id: number | null | undefined): Promise<WarehouseFacts | null> {
+  if (id === null || id === undefined) return null;
+  const w = await db.selectFrom('warehouse').select(['id', 'isPickupPoint']).where('id', '=', id).executeTakeFirst();
+  if (!w) throw new DomainError('WAREHOUSE_NOT_FOUND', `no warehouse ${id}`);
+  return { id: w.id, isPickupPoint: w.isPickupPoint === 1 };
+}
+
+export function checkAmounts(weight: number, price: number): void {
+  if (!(weight >= 0)) throw new DomainError('NOT_ACCEPTABLE', 'weight must be >= 0');
+  if (!Number.isSafeInteger(price) || price < 0) throw new DomainError('NOT_ACCEPTABLE', 'price must be a whole number of minor units >= 0');
+}
+
+/** The references a new parcel or cargo item names, checked; returns the client's copied columns. */
+export async function checkShipmentRefs(
+  db: Db,
+  refs: {
+    companyId: number;
+    clientId?: number | null;
+    supplierId?: number | null;
+    cargoTypeId?: number | null;
+    warehouseIds: Array<number | null | undefined>;
+    cityIds: Array<number | null | undefined>;
+    paymentOrderId?: number | null;
+  },
+) {
+  const company = await db.selectFrom('platform_company').select(['id', 'title']).where('id', '=', refs.companyId).executeTakeFirst();
+  if (!company) throw new DomainError('COMPANY_NOT_FOUND', `no platform company ${refs.companyId}`);
+  let client: { id: number; companyId: number; code: number } | undefined;
+  if (refs.clientId != null) {
+    client = await db.selectFrom('platform_client').select(['id', 'companyId', 'code']).where('id', '=', refs.clientId).executeTakeFirst();
+    if (!client) throw new DomainError('CLIENT_NOT_FOUND', `no client ${refs.clientId}`);
+  }
+  if (refs.supplierId != null) {
+    const s = await db.selectFrom('supplier').select('id').where('id', '=', refs.supplierId).executeTakeFirst();
+    if (!s) throw new DomainError('SUPPLIER_NOT_FOUND', `no supplier ${refs.supplierId}`);
+  }
+  let cargoKind: string | null = null;
+  if (refs.cargoTypeId != null) {
+    const t = await db.selectFrom('cargo_type').select(['id', 'type']).where('id', '=', refs.cargoTypeId).executeTakeFirst();
+    if (!t) throw new DomainError('NOT_FOUND', `no cargo type ${refs.cargoTypeId}`);
+    cargoKind = t.type;
+  }
+  for (const id of refs.warehouseIds) await warehouseFacts(db, id);
+  for (const id of refs.cityIds) {
+    if (id == null) continue;
+    const c = await db.selectFrom('platform_city').select('id').where('id', '=', id).executeTakeFirst();
+    if (!c) throw new DomainError('NOT_FOUND', `no platform city ${id}`);
+  }
+  let isPaid: number | null = null;
+  if (refs.paymentOrderId != null) {
+    const o = await db.selectFrom('payment_order').select(['id', 'isPaid']).where('id', '=', refs.paymentOrderId).executeTakeFirst();
+    if (!o) throw new DomainError('NOT_FOUND', `no payment order ${refs.paymentOrderId}`);
+    isPaid = o.isPaid;
+  }
+  return {
+    companyTitle: company.title,
+    clientCompanyId: client?.companyId ?? null,
+    clientCode: client?.code ?? null,
+    cargoKind,
+    isPaid,
+  };
+}
+
+/** The search text of one item from what it points at now. */
+export async function shipmentSearchText(
+  db: Db,
+  kind: ShipmentKind,
+  item: { trackCode?: string | null; description: string | null; tractorNumber?: string | null; clientId: number | null; cargoTypeId: number | null; companyId: number },
+): Promise<string> {
+  const client = item.clientId === null
+    ? null
+    : await db.selectFrom('platform_client').select(['companyId', 'name', 'phone']).where('id', '=', item.clientId).executeTakeFirst() ?? null;
+  const codes = client
+    ? await db.selectFrom('company_code').select(['title', 'cargoTypeId']).where('companyId', '=', client.companyId).orderBy('id').execute()
+    : [];
+  const names = codeNamesFor(codes, item.cargoTypeId);
+  if (kind === 'parcel') return parcelSearchText({ trackCode: item.trackCode ?? '', description: item.description }, names, client);
+  const company = await db.selectFrom('platform_company').select('title').where('id', '=', item.companyId).executeTakeFirstOrThrow();
+  return cargoSearchText({ description: item.description, tractorNumber: item.tractorNumber ?? null }, names, client, company.title);
+}
+
+export async function refreshShipmentSearch(db: Db, kind: ShipmentKind, id: number): Promise<void> {
+  if (kind === 'parcel') {
+    const p = await db.selectFrom('parcel').select(['trackCode', 'description', 'clientId', 'cargoTypeId', 'companyId']).where('id', '=', id).executeTakeFirstOrThrow();
+    await db.updateTable('parcel').set({ searchText: await shipmentSearchText(db, 'parcel', p) }).where('id', '=', id).execute();
+  } else {
+    const c = await db.selectFrom('cargo').select(['description', 'tractorNumber', 'clientId', 'cargoTypeId', 'companyId']).where('id', '=', id).executeTakeFirstOrThrow();
+    await db.updateTable('cargo').set({ searchText: await shipmentSearchText(db, 'cargo', c) }).where('id', '=', id).execute();
+  }
+}
+
+/** A warehouse became (or stopped being) a pickup point: re-file the parcels and cargo inside it. */
+export async function refreshPlacementAt(db: Db, warehouseId: number, isPickupPoint: boolean): Promise<void> {
+  const atPickupPoint = isPickupPoint ? 1 : 0;
+  const parcels = await db
+    .selectFrom('parcel')
+    .select(['id', 'status', 'deliveryMethod', 'currentWarehouseId', 'deliveryWarehouseId'])
+    .where('currentWarehouseId', '=', warehouseId)
+    .execute();
+  for (const p of parcels) {
+    await db.updateTable('parcel').set({ atPickupPoint, atFinalPoint: parcelAtFinalPoint(p, isPickupPoint) ? 1 : 0 }).where('id', '=', p.id).execute();
+  }
+  const cargo = await db.selectFrom('cargo').select(['id', 'status', 'currentWarehouseId', 'deliveryWarehouseId']).where('currentWarehouseId', '=', warehouseId).execute();
+  for (const c of cargo) {
+    await db.updateTable('cargo').set({ atPickupPoint, atFinalPoint: cargoAtFinalPoint(c, isPickupPoint) ? 1 : 0 }).where('id', '=', c.id).execute();
+  }
+}
+
+/**
+ * Warehouse staff act for a logistics company, or for a warehouse company that works with it.
+ * With no actor (the operator CLI without --user) the change is the operator's own.
+ */
+export async function checkActor(db: Db, userId: number | null | undefined, ownerCompanyId: number): Promise<void> {
+  if (userId === null || userId === undefined) return;
+  const user = await db.selectFrom('platform_user').select(['id', 'companyId', 'isActive']).where('id', '=', userId).executeTakeFirst();
+  if (!user || !user.isActive) throw new DomainError('USER_NOT_FOUND', `no active platform user ${userId}`);
+  if (user.companyId === ownerCompanyId) return;
+  const works = await db
+    .selectFrom('company_partnership')
+    .select('companyId')
+    .where('companyId', '=', user.companyId)
+    .where('partnerId', '=', ownerCompanyId)
+    .executeTakeFirst();
+  if (!works) throw new DomainError('NOT_ACCEPTABLE', `user ${userId} works for company ${user.companyId}, which does not handle company ${ownerCompanyId}'s items`);
+}
+
+export interface StatusWhere {
+  warehouseId?: number | null;
+  destinationWarehouseId?: number | null;
+  userId?: number | null;
+}
+
+type Placed = { id: number; originWarehouseId: number | null; deliveryWarehouseId: number | null; receiptCityId: number | null; deliveryCityId: number | null };
+
+/** A status record: where it happened, and the item's origin and destination at that time. */
+export async function insertStatusRecord(trx: Db, kind: ShipmentKind, item: Placed, status: ParcelStatus | CargoStatus, where: StatusWhere, at: string): Promise<number> {
+  const record = {
+    warehouseId: where.warehouseId ?? null,
+    originWarehouseId: item.originWarehouseId,
+    destinationWarehouseId: where.destinationWarehouseId ?? item.deliveryWarehouseId,
+    originCityId: item.receiptCityId,
+    destinationCityId: item.deliveryCityId,
+    userId: where.userId ?? null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  const row = kind === 'parcel'
+    ? await trx.insertInto('parcel_status').values({ ...record, parcelId: item.id, status: status as ParcelStatus }).returning('id').executeTakeFirstOrThrow()
+    : await trx.insertInto('cargo_status').values({ ...record, cargoId: item.id, status: status as CargoStatus }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Applies a status change only if the status is still the one read: of two racing changes one wins. */
+export async function updateFromStatus(trx: Db, kind: ShipmentKind, id: number, from: string, changes: Record<string, unknown>): Promise<void> {
+  const res = await trx.updateTable(kind).set(changes).where('id', '=', id).where('status', '=', from as never).executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw new DomainError('INVALID_TRANSITION', `${kind} ${id} changed concurrently`);
+}
