@@ -90,4 +90,41 @@ for (const dialect of DIALECTS) {
       await updatePlatformCompany(cloud.storage.db, w.logist.id, { isActive: true });
     });
   });
+
+  describe(`webhooks switched off by configuration (${dialect.name})`, () => {
+    let cloud: TestCloud;
+    let lw: LockerWorld;
+    let hooks: Receiver;
+    before(async () => {
+      hooks = await startReceiver();
+      // The spec's test environment: webhook sending disabled, everything else as usual.
+      cloud = await startTestCloud(dialect, { env: { EVENT_TIMEOUT_MS: '1000', WEBHOOKS_ENABLED: 'false' } });
+      lw = await seedLockerWorld(cloud.storage.db);
+      const w = await seedPlatformWorld(cloud.storage.db);
+      await setLockerAccess(cloud.storage.db, w.logist.id, { lockerCompanyId: lw.companyA.id, enabled: true });
+      await createWebhook(cloud.storage.db, w.logist.id, { type: 'PARCEL', subtype: 'TRANSFERRED_TO_CLIENT', url: `${hooks.url}/taken` });
+      await cloud.storage.db.updateTable('locker_company').set({ notificationUrl: `${hooks.url}/notify` }).where('id', '=', lw.companyA.id).execute();
+    });
+    after(async () => {
+      await cloud.stop();
+      await hooks.close();
+    });
+
+    it('records the webhook as SKIPPED and sends nothing, while the company notification still goes out', async () => {
+      const order = (await cloud.request('POST', `${LOCKER}/order/create`, { token: lw.companyA.key, body: { toUserPhone: '+996555123456', postomatId: lw.near.id, sendMessage: false } })).body;
+      await placeOrder(cloud.storage.db, order.id, lw.near.cells[0].id, cloud.clock.now());
+      await finishOrder(cloud.storage.db, order.id, 'COMPLETED', cloud.clock.now());
+      const rows = await eventually(async () => {
+        const r = await cloud.storage.db.selectFrom('outbox_event').selectAll().where('orderId', '=', order.id).execute();
+        assert.equal(r.length, 2);
+        assert.ok(r.every((x) => x.state !== 'PENDING' && x.state !== 'SENDING'), JSON.stringify(r.map((x) => x.state)));
+        return r;
+      });
+      const byKind = Object.fromEntries(rows.map((r) => [r.kind, r]));
+      assert.equal(byKind.WEBHOOK.state, 'SKIPPED');
+      assert.equal(byKind.COMPANY_NOTIFICATION.state, 'SENT');
+      await eventually(async () => assert.equal(hooks.received.length, 1));
+      assert.deepEqual(hooks.received.map((r) => r.path), ['/notify']);
+    });
+  });
 }
