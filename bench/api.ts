@@ -3,18 +3,20 @@
  * lockers) against a bare Express endpoint measured in the same run. Figures: req/s at 50
  * connections, and p50/p99 latency at a fixed 200 req/s. Writes bench/results/api.json.
  *
- * BENCH_ORDERS, BENCH_LOCKERS and BENCH_SECONDS shrink a run for a quick look.
+ * Each measurement runs BENCH_REPEATS times (default 3) and the median is kept. BENCH_ORDERS,
+ * BENCH_LOCKERS, BENCH_SECONDS and BENCH_REPEATS shrink a run for a quick look.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { seedBenchDatabase } from './lib/seed-orders.ts';
 import { startChild, ROOT } from './lib/processes.ts';
-import { measure, table, type Figures, type LoadRequest } from './lib/load.ts';
+import { measure, median, table, type Figures, type LoadRequest } from './lib/load.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const LOCKERS = Number(process.env.BENCH_LOCKERS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 const log = (line: string) => process.stderr.write(`[bench:api] ${line}\n`);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plk-bench-'));
@@ -51,15 +53,24 @@ const cases: Array<{ name: string; url: string; req: LoadRequest }> = [
 ];
 
 // Each endpoint's throughput run follows a bare run of its own, so a ratio compares two
-// figures taken seconds apart: other work on a shared machine drifts less in between.
-const results: Array<{ name: string; throughput: Figures; fixedRate: Figures; adjacentBare: Figures }> = [];
+// figures taken seconds apart: other work on a shared machine drifts less in between. Each
+// measurement is repeated (BENCH_REPEATS) and the median kept: the pair with the median ratio,
+// the fixed-rate run with the median p99.
+type Pair = { throughput: Figures; adjacentBare: Figures };
+const results: Array<Pair & { name: string; fixedRate: Figures; runs: { pairs: Pair[]; fixedRate: Figures[] } }> = [];
 try {
   for (const c of cases) {
     log(`measuring ${c.name}`);
-    const adjacentBare = await measure(bare.url, cases[0].req, { connections: 50, seconds: SECONDS });
-    const throughput = c === cases[0] ? adjacentBare : await measure(c.url, c.req, { connections: 50, seconds: SECONDS });
-    const fixedRate = await measure(c.url, c.req, { connections: 10, seconds: SECONDS, rate: 200 });
-    results.push({ name: c.name, throughput, fixedRate, adjacentBare });
+    const pairs: Pair[] = [];
+    const fixed: Figures[] = [];
+    for (let r = 0; r < REPEATS; r++) {
+      const adjacentBare = await measure(bare.url, cases[0].req, { connections: 50, seconds: SECONDS });
+      const throughput = c === cases[0] ? adjacentBare : await measure(c.url, c.req, { connections: 50, seconds: SECONDS });
+      pairs.push({ throughput, adjacentBare });
+      fixed.push(await measure(c.url, c.req, { connections: 10, seconds: SECONDS, rate: 200 }));
+    }
+    const pair = median(pairs, (p) => p.throughput.rps / p.adjacentBare.rps);
+    results.push({ name: c.name, ...pair, fixedRate: median(fixed, (f) => f.p99), runs: { pairs, fixedRate: fixed } });
   }
 } finally {
   await cloud.stop();
@@ -91,6 +102,7 @@ const out = {
   machine: { cpus: os.cpus().length, node: process.version, loadavgAtEnd: os.loadavg() },
   dataset: { orders: ORDERS, lockers: LOCKERS, storage: 'sqlite' },
   durationSeconds: SECONDS,
+  repeats: REPEATS,
   baseline: { name: results[0].name, rps: baseline },
   results,
   targets,

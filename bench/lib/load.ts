@@ -42,6 +42,14 @@ export async function measure(baseUrl: string, req: LoadRequest, opts: { connect
   };
 }
 
+/**
+ * The run in the middle, ordered by `by`: on a shared machine one run may collide with other
+ * work; the median of a few is what the endpoint does, without picking the best.
+ */
+export function median<T>(runs: T[], by: (run: T) => number): T {
+  return [...runs].sort((a, b) => by(a) - by(b))[Math.floor((runs.length - 1) / 2)];
+}
+
 export function table(rows: Array<Record<string, string | number>>): string {
   const cols = Object.keys(rows[0]);
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
