@@ -39,7 +39,7 @@ export const MarketParcelBody = z
     trackCode: z.string().trim().min(1).max(100).optional(),
     weight: z.number().min(0.01),
     price: z.number().min(0).max(1_000_000_000_000).default(0),
-    currency: z.string().length(3).regex(/^[A-Za-z]{3}$/),
+    currency: z.string().length(3).pipe(z.string().regex(/^[A-Za-z]{3}$/)),
     receiver: Party,
     sender: Party,
   })
