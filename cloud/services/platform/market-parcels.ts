@@ -55,7 +55,8 @@ export interface MarketParcelView {
   downCode?: CodeRow | null;
 }
 
-const providerError = (why: string) => new DomainError('POSTOMAT_PROVIDER_ERROR', why);
+/** A refusal of the locker side (the spec's 502 "Postomat provider error"); `why` is for logs. */
+export const providerError = (why: string) => new DomainError('POSTOMAT_PROVIDER_ERROR', why);
 
 export async function activePostomat(db: Db, id: string): Promise<void> {
   const p = await db.selectFrom('postomat').select('id').where('id', '=', id).where('isActive', '=', 1).executeTakeFirst();

@@ -15,9 +15,7 @@ import { moveOrderToPostomat, withdrawOrder } from '../order-moves.ts';
 import { redirectParcel, setParcelLockerOrder, type Parcel, type RedirectTarget } from './parcels.ts';
 import { findPickupPoint, pickupPointOwners } from './market-places.ts';
 import { lockerCompanyOf } from './locker-access.ts';
-import { activePostomat, createParcelLockerOrder, lockerOrderOf, marketParcel, type MarketDeps } from './market-parcels.ts';
-
-const providerError = (why: string) => new DomainError('POSTOMAT_PROVIDER_ERROR', why);
+import { activePostomat, createParcelLockerOrder, lockerOrderOf, marketParcel, providerError, type MarketDeps } from './market-parcels.ts';
 
 /** A locker-side step: its refusal (an order changed meanwhile, no codes left) is the provider's error. */
 async function lockerSide<T>(work: () => Promise<T>): Promise<T> {
