@@ -1,5 +1,5 @@
 /** Marketplace pickup points and cities (/api/v1/integrations/market-company/opp). */
-import type { Router } from 'express';
+import type { Request, Router } from 'express';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../domain/errors.ts';
 import { platformCompany } from '../http/platform-auth.ts';
@@ -14,7 +14,7 @@ import { presentPickupPoint, presentPlatformCity, presentPlatformCountry } from 
 
 export function pickupPointRoutes(r: Router, deps: AppDeps): void {
   const { db } = deps;
-  const owners = (req: Parameters<typeof platformCompany>[0]) => pickupPointOwners(db, platformCompany(req).companyId);
+  const owners = (req: Request) => pickupPointOwners(db, platformCompany(req).companyId);
 
   r.get('/opp/list', platformRoute({ query: PickupPointListQuery }, async ({ query, req }) => {
     const near = query.latitude !== undefined && query.longitude !== undefined ? { lat: query.latitude, lng: query.longitude } : undefined;
