@@ -26,6 +26,9 @@ export const ERROR_CODES = [
   'SUPPLIER_NOT_FOUND',
   'CARGO_NOT_FOUND',
   'UNAUTHORIZED',
+  'IDEMPOTENCY_KEY_REQUIRED',
+  'IDEMPOTENCY_KEY_REUSED',
+  'POSTOMAT_PROVIDER_ERROR',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

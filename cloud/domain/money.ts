@@ -21,3 +21,10 @@ export function normalizeCurrency(text: string): string {
   if (!/^[A-Z]{3}$/.test(code)) throw new DomainError('NOT_ACCEPTABLE', `currency "${text}" must be a three-letter ISO 4217 code (e.g. KGS, USD)`);
   return code;
 }
+
+/** A major-unit amount from a request (e.g. 12.5) → minor units, rounded to the nearest one. */
+export function toMinorUnits(major: number): number {
+  const minor = Math.round(major * 100);
+  if (!Number.isSafeInteger(minor)) throw new DomainError('NOT_ACCEPTABLE', `amount ${major} is too large`);
+  return minor;
+}

@@ -26,6 +26,15 @@ export const DEFAULT_STATUS: Record<ErrorCode, number> = {
   SUPPLIER_NOT_FOUND: 404,
   CARGO_NOT_FOUND: 404,
   UNAUTHORIZED: 401,
+  IDEMPOTENCY_KEY_REQUIRED: 400,
+  // The IETF Idempotency-Key draft's answer to a key reused with another request.
+  IDEMPOTENCY_KEY_REUSED: 422,
+  POSTOMAT_PROVIDER_ERROR: 502,
+};
+
+/** Codes the spec answers with a text rather than the code itself. */
+export const MESSAGE_TEXT: Partial<Record<ErrorCode, string>> = {
+  POSTOMAT_PROVIDER_ERROR: 'Postomat provider error',
 };
 
 /**

@@ -2,12 +2,12 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { DomainError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
-import { DEFAULT_STATUS } from './error-map.ts';
+import { DEFAULT_STATUS, MESSAGE_TEXT } from './error-map.ts';
 import { HttpError } from './http-error.ts';
 
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
-  if (err instanceof DomainError) return new HttpError(DEFAULT_STATUS[err.code] ?? 500, err.code);
+  if (err instanceof DomainError) return new HttpError(DEFAULT_STATUS[err.code] ?? 500, MESSAGE_TEXT[err.code] ?? err.code);
   const e = err as { type?: string; status?: number; statusCode?: number };
   // body-parser failures, worded as Fastify words them
   if (e?.type === 'entity.parse.failed') {

@@ -1,6 +1,8 @@
 /** Locker API: countries, cities, districts (active records only in lists). */
 import type { Router } from 'express';
+import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
+import type { Db } from '../storage/database.ts';
 import { route } from '../http/route.ts';
 import { pageWindow } from '../http/query.ts';
 import { CityListQuery, CityReadQuery, CountryQuery, DistrictListQuery, IdParams } from './schemas.ts';
@@ -24,26 +26,9 @@ export function directoriesRoutes(r: Router, deps: AppDeps): void {
     };
   }));
 
-  r.get('/city', route({ query: CityListQuery }, async ({ query }) => {
-    const base = db.selectFrom('city').where('isActive', '=', 1);
-    const win = pageWindow(query);
-    let q = base.selectAll().orderBy('title').orderBy('id');
-    if (win) q = q.limit(win.limit).offset(win.offset);
-    const [rows, count] = await Promise.all([q.execute(), base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()]);
-    const countries = query.withCountry ? await countriesById(rows.map((c) => c.countryId)) : new Map();
-    return {
-      total: Number(count.n),
-      data: rows.map((c) => ({ ...presentCity(c), ...(query.withCountry ? { country: countries.get(c.countryId) ?? null } : {}) })),
-    };
-  }));
+  r.get('/city', route({ query: CityListQuery }, ({ query }) => cityList(db, query)));
 
-  r.get('/city/:id', route({ params: IdParams, query: CityReadQuery }, async ({ params, query }) => {
-    const city = await db.selectFrom('city').selectAll().where('id', '=', params.id).executeTakeFirst();
-    if (!city) return null;
-    if (!query.withCountry) return presentCity(city);
-    const countries = await countriesById([city.countryId]);
-    return { ...presentCity(city), country: countries.get(city.countryId) ?? null };
-  }));
+  r.get('/city/:id', route({ params: IdParams, query: CityReadQuery }, ({ params, query }) => cityView(db, params.id, query)));
 
   r.get('/district/list', route({ query: DistrictListQuery }, async ({ query }) => {
     let base = db.selectFrom('district').where('isActive', '=', 1);
@@ -54,10 +39,33 @@ export function directoriesRoutes(r: Router, deps: AppDeps): void {
     const [rows, count] = await Promise.all([q.execute(), base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()]);
     return { total: Number(count.n), data: rows.map(presentDistrict) };
   }));
+}
 
-  async function countriesById(ids: string[]) {
-    const unique = [...new Set(ids)];
-    const rows = unique.length ? await db.selectFrom('country').selectAll().where('id', 'in', unique).execute() : [];
-    return new Map(rows.map((c) => [c.id, presentCountry(c)]));
-  }
+/** Active cities by title; shared with the platform's locker access (/integrations/postomat/city). */
+export async function cityList(db: Db, query: z.output<typeof CityListQuery>) {
+  const base = db.selectFrom('city').where('isActive', '=', 1);
+  const win = pageWindow(query);
+  let q = base.selectAll().orderBy('title').orderBy('id');
+  if (win) q = q.limit(win.limit).offset(win.offset);
+  const [rows, count] = await Promise.all([q.execute(), base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()]);
+  const countries = query.withCountry ? await countriesById(db, rows.map((c) => c.countryId)) : new Map();
+  return {
+    total: Number(count.n),
+    data: rows.map((c) => ({ ...presentCity(c), ...(query.withCountry ? { country: countries.get(c.countryId) ?? null } : {}) })),
+  };
+}
+
+/** One city (inactive ones too), or null when there is none. */
+export async function cityView(db: Db, id: string, query: z.output<typeof CityReadQuery>) {
+  const city = await db.selectFrom('city').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!city) return null;
+  if (!query.withCountry) return presentCity(city);
+  const countries = await countriesById(db, [city.countryId]);
+  return { ...presentCity(city), country: countries.get(city.countryId) ?? null };
+}
+
+async function countriesById(db: Db, ids: string[]) {
+  const unique = [...new Set(ids)];
+  const rows = unique.length ? await db.selectFrom('country').selectAll().where('id', 'in', unique).execute() : [];
+  return new Map(rows.map((c) => [c.id, presentCountry(c)]));
 }

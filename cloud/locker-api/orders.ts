@@ -1,11 +1,13 @@
 /** Locker API: orders and their codes. */
 import type { Router } from 'express';
+import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { route } from '../http/route.ts';
 import { HttpError } from '../http/http-error.ts';
 import { lockerCaller } from '../http/locker-auth.ts';
 import { DomainError } from '../domain/errors.ts';
-import { createOrder } from '../services/create-order.ts';
+import type { CodeType } from '../domain/order-states.ts';
+import { createOrder, type CreateOrderInput } from '../services/create-order.ts';
 import { findCode, findOrder, findOrderWithDownCode, listOrders, loadOrderExtras, type CodeRow, type OrderExtrasFlags } from '../storage/order-queries.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import { CreateOrderBody, IdParams, OrderListQuery, OrderReadQuery } from './schemas.ts';
@@ -13,15 +15,9 @@ import { presentAggregate, presentCell, presentOrder, presentPostomat } from './
 
 /** Adds these routes to `r` itself: a nested Router per resource cost a layer walk on every request. */
 export function ordersRoutes(r: Router, deps: AppDeps): void {
-  const { db, clock } = deps;
-
   r.post('/order/create', route({ body: CreateOrderBody }, async ({ body, req }) => {
     try {
-      const order = await createOrder(
-        { db, clock, randomInt: deps.randomInt, afterCreate: deps.afterOrderCreate },
-        { ...body, companyId: lockerCaller(req).companyId },
-      );
-      return presentOrder(order);
+      return await createCompanyOrder(deps, { ...body, companyId: lockerCaller(req).companyId });
     } catch (err) {
       // The spec: "a nonexistent id fails with a server error".
       if (err instanceof DomainError && err.code === 'POSTOMAT_NOT_FOUND') throw new HttpError(500, 'POSTOMAT_NOT_FOUND');
@@ -29,46 +25,65 @@ export function ordersRoutes(r: Router, deps: AppDeps): void {
     }
   }));
 
-  r.get('/order/list', route({ query: OrderListQuery }, async ({ query, req }) => {
-    const { companyId } = lockerCaller(req);
-    const page = await listOrders(db, {
-      companyId,
-      status: query.status,
-      limit: query.pageSize,
-      offset: (query.page - 1) * query.pageSize,
-      now: clock.now(),
-    });
-    return {
-      total: page.total,
-      data: await withExtras(deps, page.rows, query),
-      aggregate: { _sum: presentAggregate(page.sums) },
-      expiredAggregate: { _sum: presentAggregate(page.expired.amounts), _count: page.expired.count },
-    };
-  }));
+  r.get('/order/list', route({ query: OrderListQuery }, ({ query, req }) => orderPage(deps, lockerCaller(req).companyId, query)));
 
-  r.get('/order/:id', route({ params: IdParams, query: OrderReadQuery }, async ({ params, query, req }) => {
-    const found = await findOrderWithDownCode(db, lockerCaller(req).companyId, params.id);
-    if (!found) throw new DomainError('ORDER_NOT_FOUND');
-    const [one] = await withExtras(deps, [found.order], query, new Map(found.down ? [[found.order.id, found.down]] : []));
-    return one;
-  }));
+  r.get('/order/:id', route({ params: IdParams, query: OrderReadQuery }, ({ params, query, req }) => orderView(deps, lockerCaller(req).companyId, params.id, query)));
 
-  for (const [path, type] of [['down-code', 'DOWN'], ['up-code', 'UP'], ['subtract-code', 'SUBTRACT']] as const) {
-    r.get(`/order/:id/${path}`, route({ params: IdParams }, async ({ params, req }) => {
-      const order = await findOrder(db, lockerCaller(req).companyId, params.id);
-      if (!order) throw new DomainError('ORDER_NOT_FOUND');
-      const code = await findCode(db, order.id, type);
-      if (!code) throw new DomainError('ORDER_NOT_FOUND');
-      return code;
-    }));
+  for (const [path, type] of ORDER_CODE_PATHS) {
+    r.get(`/order/:id/${path}`, route({ params: IdParams }, ({ params, req }) => orderCode(deps, lockerCaller(req).companyId, params.id, type)));
   }
 }
 
 /**
- * Adds the nested objects the flags ask for. `passwords` is always present and holds only the
- * DOWN code: the spec's `withPasswords` has no effect, and the UP code is a recipient secret.
+ * The operations below serve the Locker API and, for a platform company with locker access,
+ * /api/v1/integrations/postomat/* on behalf of its locker company: one implementation, one shape.
  */
-async function withExtras(deps: AppDeps, orders: LockerOrderTable[], flags: OrderExtrasFlags, knownDownCodes?: Map<string, CodeRow>) {
+
+export const ORDER_CODE_PATHS = [['down-code', 'DOWN'], ['up-code', 'UP'], ['subtract-code', 'SUBTRACT']] as const satisfies ReadonlyArray<readonly [string, CodeType]>;
+
+/** Creates an order; the answer is the order object without nested objects or codes. */
+export async function createCompanyOrder(deps: AppDeps, input: CreateOrderInput) {
+  const order = await createOrder({ db: deps.db, clock: deps.clock, randomInt: deps.randomInt, afterCreate: deps.afterOrderCreate }, input);
+  return presentOrder(order);
+}
+
+export async function orderPage(deps: AppDeps, companyId: string, query: z.output<typeof OrderListQuery>) {
+  const page = await listOrders(deps.db, {
+    companyId,
+    status: query.status,
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+    now: deps.clock.now(),
+  });
+  return {
+    total: page.total,
+    data: await presentOrders(deps, page.rows, query),
+    aggregate: { _sum: presentAggregate(page.sums) },
+    expiredAggregate: { _sum: presentAggregate(page.expired.amounts), _count: page.expired.count },
+  };
+}
+
+/** One order of the company with the nested objects asked for; ORDER_NOT_FOUND when missing or another company's. */
+export async function orderView(deps: AppDeps, companyId: string, id: string, flags: OrderExtrasFlags) {
+  const found = await findOrderWithDownCode(deps.db, companyId, id);
+  if (!found) throw new DomainError('ORDER_NOT_FOUND');
+  const [one] = await presentOrders(deps, [found.order], flags, new Map(found.down ? [[found.order.id, found.down]] : []));
+  return one;
+}
+
+export async function orderCode(deps: AppDeps, companyId: string, id: string, type: CodeType): Promise<CodeRow> {
+  const order = await findOrder(deps.db, companyId, id);
+  if (!order) throw new DomainError('ORDER_NOT_FOUND');
+  const code = await findCode(deps.db, order.id, type);
+  if (!code) throw new DomainError('ORDER_NOT_FOUND');
+  return code;
+}
+
+/**
+ * Orders with the nested objects the flags ask for. `passwords` is always present and holds
+ * only the DOWN code: the spec's `withPasswords` has no effect, and the UP code is a recipient secret.
+ */
+export async function presentOrders(deps: AppDeps, orders: LockerOrderTable[], flags: OrderExtrasFlags, knownDownCodes?: Map<string, CodeRow>) {
   const x = await loadOrderExtras(deps.db, orders, flags, knownDownCodes);
   return orders.map((o) => {
     const out: Record<string, unknown> = presentOrder(o);

@@ -16,38 +16,41 @@ export function postomatsRoutes(r: Router, deps: AppDeps): void {
 
   r.get('/postomat/list', route({ query: PostomatListQuery }, ({ query }) => postomatList(db, query)));
 
-  r.get('/postomat/:id', route({ params: IdParams, query: PostomatReadQuery }, async ({ params, query }) => {
-    const p = await db.selectFrom('postomat').selectAll().where('id', '=', params.id).executeTakeFirst();
-    if (!p) return null;
-    const out: Record<string, unknown> = presentPostomat(p);
-    if (query.withCity) {
-      const city = p.cityId ? await db.selectFrom('city').selectAll().where('id', '=', p.cityId).executeTakeFirst() : undefined;
-      out.city = city ? presentCity(city) : null;
-    }
-    if (query.withCells || query.withBoards) {
-      const [cells, boards] = await Promise.all([cellsOf(db, p.id), boardsOf(db, p.id)]);
-      const boardById = new Map(boards.map((b) => [b.id, b]));
-      if (query.withCells) {
-        out.cells = cells.map((c) => {
-          const b = boardById.get(c.boardId);
-          return { ...presentCell(c), board: b ? presentBoard(b) : null };
-        });
-      }
-      if (query.withBoards) {
-        out.boards = boards.map((b) => ({ ...presentBoard(b), cells: cells.filter((c) => c.boardId === b.id).map(presentCell) }));
-      }
-    }
-    return out;
-  }));
+  r.get('/postomat/:id', route({ params: IdParams, query: PostomatReadQuery }, ({ params, query }) => postomatView(db, params.id, query)));
 
   r.get('/cell/:postomatId/free-cells', route({ params: PostomatIdParams }, async ({ params }) => {
     return (await freeCells(db, [params.postomatId])).map(presentCell);
   }));
 }
 
+/** One locker (inactive ones too) with its city, cells and boards when asked; null when there is none. */
+export async function postomatView(db: Db, id: string, flags: z.output<typeof PostomatReadQuery>) {
+  const p = await db.selectFrom('postomat').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!p) return null;
+  const out: Record<string, unknown> = presentPostomat(p);
+  if (flags.withCity) {
+    const city = p.cityId ? await db.selectFrom('city').selectAll().where('id', '=', p.cityId).executeTakeFirst() : undefined;
+    out.city = city ? presentCity(city) : null;
+  }
+  if (flags.withCells || flags.withBoards) {
+    const [cells, boards] = await Promise.all([cellsOf(db, p.id), boardsOf(db, p.id)]);
+    const boardById = new Map(boards.map((b) => [b.id, b]));
+    if (flags.withCells) {
+      out.cells = cells.map((c) => {
+        const b = boardById.get(c.boardId);
+        return { ...presentCell(c), board: b ? presentBoard(b) : null };
+      });
+    }
+    if (flags.withBoards) {
+      out.boards = boards.map((b) => ({ ...presentBoard(b), cells: cells.filter((c) => c.boardId === b.id).map(presentCell) }));
+    }
+  }
+  return out;
+}
+
 type ListQuery = z.output<typeof PostomatListQuery>;
 
-/** Shared by the authenticated list and the public open-api list. */
+/** Shared by the authenticated list, the public open-api list and the platform's locker list. */
 export async function postomatList(db: Db, query: Partial<ListQuery> & Pick<ListQuery, 'withCity' | 'withDistrict'>) {
   const near = query.latitude !== undefined && query.longitude !== undefined ? { lat: query.latitude, lng: query.longitude } : undefined;
   const { total, rows } = await listPostomats(db, {

@@ -2,13 +2,17 @@
 import { z } from 'zod';
 import { cuid2, integer, optionalPaging, qArray, qBool, qInt, qNum } from '../http/query.ts';
 import { ORDER_STATUSES } from '../domain/order-states.ts';
+import { LOCKER_PHONE, LOCKER_PHONE_MAX } from '../domain/phone.ts';
 
 export const IdParams = z.object({ id: cuid2() });
 export const PostomatIdParams = z.object({ postomatId: cuid2() });
 export const ShortIdParams = z.object({ shortId: z.string().min(1) });
 
+/** A recipient phone as locker orders take it. */
+export const lockerPhone = () => z.string().trim().max(LOCKER_PHONE_MAX).regex(LOCKER_PHONE);
+
 export const CreateOrderBody = z.object({
-  toUserPhone: z.string().trim().max(20).regex(/^\+\d+$/),
+  toUserPhone: lockerPhone(),
   postomatId: cuid2(),
   sendMessage: z.boolean(),
   days: integer().min(1).optional(),

@@ -14,6 +14,8 @@ import { TokenSigner } from '../services/platform/tokens.ts';
 import { authRouter } from './auth.ts';
 import { apiKeysRouter } from './api-keys.ts';
 import { webhooksRouter } from './webhooks.ts';
+import { postomatRouter } from './postomat.ts';
+import { marketRouter } from './market.ts';
 
 export function platformApi(deps: AppDeps): Router {
   const root = Router();
@@ -29,6 +31,8 @@ export function platformApi(deps: AppDeps): Router {
   const integrations = Router();
   integrations.use(rateLimit({ ...limits, keyOf: (req) => { const k = platformKeyOf(req); return k ? `key:${k}` : `ip:${req.ip}`; } }));
   integrations.use(apiKeyAuth(deps.db, deps.clock));
+  integrations.use('/postomat', postomatRouter(deps));
+  integrations.use('/market-company', marketRouter(deps));
   root.use('/api/v1/integrations', integrations);
   return root;
 }

@@ -46,7 +46,8 @@ export async function createOrder(deps: CreateOrderDeps, input: CreateOrderInput
   }
 }
 
-async function createIn(trx: Db, deps: CreateOrderDeps, input: CreateOrderInput): Promise<LockerOrderTable> {
+/** Creates an order inside the caller's transaction (the marketplace creates a parcel and its order together). */
+export async function createIn(trx: Db, deps: CreateOrderDeps, input: CreateOrderInput): Promise<LockerOrderTable> {
   const now = deps.clock.now().toISOString();
   const postomat = await trx
     .selectFrom('postomat')

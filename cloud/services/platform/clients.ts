@@ -118,9 +118,21 @@ export function findClientsByPhone(db: Db, companyId: number, phone: string) {
   return db.selectFrom('platform_client').selectAll().where('companyId', '=', companyId).where('phone', '=', phone).orderBy('id').execute();
 }
 
-/** The company's client with this phone (the oldest, if several), or a new one. */
+/**
+ * The company's client with this phone (the oldest, if several), or a new one. A company may
+ * keep two clients on one phone, so no unique index can stop two concurrent registrations of a
+ * new phone: the company's row is locked first (a no-op update), so the second registration
+ * waits for the first to commit and then finds its client (READ COMMITTED reads anew per
+ * statement; SQLite writers run one at a time).
+ */
 export function findOrCreateClientByPhone(db: Db, input: ClientInput & { phone: string }, now = new Date()) {
   return inTransaction(db, async (trx) => {
+    const locked = await trx
+      .updateTable('platform_company')
+      .set((eb) => ({ lastClientCode: eb.ref('lastClientCode') }))
+      .where('id', '=', input.companyId)
+      .executeTakeFirst();
+    if (Number(locked.numUpdatedRows) !== 1) throw new DomainError('COMPANY_NOT_FOUND', `no platform company ${input.companyId}`);
     const [existing] = await findClientsByPhone(trx, input.companyId, input.phone);
     return existing ?? createClient(trx, input, now);
   });

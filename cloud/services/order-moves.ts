@@ -1,0 +1,82 @@
+/**
+ * A locker order whose parcel is not in a cell yet follows its parcel when the marketplace
+ * redirects it: it moves to another locker, or is withdrawn when the parcel goes to a pickup
+ * point instead. Both run inside the caller's transaction and are conditional on the order
+ * still being an active CREATED order, so a placement racing with them cannot be undone.
+ *
+ * The locker link (MQTT sync) must hear of both: a moved order is a removal at the old locker
+ * and an upsert at the new one; a withdrawn order is a removal. Its hook belongs at the two
+ * marked places below, as in create-order.ts and order-transitions.ts.
+ */
+import type { Db } from '../storage/database.ts';
+import { DomainError } from '../domain/errors.ts';
+import { CODE_TYPES } from '../domain/order-states.ts';
+import { pickCodes, secureRandomInt, type RandomInt } from '../domain/codes.ts';
+import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
+import type { LockerOrderTable } from '../storage/schema.ts';
+
+async function openOrder(trx: Db, orderId: string): Promise<LockerOrderTable> {
+  const order = await trx.selectFrom('locker_order').selectAll().where('id', '=', orderId).executeTakeFirst();
+  if (!order) throw new DomainError('ORDER_NOT_FOUND');
+  if (order.isActive !== 1 || order.status !== 'CREATED') throw notOpen(order);
+  return order;
+}
+
+const notOpen = (o: LockerOrderTable) =>
+  new DomainError('INVALID_TRANSITION', `order ${o.id} is ${o.isActive === 1 ? o.status : 'withdrawn'}: only an active order whose parcel is not placed yet can move or be withdrawn`);
+
+/** Claims the order by a conditional update first: a concurrent placement then waits for us, and fails. */
+async function updateOpen(trx: Db, order: LockerOrderTable, changes: Partial<LockerOrderTable>): Promise<void> {
+  const res = await trx
+    .updateTable('locker_order')
+    .set(changes)
+    .where('id', '=', order.id)
+    .where('status', '=', 'CREATED')
+    .where('isActive', '=', 1)
+    .where('postomatId', '=', order.postomatId)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw new DomainError('INVALID_TRANSITION', `order ${order.id} changed concurrently`);
+}
+
+/**
+ * Moves an order to another locker. Its codes come along unless one of them is live at the new
+ * locker (a code typed there must name one order): then all three are drawn afresh.
+ */
+export async function moveOrderToPostomat(trx: Db, orderId: string, postomatId: string, at: Date, randomInt: RandomInt = secureRandomInt): Promise<LockerOrderTable> {
+  const order = await openOrder(trx, orderId);
+  if (order.postomatId === postomatId) return order;
+  const target = await trx.selectFrom('postomat').select('id').where('id', '=', postomatId).where('isActive', '=', 1).executeTakeFirst();
+  if (!target) throw new DomainError('POSTOMAT_NOT_FOUND');
+  const now = at.toISOString();
+  await updateOpen(trx, order, { postomatId, updatedAt: now });
+
+  const codes = await trx.selectFrom('order_code').select(['id', 'type', 'password']).where('orderId', '=', orderId).execute();
+  const inUse = new Set(
+    (await trx.selectFrom('order_code').select('password').where('postomatId', '=', postomatId).where('active', '=', 1).execute()).map((c) => c.password),
+  );
+  const fresh = codes.some((c) => inUse.has(c.password)) ? pickCodes(inUse, CODE_TYPES.length, randomInt) : undefined;
+  for (const [i, code] of codes.entries()) {
+    await trx
+      .updateTable('order_code')
+      .set({ postomatId, password: fresh ? fresh[i] : code.password, updatedAt: now })
+      .where('id', '=', code.id)
+      .execute();
+  }
+  // Locker sync: the order left order.postomatId and joined postomatId.
+  return { ...order, postomatId, updatedAt: now };
+}
+
+/**
+ * Withdraws an order whose parcel goes elsewhere: archived (isActive 0, out of lists and
+ * counters) with its codes freed. What it was paid stays on the record: refunds are the
+ * operator's decision (`company top-up`).
+ */
+export async function withdrawOrder(trx: Db, orderId: string, at: Date): Promise<LockerOrderTable> {
+  const order = await openOrder(trx, orderId);
+  const now = at.toISOString();
+  await updateOpen(trx, order, { isActive: 0, updatedAt: now });
+  await trx.updateTable('order_code').set({ active: 0, updatedAt: now }).where('orderId', '=', orderId).execute();
+  await addToStats(trx, order.companyId, order.status, -1, negate(amountsOf(order)));
+  // Locker sync: the order left order.postomatId.
+  return { ...order, isActive: 0, updatedAt: now };
+}

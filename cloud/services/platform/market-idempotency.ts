@@ -1,0 +1,77 @@
+/**
+ * POST /parcel/create under its Idempotency-Key. The key is claimed by a unique insert in the
+ * very transaction that creates the parcel and stores the answer, so a claim is never visible
+ * without its answer:
+ * - on PostgreSQL a concurrent duplicate's insert waits on the claim's row until the creator
+ *   commits (then it reads the stored answer) or rolls back (then it claims the key itself);
+ * - on SQLite transactions run one at a time, so a duplicate finds the committed answer.
+ * Failed requests leave no claim behind: a retry with the same key runs again, as the spec's
+ * retry guidance expects. Past the one-hour window the key is claimed afresh.
+ */
+import type { Db } from '../../storage/database.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { keyUse } from '../../domain/platform/market-idempotency.ts';
+import { transactionRedrawing } from './tx.ts';
+
+export interface IdempotentRequest {
+  companyId: number;
+  key: string;
+  fingerprint: string;
+  now: Date;
+}
+
+export interface IdempotentAnswer {
+  body: unknown;
+  /** true when this is the stored answer of an earlier request */
+  replayed: boolean;
+}
+
+/**
+ * Runs `create` once per key and window; every request with the key gets its answer. A unique
+ * index refusing a drawn value (track code, locker codes) reruns the whole transaction.
+ */
+export function idempotent(db: Db, req: IdempotentRequest, create: (trx: Db) => Promise<unknown>): Promise<IdempotentAnswer> {
+  return transactionRedrawing(db, async (trx) => {
+    const stored = await claim(trx, req);
+    if (stored) return { body: JSON.parse(stored), replayed: true };
+    const body = await create(trx);
+    await trx
+      .updateTable('market_idempotency')
+      .set({ responseStatus: 200, responseBody: JSON.stringify(body), completedAt: req.now.toISOString() })
+      .where('companyId', '=', req.companyId)
+      .where('key', '=', req.key)
+      .execute();
+    return { body, replayed: false };
+  });
+}
+
+/** Claims the key (undefined) or returns the answer stored under it; a reused key is refused. */
+async function claim(trx: Db, req: IdempotentRequest): Promise<string | undefined> {
+  const at = req.now.toISOString();
+  const fresh = { requestHash: req.fingerprint, responseStatus: null, responseBody: null, createdAt: at, completedAt: null };
+  const inserted = await trx
+    .insertInto('market_idempotency')
+    .values({ companyId: req.companyId, key: req.key, ...fresh })
+    .onConflict((oc) => oc.columns(['companyId', 'key']).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return undefined;
+
+  for (;;) {
+    const row = await trx.selectFrom('market_idempotency').selectAll().where('companyId', '=', req.companyId).where('key', '=', req.key).executeTakeFirstOrThrow();
+    const use = keyUse(row, req.fingerprint, req.now);
+    if (use === 'REUSED') throw new DomainError('IDEMPOTENCY_KEY_REUSED', "this Idempotency-Key was used with another request in the last hour");
+    if (use === 'REPLAY') {
+      if (row.responseBody === null) throw new Error(`idempotency key ${req.key} is claimed without an answer`);
+      return row.responseBody;
+    }
+    // Expired: take it over, unless a concurrent request did first (then read what it stored).
+    const taken = await trx
+      .updateTable('market_idempotency')
+      .set(fresh)
+      .where('companyId', '=', req.companyId)
+      .where('key', '=', req.key)
+      .where('createdAt', '=', row.createdAt)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 1) return undefined;
+  }
+}
