@@ -1,6 +1,7 @@
 /**
- * Starts the whole cloud process from a config: storage, HTTP server (and, as later issues
- * add them, the broker and the event dispatcher). Used by main.ts, the demo launcher and tests.
+ * Starts the whole cloud process from a config: storage, the locker link (embedded MQTT broker
+ * or an external one), HTTP server and the event dispatcher. Used by main.ts, the demo launcher
+ * and tests.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +13,7 @@ import { openStorage, type Storage } from './storage/database.ts';
 import type { AppDeps } from './deps.ts';
 import { createDispatcher } from './events/start.ts';
 import type { Dispatcher } from './events/dispatcher.ts';
+import { startSync, type SyncHandle } from './sync/index.ts';
 
 export interface CloudHandle {
   url: string;
@@ -19,6 +21,7 @@ export interface CloudHandle {
   storage: Storage;
   deps: AppDeps;
   dispatcher: Dispatcher;
+  sync: SyncHandle;
   close(): Promise<void>;
 }
 
@@ -43,6 +46,12 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
       mapUrlTemplate: config.MAP_URL_TEMPLATE,
     },
   };
+  const closeOwnStorage = () => (options.storage ? Promise.resolve() : storage.close());
+  // Before HTTP: an order created by the first request must find the locker link running.
+  const sync = await startSync(config, { db: storage.db, clock, logger }).catch(async (err) => {
+    await closeOwnStorage();
+    throw err;
+  });
   const app = buildApp(deps);
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
@@ -51,6 +60,10 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
       reject(err.code === 'EADDRINUSE' ? new Error(`PORT ${config.PORT} is already in use: choose another with PORT=…`) : err);
     });
     server.listen(config.PORT, config.HOST, () => resolve());
+  }).catch(async (err) => {
+    await sync.close();
+    await closeOwnStorage();
+    throw err;
   });
   const port = (server.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
@@ -63,6 +76,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     storage,
     deps,
     dispatcher,
+    sync,
     async close() {
       await dispatcher.stop();
       await new Promise<void>((resolve) => {
@@ -70,7 +84,8 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       });
-      if (!options.storage) await storage.close();
+      await sync.close();
+      await closeOwnStorage();
     },
   };
 }

@@ -29,3 +29,14 @@ export function verifyPassword(password: string, stored: string): boolean {
   const actual = crypto.scryptSync(password, Buffer.from(salt, 'base64url'), expected.length, { N: +N, r: +r, p: +p });
   return crypto.timingSafeEqual(expected, actual);
 }
+
+/** verifyPassword on libuv's thread pool: a broker checking many agents must not stall its event loop. */
+export async function verifyPasswordAsync(password: string, stored: string): Promise<boolean> {
+  const [alg, N, r, p, salt, hash] = stored.split('$');
+  if (alg !== 'scrypt' || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await new Promise<Buffer>((resolve, reject) =>
+    crypto.scrypt(password, Buffer.from(salt, 'base64url'), expected.length, { N: +N, r: +r, p: +p }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+  return crypto.timingSafeEqual(expected, actual);
+}

@@ -143,6 +143,7 @@ export interface OrderStatsTable {
 
 export type { OutboxEventTable } from '../events/types.ts';
 import type { OutboxEventTable } from '../events/types.ts';
+import type { LockerCommandTable, LockerEventTable, LockerLinkTable, LockerSyncChangeTable, LockerSyncTable } from '../sync/types.ts';
 
 export interface Database {
   locker_company: LockerCompanyTable;
@@ -159,6 +160,11 @@ export interface Database {
   order_code: OrderCodeTable;
   order_stats: OrderStatsTable;
   outbox_event: OutboxEventTable;
+  locker_sync: LockerSyncTable;
+  locker_sync_change: LockerSyncChangeTable;
+  locker_link: LockerLinkTable;
+  locker_event: LockerEventTable;
+  locker_command: LockerCommandTable;
 }
 
 // Re-exported so later tables with generated ids can use them without importing kysely twice.

@@ -13,6 +13,7 @@ import type { DialectName } from '../database.ts';
 import * as m001 from './001_locker.ts';
 import * as m004 from './004_events.ts';
 import * as m005 from './005_read_paths.ts';
+import * as m007 from './007_sync.ts';
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -22,6 +23,7 @@ export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['001_locker', m001],
   ['004_events', m004],
   ['005_read_paths', m005],
+  ['007_sync', m007],
 ];
 
 const LOCK_KEY = 7_340_021;

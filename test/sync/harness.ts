@@ -1,0 +1,147 @@
+/**
+ * The whole locker link for a test: the real cloud (HTTP API, storage, embedded broker or an
+ * external one), lockers made through the operator's services with agent credentials, and
+ * simulated lockers whose real agents run over pseudo-terminals and connect over MQTT.
+ */
+import assert from 'node:assert/strict';
+import { createLockerApiKey, createLockerCompany } from '../../cloud/services/admin/companies.ts';
+import { createPostomat, resetAgentCredentials, type CellInput } from '../../cloud/services/admin/postomats.ts';
+import type { Db } from '../../cloud/storage/database.ts';
+import { SimLocker } from '../../hardware-sim/locker.ts';
+import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { tempDir } from '../helpers/sim-harness.ts';
+import type { TestDialect } from '../helpers/storage.ts';
+
+export const BASE = '/api/v1/integration/company';
+
+/** Guard against a hang, not a timing assertion. */
+const GUARD_MS = 15_000;
+
+export async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, guardMs = GUARD_MS): Promise<T> {
+  const deadline = Date.now() + guardMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 15));
+  }
+}
+
+export const CELLS: CellInput[] = [
+  { number: 1, size: 'S', board: 0, lock: 1 },
+  { number: 2, size: 'M', board: 0, lock: 2 },
+  { number: 3, size: 'L', board: 0, lock: 3 },
+];
+
+export interface CloudLocker {
+  id: string;
+  shortId: string;
+  cells: Array<{ id: string; number: number }>;
+  agent: { username: string; password: string };
+}
+
+export interface SyncWorld {
+  cloud: TestCloud;
+  db: Db;
+  company: { id: string; key: string };
+  /** broker URL the agents use (embedded, or the external one) */
+  mqttUrl: string;
+  newLocker(title?: string): Promise<CloudLocker>;
+  /** starts a simulated locker whose agent connects to the cloud with the locker's credentials */
+  startAgent(locker: CloudLocker, opts?: { agentMode?: 'child' | 'inprocess'; password?: string }): Promise<SimLocker>;
+  createOrder(lockerId: string, body?: Record<string, unknown>): Promise<any>;
+  order(id: string): Promise<any>;
+  /** restarts the cloud process on the same storage and broker port */
+  restartCloud(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface WorldOptions {
+  env?: Record<string, string>;
+  /** price of an order (minor units): non-zero leaves orders unpaid */
+  orderPrice?: number;
+}
+
+export async function startSyncWorld(dialect: TestDialect, options: WorldOptions = {}): Promise<SyncWorld> {
+  const env: Record<string, string> = { SYNC_POLL_MS: '10', ...options.env };
+  let cloud = await startTestCloud(dialect, { env });
+  const db = cloud.storage.db;
+  const c = await createLockerCompany(db, { title: 'Sync Co', defaultDays: 2, balance: 1_000_000, orderPrice: options.orderPrice ?? 0 });
+  const company = { id: c.id, key: (await createLockerApiKey(db, c.id)).key };
+  const dirs: Array<{ remove(): void }> = [];
+  const sims: SimLocker[] = [];
+  let n = 0;
+  const mqttUrl = env.MQTT_URL ?? cloud.sync.mqttUrl;
+  const world: SyncWorld = {
+    get cloud() {
+      return cloud;
+    },
+    db,
+    company,
+    mqttUrl,
+    async newLocker(title = `Locker ${++n}`) {
+      const p = await createPostomat(db, { title, shortId: `S${Math.random().toString(36).slice(2, 8).toUpperCase()}` }, CELLS);
+      const agent = await resetAgentCredentials(db, p.id);
+      return { id: p.id, shortId: p.shortId, cells: p.cells.map((x) => ({ id: x.id, number: x.number })), agent };
+    },
+    async startAgent(locker, opts = {}) {
+      const dir = tempDir('sync-locker');
+      dirs.push(dir);
+      const sim = new SimLocker({
+        id: locker.id,
+        boards: [0],
+        // The agent names cells by their number in the cloud.
+        cells: CELLS.map((x) => ({ cellId: String(x.number), board: x.board, lock: x.lock, size: x.size })),
+        dir: dir.path,
+        transport: 'pty',
+        agentMode: opts.agentMode ?? 'inprocess',
+        unlockTimeMs: 20,
+        agentConfig: {
+          cloud: { mqttUrl, username: locker.agent.username, password: opts.password ?? locker.agent.password, eventRetryMs: 1_000, reconnectMaxMs: 1_000 },
+        },
+      });
+      sims.push(sim);
+      await sim.start();
+      return sim;
+    },
+    async createOrder(lockerId, body = {}) {
+      const res = await cloud.request('POST', `${BASE}/order/create`, {
+        token: company.key,
+        body: { toUserPhone: '+996555000111', postomatId: lockerId, sendMessage: false, ...body },
+      });
+      assert.equal(res.status, 200, res.text);
+      return res.body;
+    },
+    async order(id) {
+      const res = await cloud.request('GET', `${BASE}/order/${id}?withStatuses=true&withCell=true`, { token: company.key });
+      assert.equal(res.status, 200, res.text);
+      return res.body;
+    },
+    async restartCloud() {
+      const port = cloud.sync.broker?.port;
+      await cloud.close();
+      cloud = await startTestCloud(dialect, { env: { ...env, ...(port ? { MQTT_PORT: String(port) } : {}) }, reuse: cloud.storage });
+    },
+    async close() {
+      for (const s of sims) await s.close().catch(() => undefined);
+      await cloud.stop();
+      for (const d of dirs) d.remove();
+    },
+  };
+  return world;
+}
+
+/** Codes of an order as the company reads them over HTTP. */
+export async function codesOf(world: SyncWorld, orderId: string): Promise<{ DOWN: string; UP: string; SUBTRACT: string }> {
+  const get = async (path: string) => (await world.cloud.request('GET', `${BASE}/order/${orderId}/${path}`, { token: world.company.key })).body.password as string;
+  return { DOWN: await get('down-code'), UP: await get('up-code'), SUBTRACT: await get('subtract-code') };
+}
+
+export async function link(db: Db, lockerId: string) {
+  return db.selectFrom('locker_link').selectAll().where('postomatId', '=', lockerId).executeTakeFirst();
+}
+
+/** Waits until the cloud has the agent online (its announcement handled). */
+export function untilOnline(world: SyncWorld, lockerId: string, online = true) {
+  return until(`locker ${online ? 'online' : 'offline'}`, async () => (await link(world.db, lockerId))?.online === (online ? 1 : 0));
+}
