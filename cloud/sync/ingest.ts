@@ -29,7 +29,12 @@ export async function ingestEvent(deps: IngestDeps, lockerId: string, event: Loc
   if (seen) return 'ack';
 
   const order = event.orderId
-    ? await db.selectFrom('locker_order').select(['id', 'postomatId', 'status', 'createdAt']).where('id', '=', event.orderId).executeTakeFirst()
+    ? await db
+        .selectFrom('locker_order as o')
+        .leftJoin('order_status as s', 's.id', 'o.currentStatusId')
+        .select(['o.id', 'o.postomatId', 'o.status', 'o.createdAt', 's.createdAt as statusAt'])
+        .where('o.id', '=', event.orderId)
+        .executeTakeFirst()
     : undefined;
   // The agent names a cell by its number at this locker (docs/field-technicians.md).
   const cell =
@@ -61,7 +66,7 @@ export async function ingestEvent(deps: IngestDeps, lockerId: string, event: Loc
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('locker_event').values(row).execute();
       if (decision.action === 'apply') {
-        await transitionOrder(trx, { orderId: order!.id, to: decision.to, at: eventTime(event.at, order!.createdAt, now), cellId: cell?.id });
+        await transitionOrder(trx, { orderId: order!.id, to: decision.to, at: eventTime(event.at, order!.statusAt ?? order!.createdAt, now), cellId: cell?.id });
       }
     });
   } catch (err) {
@@ -83,10 +88,11 @@ async function recordRejected(db: Db, row: LockerEventTable): Promise<void> {
 
 /**
  * When it happened, by the locker's clock (a placement recorded offline counts from the real
- * placement), kept between the order's creation and now: a locker clock running ahead cannot
- * push the storage period into the future, nor one running behind put it before the order.
+ * placement), kept between the order's current status and now: a locker clock running ahead
+ * cannot push the storage period into the future, nor one running behind put a step before
+ * the one it follows.
  */
-export function eventTime(at: string, orderCreatedAt: string, now: Date): Date {
+export function eventTime(at: string, currentStatusAt: string, now: Date): Date {
   const t = Math.min(Date.parse(at), now.getTime());
-  return new Date(Math.max(t, Date.parse(orderCreatedAt)));
+  return new Date(Math.max(t, Date.parse(currentStatusAt)));
 }

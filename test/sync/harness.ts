@@ -7,9 +7,11 @@ import assert from 'node:assert/strict';
 import { createLockerApiKey, createLockerCompany } from '../../cloud/services/admin/companies.ts';
 import { createPostomat, resetAgentCredentials, type CellInput } from '../../cloud/services/admin/postomats.ts';
 import type { Db } from '../../cloud/storage/database.ts';
+import { systemClock } from '../../cloud/clock.ts';
+import { InProcessAgent } from '../../hardware-sim/agent-handle.ts';
 import { SimLocker } from '../../hardware-sim/locker.ts';
 import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
-import { tempDir } from '../helpers/sim-harness.ts';
+import { tempDir, waitForDoorOpen } from '../helpers/sim-harness.ts';
 import type { TestDialect } from '../helpers/storage.ts';
 
 export const BASE = '/api/v1/integration/company';
@@ -64,9 +66,11 @@ export interface WorldOptions {
 
 export async function startSyncWorld(dialect: TestDialect, options: WorldOptions = {}): Promise<SyncWorld> {
   const env: Record<string, string> = { SYNC_POLL_MS: '10', ...options.env };
-  let cloud = await startTestCloud(dialect, { env });
+  // The real clock: events carry the agents' real times, and the cloud keeps them in order.
+  let cloud = await startTestCloud(dialect, { env, clock: systemClock });
   const db = cloud.storage.db;
-  const c = await createLockerCompany(db, { title: 'Sync Co', defaultDays: 2, balance: 1_000_000, orderPrice: options.orderPrice ?? 0 });
+  // Notifications go nowhere (port 9 refuses): the outbox rows are what the tests look at.
+  const c = await createLockerCompany(db, { title: 'Sync Co', defaultDays: 2, balance: 1_000_000, orderPrice: options.orderPrice ?? 0, notificationUrl: 'http://127.0.0.1:9/n' });
   const company = { id: c.id, key: (await createLockerApiKey(db, c.id)).key };
   const dirs: Array<{ remove(): void }> = [];
   const sims: SimLocker[] = [];
@@ -120,7 +124,7 @@ export async function startSyncWorld(dialect: TestDialect, options: WorldOptions
     async restartCloud() {
       const port = cloud.sync.broker?.port;
       await cloud.close();
-      cloud = await startTestCloud(dialect, { env: { ...env, ...(port ? { MQTT_PORT: String(port) } : {}) }, reuse: cloud.storage });
+      cloud = await startTestCloud(dialect, { env: { ...env, ...(port ? { MQTT_PORT: String(port) } : {}) }, reuse: cloud.storage, clock: systemClock });
     },
     async close() {
       for (const s of sims) await s.close().catch(() => undefined);
@@ -144,4 +148,30 @@ export async function link(db: Db, lockerId: string) {
 /** Waits until the cloud has the agent online (its announcement handled). */
 export function untilOnline(world: SyncWorld, lockerId: string, online = true) {
   return until(`locker ${online ? 'online' : 'offline'}`, async () => (await link(world.db, lockerId))?.online === (online ? 1 : 0));
+}
+
+/** The agent's own copy of an order (in-process agents only). */
+export function agentOrder(sim: SimLocker, orderId: string) {
+  if (!(sim.agent instanceof InProcessAgent)) throw new Error('agentOrder needs an in-process agent');
+  return sim.agent.agent.store.order(orderId);
+}
+
+/** Waits until the agent's store satisfies `check` for the order. */
+export function untilAgent(sim: SimLocker, orderId: string, what: string, check: (o: ReturnType<typeof agentOrder>) => boolean) {
+  return until(`agent: ${what}`, () => check(agentOrder(sim, orderId)) || undefined);
+}
+
+/** Puts a parcel in (or takes it out of) an open cell and closes the door, as a person would. */
+export async function useCell(sim: SimLocker, cellId: string, parcel: boolean): Promise<void> {
+  await waitForDoorOpen(sim, cellId);
+  sim.setParcel(cellId, parcel);
+  sim.closeDoor(cellId);
+}
+
+export async function orderRow(db: Db, id: string) {
+  return db.selectFrom('locker_order').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+export async function eventsOf(db: Db, orderId: string) {
+  return db.selectFrom('locker_event').select(['type', 'outcome', 'note']).where('orderId', '=', orderId).orderBy('receivedAt').orderBy('seq').execute();
 }
