@@ -40,6 +40,7 @@ export class AgentSync {
     private readonly link: MqttLink;
     private readonly lastSent = new Map<string, number>();
     private retryTimer: unknown;
+    private connectionAt = '';
     private readonly onEvent = (e: LockerEvent) => void this.sendEvent(e);
     private readonly onCells = () => void this.sendCells();
 
@@ -52,15 +53,18 @@ export class AgentSync {
             {
                 url: options.mqttUrl,
                 backoff: options.backoff,
-                clientOptions: () => ({
-                    clientId: `locker-${options.lockerId}`,
-                    username: options.username,
-                    password: options.password,
-                    clean: true,
-                    keepalive: 30,
-                    connectTimeout: 10_000,
-                    will: { topic: this.topic('connection'), payload: Buffer.from(JSON.stringify(this.connection(false))), qos: 1, retain: true },
-                }),
+                clientOptions: () => {
+                    this.connectionAt = isoNow(deps.clock);
+                    return {
+                        clientId: `locker-${options.lockerId}`,
+                        username: options.username,
+                        password: options.password,
+                        clean: true,
+                        keepalive: 30,
+                        connectTimeout: 10_000,
+                        will: { topic: this.topic('connection'), payload: Buffer.from(JSON.stringify(this.connection(false))), qos: 1, retain: true },
+                    };
+                },
             },
             { connect: deps.connect, timers: deps.clock, log: deps.log },
         );
@@ -82,7 +86,7 @@ export class AgentSync {
     /** Says goodbye (retained "offline") rather than leaving it to the Last Will. */
     async stop(): Promise<void> {
         this.deps.clock.clearTimeout(this.retryTimer);
-        await this.link.stop(() => this.link.publish(this.topic('connection'), this.connection(false), { qos: 1, retain: true }));
+        await this.link.stop(() => this.link.publish(this.topic('connection'), this.connection(false, isoNow(this.deps.clock)), { qos: 1, retain: true }));
         this.port.off('event', this.onEvent);
         this.port.off('cells', this.onCells);
     }
@@ -97,8 +101,13 @@ export class AgentSync {
         return topics[name](this.options.lockerId);
     }
 
-    private connection(online: boolean): ConnectionMessage {
-        return { v: CONTRACT_VERSION, online, agentVersion: this.options.agentVersion, syncVersion: this.port.syncVersion(), at: isoNow(this.deps.clock) };
+    /**
+     * `at` is the time of this connection, in its announcements and in its Last Will alike: the
+     * cloud ignores a message older than the one it holds, so a Last Will of an old connection
+     * delivered after the agent came back cannot mark it offline.
+     */
+    private connection(online: boolean, at = this.connectionAt): ConnectionMessage {
+        return { v: CONTRACT_VERSION, online, agentVersion: this.options.agentVersion, syncVersion: this.port.syncVersion(), at };
     }
 
     private async onConnect(): Promise<void> {

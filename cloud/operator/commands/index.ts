@@ -6,5 +6,6 @@ import { commands as postomats } from './postomats.ts';
 import { commands as orders } from './orders.ts';
 import { commands as demo } from './demo.ts';
 import { commands as events } from './events.ts';
+import { commands as lockerLink } from './locker-link.ts';
 
-export const ALL_COMMANDS: Command[] = [...companies, ...directories, ...postomats, ...orders, ...events, ...demo];
+export const ALL_COMMANDS: Command[] = [...companies, ...directories, ...postomats, ...lockerLink, ...orders, ...events, ...demo];
