@@ -9,7 +9,7 @@ import mqtt from 'mqtt';
 import { CONTRACT_VERSION, topics } from '../../shared/mqtt/index.ts';
 import { DIALECTS } from '../helpers/storage.ts';
 import { typeAndWaitOpen } from '../helpers/sim-harness.ts';
-import { BASE, codesOf, link, startSyncWorld, until, untilOnline, type CloudLocker, type SyncWorld } from './harness.ts';
+import { BASE, codesOf, link, startSyncWorld, until, untilAgent, untilOnline, type CloudLocker, type SyncWorld } from './harness.ts';
 
 function rawClient(url: string, username: string, password: string, clientId = `locker-${username}`) {
   return mqtt.connect(url, { clientId, username, password, reconnectPeriod: 0, connectTimeout: 5_000 });
@@ -45,6 +45,7 @@ for (const dialect of DIALECTS) {
 
       const order = await w.createOrder(a.id);
       const codes = await codesOf(w, order.id);
+      await untilAgent(sim, order.id, 'order known', (o) => o?.codes.DOWN === codes.DOWN);
       // The code is usable at the locker: typing it opens a cell.
       assert.match(await typeAndWaitOpen(sim, codes.DOWN), /^[123]$/);
     });
