@@ -26,6 +26,8 @@ export interface AgentHandle extends EventEmitter<AgentHandleEvents> {
     command(message: unknown): Promise<ResponseMessage>;
     cells(): Promise<CellsMessage>;
     pendingEvents(): Promise<LockerEvent[]>;
+    /** The version of the cloud's orders the agent's store holds. */
+    syncVersion(): Promise<number>;
     /** Cut (false) or restore (true) the agent's cloud link; false when it has none. */
     setNetwork(online: boolean): Promise<boolean>;
     /** Graceful stop. */
@@ -91,6 +93,9 @@ export class InProcessAgent extends EventEmitter<AgentHandleEvents> implements A
     }
     async pendingEvents() {
         return this.agent.pendingEvents();
+    }
+    async syncVersion() {
+        return this.agent.syncVersion();
     }
     async setNetwork(online: boolean) {
         await this.sync?.setNetwork(online);
@@ -184,6 +189,9 @@ export class ChildAgent extends EventEmitter<AgentHandleEvents> implements Agent
     }
     pendingEvents() {
         return this.request<LockerEvent[]>('pending');
+    }
+    syncVersion() {
+        return this.request<number>('syncVersion');
     }
     setNetwork(online: boolean) {
         return this.request<boolean>('network', online);

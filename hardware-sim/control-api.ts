@@ -20,6 +20,7 @@ async function describeLocker(l: SimLocker) {
         id: l.id,
         transport: l.options.transport,
         agentPid: l.agent.pid ?? null,
+        syncVersion: await l.agent.syncVersion().catch(() => null),
         boards: [...l.boards.values()].map((b) => ({ address: b.address, silent: b.silent, replyDelayMs: b.replyDelayMs })),
         display: l.lastDisplay() ?? null,
     };

@@ -48,6 +48,7 @@ async function onMessage(agent: LockerAgent, sync: AgentSync | undefined, msg: {
         else if (msg.type === 'ack') result = agent.ack(String(msg.payload));
         else if (msg.type === 'cells') result = agent.cellsMessage();
         else if (msg.type === 'pending') result = agent.pendingEvents();
+        else if (msg.type === 'syncVersion') result = agent.syncVersion();
         else if (msg.type === 'network') result = await sync?.setNetwork(msg.payload === true).then(() => true) ?? false;
         else throw new Error(`unknown message ${msg.type}`);
         process.send?.({ type: 'reply', id: msg.id, ok: true, result });

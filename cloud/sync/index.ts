@@ -26,7 +26,7 @@ export interface SyncHandle {
   /** the broker agents connect to (password-free) */
   mqttUrl: string;
   /** the embedded broker, when there is one (tests restart it) */
-  broker?: { port: number; restart(): Promise<void>; connectedClients(): number };
+  broker?: { port: number; restart(whileDown?: () => Promise<void>): Promise<void>; connectedClients(): number };
   publisher: SyncPublisher;
   inbound: InboundMessages;
   close(): Promise<void>;
@@ -104,8 +104,9 @@ export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<Sy
     broker: embedded && {
       port: embedded.port,
       connectedClients: () => embedded!.connectedClients(),
-      async restart() {
+      async restart(whileDown) {
         await embedded!.close();
+        await whileDown?.();
         embedded = await startEmbeddedBroker({ ...brokerOptions, port: embedded!.port, cloudSecret: embedded!.cloudSecret });
       },
     },

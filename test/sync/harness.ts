@@ -8,6 +8,7 @@ import { createLockerApiKey, createLockerCompany } from '../../cloud/services/ad
 import { createPostomat, resetAgentCredentials, type CellInput } from '../../cloud/services/admin/postomats.ts';
 import type { Db } from '../../cloud/storage/database.ts';
 import { systemClock } from '../../cloud/clock.ts';
+import type { Logger } from '../../cloud/logger.ts';
 import { InProcessAgent } from '../../hardware-sim/agent-handle.ts';
 import { SimLocker } from '../../hardware-sim/locker.ts';
 import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
@@ -29,11 +30,8 @@ export async function until<T>(what: string, check: () => Promise<T | undefined>
   }
 }
 
-export const CELLS: CellInput[] = [
-  { number: 1, size: 'S', board: 0, lock: 1 },
-  { number: 2, size: 'M', board: 0, lock: 2 },
-  { number: 3, size: 'L', board: 0, lock: 3 },
-];
+/** Eight cells on board 0, numbered as their locks. */
+export const CELLS: CellInput[] = (['S', 'S', 'M', 'M', 'M', 'L', 'L', 'XL'] as const).map((size, i) => ({ number: i + 1, size, board: 0, lock: i + 1 }));
 
 export interface CloudLocker {
   id: string;
@@ -53,13 +51,16 @@ export interface SyncWorld {
   startAgent(locker: CloudLocker, opts?: { agentMode?: 'child' | 'inprocess'; password?: string }): Promise<SimLocker>;
   createOrder(lockerId: string, body?: Record<string, unknown>): Promise<any>;
   order(id: string): Promise<any>;
-  /** restarts the cloud process on the same storage and broker port */
-  restartCloud(): Promise<void>;
+  /** stops the cloud (HTTP, broker, publisher), keeping its storage */
+  stopCloud(): Promise<void>;
+  /** starts it again on the same storage and broker port */
+  startCloud(): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface WorldOptions {
   env?: Record<string, string>;
+  logger?: Logger;
   /** price of an order (minor units): non-zero leaves orders unpaid */
   orderPrice?: number;
 }
@@ -67,7 +68,8 @@ export interface WorldOptions {
 export async function startSyncWorld(dialect: TestDialect, options: WorldOptions = {}): Promise<SyncWorld> {
   const env: Record<string, string> = { SYNC_POLL_MS: '10', ...options.env };
   // The real clock: events carry the agents' real times, and the cloud keeps them in order.
-  let cloud = await startTestCloud(dialect, { env, clock: systemClock });
+  let cloud = await startTestCloud(dialect, { env, clock: systemClock, logger: options.logger });
+  let brokerPort: number | undefined;
   const db = cloud.storage.db;
   // Notifications go nowhere (port 9 refuses): the outbox rows are what the tests look at.
   const c = await createLockerCompany(db, { title: 'Sync Co', defaultDays: 2, balance: 1_000_000, orderPrice: options.orderPrice ?? 0, notificationUrl: 'http://127.0.0.1:9/n' });
@@ -121,10 +123,12 @@ export async function startSyncWorld(dialect: TestDialect, options: WorldOptions
       assert.equal(res.status, 200, res.text);
       return res.body;
     },
-    async restartCloud() {
-      const port = cloud.sync.broker?.port;
+    async stopCloud() {
+      brokerPort = cloud.sync.broker?.port;
       await cloud.close();
-      cloud = await startTestCloud(dialect, { env: { ...env, ...(port ? { MQTT_PORT: String(port) } : {}) }, reuse: cloud.storage, clock: systemClock });
+    },
+    async startCloud() {
+      cloud = await startTestCloud(dialect, { env: { ...env, ...(brokerPort ? { MQTT_PORT: String(brokerPort) } : {}) }, reuse: cloud.storage, clock: systemClock, logger: options.logger });
     },
     async close() {
       for (const s of sims) await s.close().catch(() => undefined);

@@ -39,7 +39,8 @@ for (const dialect of DIALECTS) {
       const sim = await w.startAgent(a);
       await untilOnline(w, a.id);
       const state = await until('cells reported', async () => (await link(w.db, a.id))?.cells ?? undefined);
-      assert.deepEqual(JSON.parse(state).map((c: any) => [c.cellId, c.state]), [['1', 'OK'], ['2', 'OK'], ['3', 'OK']]);
+      assert.deepEqual(JSON.parse(state).map((c: any) => [c.cellId, c.state]).slice(0, 3), [['1', 'OK'], ['2', 'OK'], ['3', 'OK']]);
+      assert.equal(JSON.parse(state).length, 8);
       const locker = await w.cloud.request('GET', `${BASE}/postomat/${a.id}`, { token: w.company.key });
       assert.equal(locker.body.isConnected, true);
 
@@ -47,7 +48,7 @@ for (const dialect of DIALECTS) {
       const codes = await codesOf(w, order.id);
       await untilAgent(sim, order.id, 'order known', (o) => o?.codes.DOWN === codes.DOWN);
       // The code is usable at the locker: typing it opens a cell.
-      assert.match(await typeAndWaitOpen(sim, codes.DOWN), /^[123]$/);
+      assert.match(await typeAndWaitOpen(sim, codes.DOWN), /^[1-8]$/);
     });
 
     it('refuses a wrong password and a client id that is not the locker\'s own', async () => {
