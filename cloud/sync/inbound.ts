@@ -35,6 +35,8 @@ export interface InboundDeps {
 
 export class InboundMessages {
   private readonly queues = new Map<string, Promise<void>>();
+  /** Lockers are never deleted: once seen in the database, a locker id stays known. */
+  private readonly known = new Set<string>();
 
   constructor(private readonly deps: InboundDeps) {}
 
@@ -63,8 +65,18 @@ export class InboundMessages {
     return undefined;
   }
 
+  private async isKnown(lockerId: string): Promise<boolean> {
+    if (this.known.has(lockerId)) return true;
+    if (!(await lockerExists(this.deps.db, lockerId))) return false;
+    this.known.add(lockerId);
+    return true;
+  }
+
   private async dispatch(lockerId: string, name: TopicName, payload: Buffer): Promise<void> {
     const { db, clock, logger } = this.deps;
+    // Not a locker of this database (a broker shared with another deployment): not ours to
+    // answer. Above all no ack, which would make that locker drop the event from its outbox.
+    if (!(await this.isKnown(lockerId))) return logger.debug('message of an unknown locker ignored', { lockerId, topic: name });
     if (name === 'events') {
       const event = this.decode(lockerId, name, LockerEvent, payload);
       if (event && (await ingestEvent(this.deps, lockerId, event)) === 'ack') {
@@ -72,9 +84,7 @@ export class InboundMessages {
       }
     } else if (name === 'connection') {
       const msg = this.decode(lockerId, name, ConnectionMessage, payload);
-      if (!msg) return;
-      if (!(await lockerExists(db, lockerId))) return logger.warn('connection message of an unknown locker', { lockerId });
-      if (!(await recordConnection(db, lockerId, msg, clock.now()))) return;
+      if (!msg || !(await recordConnection(db, lockerId, msg, clock.now()))) return;
       logger.info(msg.online ? 'locker online' : 'locker offline', { lockerId, syncVersion: msg.syncVersion, agentVersion: msg.agentVersion });
       if (!msg.online) return;
       // It (re)connected: send what changed since the version it holds, and its pending commands.
@@ -83,7 +93,7 @@ export class InboundMessages {
       await this.deps.publisher.sendCommands(lockerId);
     } else if (name === 'cells') {
       const msg = this.decode(lockerId, name, CellsMessage, payload);
-      if (msg && (await lockerExists(db, lockerId))) await recordCells(db, lockerId, msg, clock.now());
+      if (msg) await recordCells(db, lockerId, msg, clock.now());
     } else if (name === 'responses') {
       const msg = this.decode(lockerId, name, ResponseMessage, payload);
       if (!msg) return;

@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { createLockerApiKey, createLockerCompany } from '../../cloud/services/admin/companies.ts';
 import { createPostomat, resetAgentCredentials, type CellInput } from '../../cloud/services/admin/postomats.ts';
 import type { Db } from '../../cloud/storage/database.ts';
+import mqtt from 'mqtt';
 import { systemClock } from '../../cloud/clock.ts';
+import { topics } from '../../shared/mqtt/index.ts';
 import type { Logger } from '../../cloud/logger.ts';
 import { InProcessAgent } from '../../hardware-sim/agent-handle.ts';
 import { SimLocker } from '../../hardware-sim/locker.ts';
@@ -75,6 +77,7 @@ export async function startSyncWorld(dialect: TestDialect, options: WorldOptions
   const c = await createLockerCompany(db, { title: 'Sync Co', defaultDays: 2, balance: 1_000_000, orderPrice: options.orderPrice ?? 0, notificationUrl: 'http://127.0.0.1:9/n' });
   const company = { id: c.id, key: (await createLockerApiKey(db, c.id)).key };
   const dirs: Array<{ remove(): void }> = [];
+  const lockerIds: string[] = [];
   const sims: SimLocker[] = [];
   let n = 0;
   const mqttUrl = env.MQTT_URL ?? cloud.sync.mqttUrl;
@@ -88,6 +91,7 @@ export async function startSyncWorld(dialect: TestDialect, options: WorldOptions
     async newLocker(title = `Locker ${++n}`) {
       const p = await createPostomat(db, { title, shortId: `S${Math.random().toString(36).slice(2, 8).toUpperCase()}` }, CELLS);
       const agent = await resetAgentCredentials(db, p.id);
+      lockerIds.push(p.id);
       return { id: p.id, shortId: p.shortId, cells: p.cells.map((x) => ({ id: x.id, number: x.number })), agent };
     },
     async startAgent(locker, opts = {}) {
@@ -132,6 +136,7 @@ export async function startSyncWorld(dialect: TestDialect, options: WorldOptions
     },
     async close() {
       for (const s of sims) await s.close().catch(() => undefined);
+      if (env.MQTT_URL) await clearRetained(env, lockerIds);
       await cloud.stop();
       for (const d of dirs) d.remove();
     },
@@ -178,4 +183,13 @@ export async function orderRow(db: Db, id: string) {
 
 export async function eventsOf(db: Db, orderId: string) {
   return db.selectFrom('locker_event').select(['type', 'outcome', 'note']).where('orderId', '=', orderId).orderBy('receivedAt').orderBy('seq').execute();
+}
+
+/** An external broker keeps retained messages: leave nothing of this test's lockers behind. */
+async function clearRetained(env: Record<string, string>, lockerIds: string[]): Promise<void> {
+  const client = await mqtt.connectAsync(env.MQTT_URL, { username: env.MQTT_USERNAME, password: env.MQTT_PASSWORD, reconnectPeriod: 0 });
+  for (const id of lockerIds) {
+    for (const t of [topics.connection(id), topics.cells(id)]) await client.publishAsync(t, '', { qos: 1, retain: true });
+  }
+  await client.endAsync();
 }
