@@ -14,10 +14,13 @@ export function newPassword(bytes = 18): string {
   return crypto.randomBytes(bytes).toString('base64url');
 }
 
-/** Human passwords need a slow salted hash. Format: scrypt$N$r$p$salt$hash (base64url). */
-export function hashPassword(password: string): string {
+/**
+ * Human passwords need a slow salted hash. Format: scrypt$N$r$p$salt$hash (base64url); the
+ * cost travels with the hash, so benchmarks may seed cheaper ones (`N`) without changing checks.
+ */
+export function hashPassword(password: string, N = 16384): string {
   const salt = crypto.randomBytes(16);
-  const N = 16384, r = 8, p = 1;
+  const r = 8, p = 1;
   const hash = crypto.scryptSync(password, salt, 32, { N, r, p });
   return ['scrypt', N, r, p, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }

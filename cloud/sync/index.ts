@@ -67,7 +67,7 @@ export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<Sy
     link.on('connect', () => {
       link.subscribe(INBOUND.map(allLockersTopic)).then(
         () => {
-          logger.info('connected to the MQTT broker', { url: redact(url) });
+          logger.info('connected to the MQTT broker', { broker: redact(url) });
           resolve();
         },
         (err) => {
