@@ -17,6 +17,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import readline from 'node:readline';
 import SQLite from 'better-sqlite3';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -137,6 +138,7 @@ async function untilAll(what: string, done: () => boolean, guardMs = 60_000): Pr
 async function orderToUsable(file: string, key: string, lockers: SeededLocker[], dir: string) {
   const cloud = await child('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', DATABASE_URL: file, RATE_LIMIT_MAX: '0' }, (m) =>
     m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined,
+    process.env.BENCH_SYNC_CLOUD_NODE_ARGS?.split(' ').filter(Boolean),
   );
   try {
     return await measureOrderToUsable(cloud.ready, key, lockers, dir, file);
@@ -171,12 +173,24 @@ async function measureOrderToUsable(cloud: { url: string; mqtt: string }, key: s
   await untilAll('warm-up orders usable', () => [...created.keys()].every((id) => agents.usableAt.has(id)));
   created.clear();
   log(`creating ${ORDERS} orders at ${RATE}/s`);
+  // The agents, the HTTP client and the clock all live in this process: its stalls count too.
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
   await atRate(ORDERS, RATE, create);
   await untilAll('every order usable at its locker', () => [...created.keys()].every((id) => agents.usableAt.has(id)));
+  loopDelay.disable();
   const toUsable = [...created].map(([id, t]) => agents.usableAt.get(id)! - t.start);
+  const toReceived = [...created].map(([id, t]) => agents.receivedAt.get(id)! - t.start);
+  const applying = [...created.keys()].map((id) => agents.usableAt.get(id)! - agents.receivedAt.get(id)!);
   const http = [...created.values()].map((t) => t.answered - t.start);
   await agents.close();
-  return { toUsable: stats(toUsable), httpCreate: stats(http) };
+  return {
+    toUsable: stats(toUsable),
+    toReceived: stats(toReceived),
+    storeApply: stats(applying),
+    httpCreate: stats(http),
+    agentsProcessLoopDelay: { p50Ms: round(loopDelay.percentile(50) / 1e6), p99Ms: round(loopDelay.percentile(99) / 1e6), maxMs: round(loopDelay.max / 1e6) },
+  };
 }
 
 function connectClient(url: string, l: SeededLocker): Promise<{ client: MqttClient; ms: number }> {
@@ -302,6 +316,7 @@ async function main() {
     log(`seeding ${CONNECTIONS} lockers (+${FULL_COST_SAMPLE} with production-cost passwords)`);
     const { key, lockers, full } = await seed(file, Math.max(CONNECTIONS, AGENTS), FULL_COST_SAMPLE);
     const sync = await orderToUsable(file, key, lockers.slice(0, AGENTS), dir);
+    if (process.env.BENCH_SYNC_ONLY_ORDERS) return console.log(JSON.stringify(sync, null, 2));
     const baseline = await withProbe(file, (p) => barePublishReceive(p, lockers.slice(0, AGENTS)));
     const connections = await withProbe(file, (p) => manyLockers(p, lockers.slice(0, CONNECTIONS)));
     const humanCost = await withProbe(file, (p) => humanCostLogins(p, full, CONNECTIONS));

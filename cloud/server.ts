@@ -36,6 +36,12 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
   const clock = options.clock ?? systemClock;
   const storage = options.storage ?? (await openStorage(config.DATABASE_URL));
+  const closeOwnStorage = () => (options.storage ? Promise.resolve() : storage.close());
+  // Before HTTP: an order created by the first request must find the locker link running.
+  const sync = await startSync(config, { db: storage.db, clock, logger }).catch(async (err) => {
+    await closeOwnStorage();
+    throw err;
+  });
   const deps: AppDeps = {
     db: storage.db,
     dialect: storage.dialect,
@@ -45,13 +51,9 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
       rateLimit: { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS },
       mapUrlTemplate: config.MAP_URL_TEMPLATE,
     },
+    // The order's codes go to its locker right after this commit, not at the next poll.
+    afterOrderCreate: async () => sync.publisher.soon(),
   };
-  const closeOwnStorage = () => (options.storage ? Promise.resolve() : storage.close());
-  // Before HTTP: an order created by the first request must find the locker link running.
-  const sync = await startSync(config, { db: storage.db, clock, logger }).catch(async (err) => {
-    await closeOwnStorage();
-    throw err;
-  });
   const app = buildApp(deps);
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;

@@ -19,10 +19,13 @@ class StoreOnlyPort extends EventEmitter implements AgentSyncPort {
   constructor(
     readonly store: AgentStore,
     private readonly onUsable: (orderId: string, at: number) => void,
+    private readonly onReceived: (orderId: string, at: number) => void,
   ) {
     super();
   }
   applySync(message: unknown): SyncResult {
+    const received = performance.now();
+    for (const o of (message as SyncMessage).upserts) this.onReceived(o.orderId, received);
     const result = this.store.applySync(message);
     if (!result.applied) return result;
     const at = performance.now();
@@ -51,12 +54,15 @@ class StoreOnlyPort extends EventEmitter implements AgentSyncPort {
 export interface BenchAgents {
   /** performance.now() at which each order's code became usable at its locker */
   usableAt: Map<string, number>;
+  /** performance.now() at which its sync message reached the agent (before the store applied it) */
+  receivedAt: Map<string, number>;
   close(): Promise<void>;
 }
 
 /** Starts one agent per locker and resolves once all are connected (at most `concurrency` connecting at a time). */
 export async function startBenchAgents(lockers: Array<{ id: string; password: string }>, mqttUrl: string, dir: string, concurrency = 50): Promise<BenchAgents> {
   const usableAt = new Map<string, number>();
+  const receivedAt = new Map<string, number>();
   const agents: Array<{ sync: AgentSync; store: AgentStore }> = [];
   let next = 0;
   await Promise.all(
@@ -64,7 +70,11 @@ export async function startBenchAgents(lockers: Array<{ id: string; password: st
       while (next < lockers.length) {
         const l = lockers[next++];
         const store = AgentStore.open(path.join(dir, l.id));
-        const port = new StoreOnlyPort(store, (orderId, at) => usableAt.set(orderId, at));
+        const port = new StoreOnlyPort(
+          store,
+          (orderId, at) => usableAt.set(orderId, at),
+          (orderId, at) => receivedAt.has(orderId) || receivedAt.set(orderId, at),
+        );
         const sync = new AgentSync(port, { lockerId: l.id, mqttUrl, username: l.id, password: l.password, agentVersion: 'bench' }, { connect: mqtt.connect, clock: systemClock, log: quiet });
         agents.push({ sync, store });
         sync.start();
@@ -74,6 +84,7 @@ export async function startBenchAgents(lockers: Array<{ id: string; password: st
   );
   return {
     usableAt,
+    receivedAt,
     async close() {
       for (const a of agents) {
         await a.sync.stop();

@@ -56,7 +56,11 @@ export function commandMessage(c: LockerCommandTable): CommandMessage {
  */
 export async function commandsDue(db: Db, now: Date, resendAfterMs: number, postomatId?: string): Promise<LockerCommandTable[]> {
   const at = now.toISOString();
-  await db.updateTable('locker_command').set({ state: 'EXPIRED' }).where('state', 'in', OPEN).where('expiresAt', '<=', at).execute();
+  // Read first: the publisher asks many times a second, and a write would take SQLite's write lock each time.
+  const expired = await db.selectFrom('locker_command').select('id').where('state', 'in', OPEN).where('expiresAt', '<=', at).execute();
+  if (expired.length) {
+    await db.updateTable('locker_command').set({ state: 'EXPIRED' }).where('id', 'in', expired.map((c) => c.id)).where('state', 'in', OPEN).execute();
+  }
   let q = db.selectFrom('locker_command').selectAll().where('state', 'in', OPEN);
   if (postomatId) q = q.where('postomatId', '=', postomatId);
   else {

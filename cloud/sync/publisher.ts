@@ -33,6 +33,7 @@ export class SyncPublisher {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
+  private again = false;
 
   constructor(
     private readonly deps: PublisherDeps,
@@ -56,6 +57,20 @@ export class SyncPublisher {
     return this.running;
   }
 
+  /**
+   * Something changed in this process: run a round now rather than at the next poll (a round
+   * already running may have read before the change committed, so one more follows it).
+   */
+  soon(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick().finally(() => this.schedule()), 0);
+  }
+
   /** Every unanswered command of a locker that just came back, at once. */
   async sendCommands(postomatId?: string): Promise<void> {
     const now = this.deps.clock.now();
@@ -68,7 +83,10 @@ export class SyncPublisher {
 
   private schedule(): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => void this.tick().finally(() => this.schedule()), this.options.pollMs);
+    clearTimeout(this.timer);
+    const wait = this.again ? 0 : this.options.pollMs;
+    this.again = false;
+    this.timer = setTimeout(() => void this.tick().finally(() => this.schedule()), wait);
   }
 
   private async round(): Promise<void> {

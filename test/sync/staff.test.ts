@@ -105,6 +105,13 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(rows.map((r) => r.state), ['DONE']);
     });
 
+    it('the agent refuses a command past its expiry: the cell stays shut', async () => {
+      const order = await placed();
+      const stale = { v: '1.0', commandId: 'stale-1', type: 'OPEN_CELL', cellId: order.cell, orderId: order.id, expiresAt: new Date(Date.now() - 1000).toISOString() };
+      assert.deepEqual(await sim.agent.command(stale), { v: '1.0', commandId: 'stale-1', status: 'error', error: 'command expired' });
+      assert.equal(sim.hardwareCells().find((c) => c.cellId === order.cell)?.doorClosed, true);
+    });
+
     it('refuses orders whose parcel is not in a cell, and says why', async () => {
       const order = await w.createOrder(locker.id);
       const r = await runOperator(['order', 'subtract', '--id', order.id], {}, w.cloud.storage);

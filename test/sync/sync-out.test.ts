@@ -11,6 +11,7 @@ import { createPostomat } from '../../cloud/services/admin/postomats.ts';
 import { createOrder } from '../../cloud/services/create-order.ts';
 import { markPaid, transitionOrder } from '../../cloud/services/order-transitions.ts';
 import { recordLockerChange } from '../../cloud/sync/changes.ts';
+import { COMMAND_TTL_MS, commandsDue, queueOpenCell } from '../../cloud/sync/commands.ts';
 import { SyncPublisher } from '../../cloud/sync/publisher.ts';
 import { deltaSync, fullSync, lockerVersion, syncForAnnouncement } from '../../cloud/sync/sync-out.ts';
 import type { SyncMessage } from '../../shared/mqtt/index.ts';
@@ -100,6 +101,22 @@ for (const dialect of DIALECTS) {
       const rows = await storage.db.selectFrom('locker_sync_change').select(['orderId', 'version']).where('postomatId', '=', locker).execute();
       assert.deepEqual(rows.map((r) => Number(r.version)).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6]);
       assert.equal(rows.length, orders.length);
+    });
+
+    it('a staff command expires unsent after its time, and is never sent then', async () => {
+      const locker = await newLocker();
+      const o = await newOrder(locker, true);
+      const cell = await storage.db.selectFrom('cell').select('id').where('postomatId', '=', locker).where('number', '=', 1).executeTakeFirstOrThrow();
+      await step(o.id, 'DELIVERED', cell.id);
+      const { command, created } = await storage.db.transaction().execute((trx) => queueOpenCell(trx, { ...o, cellId: cell.id }, clock.now()));
+      assert.deepEqual([created, command.cellId, command.state], [true, '1', 'PENDING']);
+      const again = await storage.db.transaction().execute((trx) => queueOpenCell(trx, { ...o, cellId: cell.id }, clock.now()));
+      assert.deepEqual([again.created, again.command.id], [false, command.id]);
+      assert.deepEqual((await commandsDue(storage.db, clock.now(), 10_000, locker)).map((c) => c.id), [command.id]);
+      const later = new Date(clock.now().getTime() + COMMAND_TTL_MS + 1);
+      assert.deepEqual(await commandsDue(storage.db, later, 10_000, locker), []);
+      const row = await storage.db.selectFrom('locker_command').select('state').where('id', '=', command.id).executeTakeFirstOrThrow();
+      assert.equal(row.state, 'EXPIRED');
     });
 
     it('the publisher sends each change once as a delta after what it published before', async () => {
