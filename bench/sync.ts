@@ -331,7 +331,10 @@ async function main() {
       targetP99Ms: TARGET_P99_MS,
       agentKind: 'lightweight: locker-agent/sync.ts + the real agent store (SQLite, synchronous=FULL), no boards; usable = found by its DOWN code',
       orderToUsable: sync.toUsable,
+      orderToAgent: sync.toReceived,
+      storeApply: sync.storeApply,
       httpCreate: sync.httpCreate,
+      agentsProcessLoopDelay: sync.agentsProcessLoopDelay,
       baselineBarePublishReceive: baseline,
       brokerWithManyLockers: connections,
       humanPasswordCostLogins: humanCost,
@@ -342,7 +345,9 @@ async function main() {
     console.log(
       table([
         row(`order created (HTTP) → code usable at the agent, ${AGENTS} agents`, sync.toUsable),
-        row('  of which the HTTP create answer', sync.httpCreate),
+        row('  until the sync message reaches the agent', sync.toReceived),
+        row('  the agent store applying it (SQLite, FULL)', sync.storeApply),
+        row('  the HTTP create answer', sync.httpCreate),
         row(`baseline: bare publish → receive, same broker, ${AGENTS} lockers`, baseline),
         row(`connect, ${CONNECTIONS} lockers (200 at a time)`, connections.connect),
         row(`connect at scrypt N=16384 (${FULL_COST_SAMPLE}, 8 at a time)`, humanCost.connect),

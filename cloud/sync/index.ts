@@ -8,7 +8,8 @@
 import crypto from 'node:crypto';
 import mqtt from 'mqtt';
 import { allLockersTopic, type TopicName } from '../../shared/mqtt/index.ts';
-import { MqttLink, redact, type MqttConnect } from '../../shared/mqtt/link.ts';
+import { MqttLink, type MqttConnect } from '../../shared/mqtt/link.ts';
+import { redactUrl } from '../../shared/urls.ts';
 import type { Clock } from '../clock.ts';
 import type { CloudConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
@@ -67,7 +68,7 @@ export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<Sy
     link.on('connect', () => {
       link.subscribe(INBOUND.map(allLockersTopic)).then(
         () => {
-          logger.info('connected to the MQTT broker', { broker: redact(url) });
+          logger.info('connected to the MQTT broker', { broker: redactUrl(url) });
           resolve();
         },
         (err) => {
@@ -88,7 +89,7 @@ export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<Sy
     await Promise.race([
       subscribed,
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`cannot connect to the MQTT broker at ${redact(url)} within ${FIRST_CONNECT_TIMEOUT_MS / 1000} s`)), FIRST_CONNECT_TIMEOUT_MS);
+        timer = setTimeout(() => reject(new Error(`cannot connect to the MQTT broker at ${redactUrl(url)} within ${FIRST_CONNECT_TIMEOUT_MS / 1000} s`)), FIRST_CONNECT_TIMEOUT_MS);
       }),
     ]);
   } catch (err) {
@@ -100,7 +101,7 @@ export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<Sy
   publisher.start();
 
   return {
-    mqttUrl: redact(url),
+    mqttUrl: redactUrl(url),
     broker: embedded && {
       port: embedded.port,
       connectedClients: () => embedded!.connectedClients(),

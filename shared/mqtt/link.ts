@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { IClientOptions, IClientPublishOptions, MqttClient } from 'mqtt';
 import type { z } from 'zod';
+import { redactUrl } from '../urls.ts';
 
 /** `mqtt.connect`, passed in so that tests and benchmarks choose the network. */
 export type MqttConnect = (url: string, options: IClientOptions) => MqttClient;
@@ -116,7 +117,7 @@ export class MqttLink extends EventEmitter<MqttLinkEvents> {
             this.emit('connect');
         });
         client.on('message', (topic, payload) => this.emit('message', topic, payload));
-        client.on('error', (err) => this.deps.log.warn(`mqtt ${redact(this.options.url)}: ${err.message}`));
+        client.on('error', (err) => this.deps.log.warn(`mqtt ${redactUrl(this.options.url)}: ${err.message}`));
         client.on('close', () => {
             if (this.client !== client) return;
             this.emit('close');
@@ -151,15 +152,4 @@ export function decodeMessage<T>(schema: z.ZodType<T>, payload: Buffer): { ok: t
     const parsed = schema.safeParse(raw);
     if (parsed.success) return { ok: true, value: parsed.data };
     return { ok: false, error: parsed.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`).join('; ') };
-}
-
-/** A broker URL without its password, for logs. */
-export function redact(url: string): string {
-    try {
-        const u = new URL(url);
-        if (u.password) u.password = '***';
-        return u.toString();
-    } catch {
-        return url;
-    }
 }

@@ -37,7 +37,10 @@ export async function startTestCloud(
   const clock = options.clock ?? new ManualClock(new Date());
   // MQTT_PORT 0: an embedded broker on a free port (1883 may be a system Mosquitto).
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: storage.databaseUrl, RATE_LIMIT_MAX: '0', MQTT_PORT: '0', ...options.env });
-  const cloud = await startCloud(config, { storage, clock, logger: options.logger ?? silentLogger });
+  const cloud = await startCloud(config, { storage, clock, logger: options.logger ?? silentLogger }).catch(async (err) => {
+    if (!options.reuse) await storage.destroy();
+    throw err;
+  });
   const request = async (method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`;

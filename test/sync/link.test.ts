@@ -5,8 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import net from 'node:net';
 import mqtt from 'mqtt';
 import { CONTRACT_VERSION, topics } from '../../shared/mqtt/index.ts';
+import { startTestCloud } from '../helpers/cloud.ts';
 import { DIALECTS } from '../helpers/storage.ts';
 import { typeAndWaitOpen } from '../helpers/sim-harness.ts';
 import { BASE, codesOf, link, startSyncWorld, until, untilAgent, untilOnline, type CloudLocker, type SyncWorld } from './harness.ts';
@@ -97,3 +99,16 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('the embedded broker at start-up', () => {
+  it('names MQTT_PORT when the port is already in use', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', () => resolve()));
+    const port = (taken.address() as net.AddressInfo).port;
+    try {
+      await assert.rejects(startTestCloud(DIALECTS[0], { env: { MQTT_PORT: String(port) } }), /MQTT_PORT \d+ is already in use: choose another with MQTT_PORT=…, or use an external broker with MQTT_URL/);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+});
