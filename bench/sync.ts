@@ -12,6 +12,9 @@
  *    agent passwords at the cost `agent reset` stores (scrypt N=1024); a sample at the
  *    human-password cost (N=16384) shows why agent passwords do not use it.
  * Prints a table and writes bench/results/sync.json. Never part of `npm test`.
+ * Sizes: BENCH_SYNC_AGENTS, BENCH_SYNC_ORDERS, BENCH_SYNC_RATE, BENCH_SYNC_CONNECTIONS. For
+ * digging: BENCH_SYNC_ONLY_ORDERS=1 runs part 1 alone and prints it; BENCH_SYNC_CLOUD_NODE_ARGS
+ * passes node flags to the cloud process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
