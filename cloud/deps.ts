@@ -26,7 +26,7 @@ export interface AppDeps {
   logger: Logger;
   config: AppConfig;
   randomInt?: RandomInt;
-  /** runs inside the order-creation transaction (the locker sync hooks in here) */
+  /** runs inside the order-creation transaction (server.ts wakes the locker sync's publisher here) */
   afterOrderCreate?: (trx: Db, order: LockerOrderTable) => Promise<void>;
 }
 

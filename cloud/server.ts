@@ -1,6 +1,7 @@
 /**
- * Starts the whole cloud process from a config: storage, HTTP server (and, as later issues
- * add them, the broker and the event dispatcher). Used by main.ts, the demo launcher and tests.
+ * Starts the whole cloud process from a config: storage, the locker link (embedded MQTT broker
+ * or an external one), HTTP server and the event dispatcher. Used by main.ts, the demo launcher
+ * and tests.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,7 @@ import type { AppDeps } from './deps.ts';
 import { createDispatcher } from './events/start.ts';
 import type { Dispatcher } from './events/dispatcher.ts';
 import { resolveJwtSecret } from './platform-api/jwt-secret.ts';
+import { startSync, type SyncHandle } from './sync/index.ts';
 
 export interface CloudHandle {
   url: string;
@@ -20,6 +22,7 @@ export interface CloudHandle {
   storage: Storage;
   deps: AppDeps;
   dispatcher: Dispatcher;
+  sync: SyncHandle;
   close(): Promise<void>;
 }
 
@@ -34,6 +37,12 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
   const clock = options.clock ?? systemClock;
   const storage = options.storage ?? (await openStorage(config.DATABASE_URL));
+  const closeOwnStorage = () => (options.storage ? Promise.resolve() : storage.close());
+  // Before HTTP: an order created by the first request must find the locker link running.
+  const sync = await startSync(config, { db: storage.db, clock, logger }).catch(async (err) => {
+    await closeOwnStorage();
+    throw err;
+  });
   const deps: AppDeps = {
     db: storage.db,
     dialect: storage.dialect,
@@ -44,6 +53,8 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
       mapUrlTemplate: config.MAP_URL_TEMPLATE,
       jwtSecret: resolveJwtSecret(config),
     },
+    // The order's codes go to its locker right after this commit, not at the next poll.
+    afterOrderCreate: async () => sync.publisher.soon(),
   };
   const app = buildApp(deps);
   const server = http.createServer(app);
@@ -53,6 +64,10 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
       reject(err.code === 'EADDRINUSE' ? new Error(`PORT ${config.PORT} is already in use: choose another with PORT=…`) : err);
     });
     server.listen(config.PORT, config.HOST, () => resolve());
+  }).catch(async (err) => {
+    await sync.close();
+    await closeOwnStorage();
+    throw err;
   });
   const port = (server.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
@@ -65,6 +80,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     storage,
     deps,
     dispatcher,
+    sync,
     async close() {
       await dispatcher.stop();
       await new Promise<void>((resolve) => {
@@ -72,7 +88,8 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       });
-      if (!options.storage) await storage.close();
+      await sync.close();
+      await closeOwnStorage();
     },
   };
 }

@@ -4,7 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { CellsMessage, LockerEvent, ResponseMessage } from '../shared/mqtt/index.ts';
-import { LockerAgent } from '../locker-agent/agent.ts';
+import { AGENT_VERSION, LockerAgent } from '../locker-agent/agent.ts';
+import { startAgentSync, type AgentSync } from '../locker-agent/sync.ts';
 import type { SerialLink } from '../locker-agent/boards/serial-link.ts';
 import { openSerialLink } from '../locker-agent/boards/serial-link.ts';
 import type { AgentConfig } from '../locker-agent/config.ts';
@@ -25,6 +26,10 @@ export interface AgentHandle extends EventEmitter<AgentHandleEvents> {
     command(message: unknown): Promise<ResponseMessage>;
     cells(): Promise<CellsMessage>;
     pendingEvents(): Promise<LockerEvent[]>;
+    /** The version of the cloud's orders the agent's store holds. */
+    syncVersion(): Promise<number>;
+    /** Cut (false) or restore (true) the agent's cloud link; false when it has none. */
+    setNetwork(online: boolean): Promise<boolean>;
     /** Graceful stop. */
     stop(): Promise<void>;
     /** Stop without any cleanup: SIGKILL for a child, an abandoned agent in-process. */
@@ -49,6 +54,7 @@ const quietLog: Log = { info: () => {}, warn: () => {}, error: (m) => console.er
 /** Runs LockerAgent in this process, over in-memory links or over the pseudo-terminals. */
 export class InProcessAgent extends EventEmitter<AgentHandleEvents> implements AgentHandle {
     readonly pid = undefined;
+    private sync: AgentSync | undefined;
     private constructor(readonly agent: LockerAgent) {
         super();
     }
@@ -72,6 +78,7 @@ export class InProcessAgent extends EventEmitter<AgentHandleEvents> implements A
             handle.emit('event', e);
         });
         await agent.start();
+        handle.sync = startAgentSync(agent, config, log, AGENT_VERSION, clock);
         return handle;
     }
 
@@ -87,12 +94,23 @@ export class InProcessAgent extends EventEmitter<AgentHandleEvents> implements A
     async pendingEvents() {
         return this.agent.pendingEvents();
     }
+    async syncVersion() {
+        return this.agent.syncVersion();
+    }
+    async setNetwork(online: boolean) {
+        await this.sync?.setNetwork(online);
+        return this.sync !== undefined;
+    }
     async stop() {
+        await this.sync?.stop();
         await this.agent.stop();
         this.emit('exit');
     }
+    /** In-process there is no SIGKILL: the cloud link drops like a crash (Last Will), then the agent stops. */
     async kill() {
-        await this.stop();
+        await this.sync?.setNetwork(false);
+        await this.agent.stop();
+        this.emit('exit');
     }
 }
 
@@ -171,6 +189,12 @@ export class ChildAgent extends EventEmitter<AgentHandleEvents> implements Agent
     }
     pendingEvents() {
         return this.request<LockerEvent[]>('pending');
+    }
+    syncVersion() {
+        return this.request<number>('syncVersion');
+    }
+    setNetwork(online: boolean) {
+        return this.request<boolean>('network', online);
     }
     async stop() {
         if (this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill('SIGTERM');

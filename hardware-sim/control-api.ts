@@ -11,6 +11,7 @@ const Present = z.object({ present: z.boolean() });
 const Flag = (key: string) => z.object({ [key]: z.boolean() });
 const Delay = z.object({ ms: z.number().int().min(0).max(10_000) });
 const Restart = z.object({ kill: z.boolean().default(false) });
+const Network = z.object({ online: z.boolean() });
 /** A full sync message, or just the orders (applied as the next full snapshot). */
 const Orders = z.union([SyncMessage, z.array(SyncOrder), z.object({ orders: z.array(SyncOrder) })]);
 
@@ -19,6 +20,7 @@ async function describeLocker(l: SimLocker) {
         id: l.id,
         transport: l.options.transport,
         agentPid: l.agent.pid ?? null,
+        syncVersion: await l.agent.syncVersion().catch(() => null),
         boards: [...l.boards.values()].map((b) => ({ address: b.address, silent: b.silent, replyDelayMs: b.replyDelayMs })),
         display: l.lastDisplay() ?? null,
     };
@@ -47,6 +49,15 @@ const routes: [string, string, Handler][] = [
     ['POST', '/lockers/:id/boards/:address/delay', (l, p, body) => ((l.board(Number(p.address)).replyDelayMs = Delay.parse(body).ms), describeLocker(l))],
     ['POST', '/lockers/:id/agent/restart', async (l, _p, body) => (await l.restartAgent(Restart.parse(body ?? {})), describeLocker(l))],
     ['POST', '/lockers/:id/commands', (l, _p, body) => l.agent.command(body)],
+    [
+        'POST',
+        '/lockers/:id/network',
+        async (l, _p, body) => {
+            const { online } = Network.parse(body);
+            if (!(await l.agent.setNetwork(online))) throw new SimError(409, `locker ${l.id} has no cloud link`);
+            return { online };
+        },
+    ],
 ];
 
 function cellOf(l: SimLocker, cellId: string) {

@@ -16,6 +16,8 @@ export const FleetLocker = z.object({
     cells: z.array(z.object({ cellId: z.string(), board: z.number().int(), lock: z.number().int(), size: CellSize })).optional(),
     orders: z.array(SyncOrder).default([]),
     unlockTimeMs: z.number().int().nonnegative().optional(),
+    /** The agent's cloud link (MQTT broker and this locker's credentials); without it, no cloud. */
+    cloud: z.object({ mqttUrl: z.string().min(1), username: z.string().min(1), password: z.string().min(1) }).optional(),
 });
 export type FleetLocker = z.input<typeof FleetLocker>;
 
@@ -65,8 +67,8 @@ export function cellMapOf(spec: z.infer<typeof FleetLocker>): CellConfig[] {
 }
 
 /**
- * Starts simulated lockers with their agents, and optionally the control API. Meant to be
- * called by `npm run sim` and, later, by a whole-platform `npm start`.
+ * Starts simulated lockers with their agents, and optionally the control API. Called by
+ * `npm run sim` and by the whole-platform `npm start` (lockers with a `cloud` link).
  */
 export async function startFleet(options: FleetOptions = {}): Promise<FleetHandle> {
     const ownDir = options.dir === undefined;
@@ -90,7 +92,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<FleetHandl
                 transport: options.transport ?? 'pty',
                 agentMode: options.agentMode,
                 unlockTimeMs: spec.unlockTimeMs,
-                agentConfig: options.agentConfig,
+                agentConfig: spec.cloud ? { ...options.agentConfig, cloud: spec.cloud } : options.agentConfig,
             });
             lockers.set(spec.id, locker);
             await locker.start();

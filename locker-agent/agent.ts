@@ -10,7 +10,7 @@ import { Controller } from './controller.ts';
 import { consoleLog, type Display, type Log } from './display.ts';
 import type { KeypadSource } from './keypad/keypad.ts';
 import { DoorSessions } from './sessions.ts';
-import { AgentStore } from './store.ts';
+import { AgentStore, type SyncResult } from './store.ts';
 import type { AgentSyncPort } from './sync-port.ts';
 
 export const AGENT_VERSION = '0.1.0';
@@ -30,7 +30,7 @@ export interface AgentEvents {
 }
 
 /**
- * One locker: boards, keypad, store and the controller between them. The future MQTT sync
+ * One locker: boards, keypad, store and the controller between them. The MQTT sync (sync.ts)
  * drives it through applySync / handleCommand / ack and listens to `event` and `cells`.
  */
 export class LockerAgent extends EventEmitter<AgentEvents> implements AgentSyncPort {
@@ -82,7 +82,7 @@ export class LockerAgent extends EventEmitter<AgentEvents> implements AgentSyncP
     }
 
     /** A sync message from the cloud (or the simulator); validated by the store. */
-    applySync(message: unknown): { applied: boolean; version: number } {
+    applySync(message: unknown): SyncResult {
         const result = this.store.applySync(message);
         this.cells.refresh();
         return result;

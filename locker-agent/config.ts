@@ -48,6 +48,10 @@ export const AgentConfig = z
                 mqttUrl: z.string().url(),
                 username: z.string().min(1),
                 password: z.string().min(1),
+                /** Unacknowledged events are published again after this long. */
+                eventRetryMs: z.number().int().positive().default(15_000),
+                /** Reconnect delays double up to this (from 0.5 s). */
+                reconnectMaxMs: z.number().int().min(500).default(30_000),
             })
             .optional(),
     })

@@ -20,6 +20,7 @@ export interface KeypadPolicy {
 export class Controller {
     private wrongCodes: number[] = [];
     private queue: Promise<void> = Promise.resolve();
+    private readonly commandsRunning = new Map<string, Promise<ResponseMessage>>();
 
     constructor(
         private readonly store: AgentStore,
@@ -113,19 +114,36 @@ export class Controller {
         return candidates[0];
     }
 
-    /** Staff subtraction from the cloud; a redelivered commandId gets its first answer again. */
+    /**
+     * Staff subtraction from the cloud. A redelivered commandId is executed once: it gets the
+     * first answer again, joins the execution still running, or (after a restart in the middle
+     * of it) is answered from the door cycle it left open.
+     */
     async handleCommand(cmd: CommandMessage): Promise<ResponseMessage> {
         const done = this.store.commandResponse(cmd.commandId);
         if (done) return JSON.parse(done) as ResponseMessage;
-        const response = await this.executeCommand(cmd);
-        this.store.recordCommand(cmd.commandId, JSON.stringify(response));
-        return response;
+        const running = this.commandsRunning.get(cmd.commandId);
+        if (running) return running;
+        if (this.store.openIntents().some((i) => i.commandId === cmd.commandId)) {
+            return { v: CONTRACT_VERSION, commandId: cmd.commandId, status: 'ok', data: { resumed: true } };
+        }
+        const run = this.executeCommand(cmd).then((response) => {
+            this.store.recordCommand(cmd.commandId, JSON.stringify(response));
+            return response;
+        });
+        this.commandsRunning.set(cmd.commandId, run);
+        try {
+            return await run;
+        } finally {
+            this.commandsRunning.delete(cmd.commandId);
+        }
     }
 
     private async executeCommand(cmd: CommandMessage): Promise<ResponseMessage> {
         const ok = (data?: Record<string, unknown>): ResponseMessage => ({ v: CONTRACT_VERSION, commandId: cmd.commandId, status: 'ok', ...(data && { data }) });
         const error = (message: string): ResponseMessage => ({ v: CONTRACT_VERSION, commandId: cmd.commandId, status: 'error', error: message });
         if (cmd.type === 'RESYNC') return ok({ syncVersion: this.store.syncVersion() });
+        if (cmd.expiresAt && Date.parse(cmd.expiresAt) < this.clock.now()) return error('command expired');
         if (!this.cells.cell(cmd.cellId)) return error(`unknown cell ${cmd.cellId}`);
         const holder = this.store.occupiedCells().get(cmd.cellId);
         if (cmd.orderId && holder !== cmd.orderId) return error(`order ${cmd.orderId} is not in cell ${cmd.cellId}`);

@@ -26,6 +26,13 @@ export interface Intent {
     startedAt: string;
 }
 
+/** `gap`: a delta that starts after a version this store does not hold yet (ask for a resend). */
+export interface SyncResult {
+    applied: boolean;
+    version: number;
+    gap?: boolean;
+}
+
 /** Event fields the caller chooses; the store adds v, eventId and seq. */
 export type NewEvent = Omit<LockerEvent, 'v' | 'eventId' | 'seq'>;
 
@@ -99,8 +106,10 @@ export class AgentStore {
      * The one entry point the cloud sync drives (and the JSON file / simulator today). A local
      * status never moves backwards: the cloud may not have ingested our PLACED event yet.
      */
-    applySync(input: unknown): { applied: boolean; version: number } {
+    applySync(input: unknown): SyncResult {
         const msg = SyncMessage.parse(input);
+        // A delta built on a version we do not hold would silently skip the changes in between.
+        if (!msg.full && msg.since !== undefined && msg.since > this.syncVersion()) return { applied: false, version: this.syncVersion(), gap: true };
         const apply = this.db.transaction(() => {
             if (!msg.full && msg.version <= this.syncVersion()) return false;
             if (msg.full) this.dropOrdersNotIn(new Set(msg.upserts.map((o) => o.orderId)));
@@ -207,8 +216,17 @@ export class AgentStore {
      */
     resolveIntent(intentId: number, outcome: { events?: NewEvent[]; order?: OrderChange; fault?: { cellId: string; fault: string; at: string } }): LockerEvent[] | undefined {
         const run = this.db.transaction(() => {
+            const intent = this.sql('SELECT command_id FROM intents WHERE intent_id = ?').get(intentId) as { command_id: string | null } | undefined;
             const gone = this.sql('DELETE FROM intents WHERE intent_id = ?').run(intentId);
             if (gone.changes !== 1) return undefined;
+            // A staff command whose door cycle ended (possibly after a restart) is done: a
+            // redelivery must be answered, not open the cell a second time.
+            if (intent?.command_id) {
+                this.sql('INSERT OR IGNORE INTO commands_done (command_id, response) VALUES (?, ?)').run(
+                    intent.command_id,
+                    JSON.stringify({ v: CONTRACT_VERSION, commandId: intent.command_id, status: 'ok' }),
+                );
+            }
             if (outcome.order) {
                 this.sql('UPDATE orders SET status = ?, cell_id = ? WHERE order_id = ?').run(outcome.order.status, outcome.order.cellId, outcome.order.orderId);
             }

@@ -1,12 +1,13 @@
 import type { CellsMessage, LockerEvent, ResponseMessage } from '../shared/mqtt/index.ts';
+import type { SyncResult } from './store.ts';
 
 /**
- * What the cloud link (the coming MQTT sync, today the simulator's IPC channel or a JSON file)
+ * What the cloud link (the MQTT sync in sync.ts, the simulator's IPC channel, a JSON file)
  * needs from an agent. Incoming messages are validated with the shared zod schemas inside.
  */
 export interface AgentSyncPort {
-    /** `lockers/{id}/sync`: a full snapshot or a delta after syncVersion(). */
-    applySync(message: unknown): { applied: boolean; version: number };
+    /** `lockers/{id}/sync`: a full snapshot or a delta after syncVersion(); `gap`: ask again. */
+    applySync(message: unknown): SyncResult;
     /** `lockers/{id}/commands`; answer goes to `…/responses`. Redelivery is answered, not re-run. */
     handleCommand(message: unknown): Promise<ResponseMessage>;
     /** `lockers/{id}/acks`: the event may leave the outbox. */
@@ -18,4 +19,6 @@ export interface AgentSyncPort {
     cellsMessage(): CellsMessage;
     on(event: 'event', listener: (event: LockerEvent) => void): unknown;
     on(event: 'cells', listener: (cells: CellsMessage) => void): unknown;
+    off(event: 'event', listener: (event: LockerEvent) => void): unknown;
+    off(event: 'cells', listener: (cells: CellsMessage) => void): unknown;
 }

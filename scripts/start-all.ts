@@ -1,19 +1,39 @@
 /**
- * `npm start`: the whole system on embedded defaults — the cloud on SQLite (./data/cloud.db),
- * demo data seeded on first start with its credentials printed (and kept in ./data/demo.json,
- * readable by this user only, so later starts can print them again).
+ * `npm start`: the whole system on embedded defaults — the cloud on SQLite (./data/cloud.db)
+ * with its embedded MQTT broker, demo data seeded on first start with its credentials printed
+ * (and kept in ./data/demo.json, readable by this user only, so later starts can print them
+ * again), and a simulated fleet of the demo lockers whose real agents connect to the broker
+ * with the demo agent credentials, driven through the simulator's control API.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { loadConfig, ConfigError } from '../cloud/config.ts';
-import { createLogger } from '../cloud/logger.ts';
+import { createLogger, type Logger } from '../cloud/logger.ts';
 import { startCloud } from '../cloud/server.ts';
 import { openStorage, isPostgresUrl, sqlitePathFromUrl } from '../cloud/storage/database.ts';
 import { systemClock } from '../cloud/clock.ts';
 import { seedDemo, type DemoData } from '../cloud/operator/demo/seed.ts';
+import { startFleet, type FleetHandle } from '../hardware-sim/fleet.ts';
+import { fleetOfCloudLockers } from '../hardware-sim/cloud-fleet.ts';
+
+/** 1883 unless MQTT_PORT says otherwise; when 1883 is taken (a system Mosquitto), any free port. */
+async function mqttPort(logger: Logger): Promise<string | undefined> {
+  if (process.env.MQTT_PORT || process.env.MQTT_URL) return undefined;
+  const free = await new Promise<boolean>((resolve) => {
+    const probe = net.createServer().once('error', () => resolve(false));
+    probe.listen(1883, () => probe.close(() => resolve(true)));
+  });
+  if (free) return undefined;
+  logger.warn('port 1883 is taken (another MQTT broker?): the embedded broker listens on a free port instead; set MQTT_PORT to choose one');
+  return '0';
+}
 
 async function main() {
-  const config = loadConfig();
+  const bootLogger = createLogger({ level: 'info' });
+  const port = await mqttPort(bootLogger);
+  const config = loadConfig(port ? { ...process.env, MQTT_PORT: port } : process.env);
   const logger = createLogger({ level: config.LOG_LEVEL });
   const storage = await openStorage(config.DATABASE_URL);
   const dataDir = isPostgresUrl(config.DATABASE_URL) ? path.resolve('data') : path.dirname(path.resolve(sqlitePathFromUrl(config.DATABASE_URL)));
@@ -32,14 +52,16 @@ async function main() {
   }
 
   const cloud = await startCloud(config, { logger, storage });
-  logger.info('cloud ready', { url: cloud.url, storage: storage.describe });
-  process.stdout.write(banner(cloud.url, demo, demoFile));
+  logger.info('cloud ready', { url: cloud.url, storage: storage.describe, mqtt: cloud.sync.mqttUrl });
+  const fleet = demo ? await startDemoFleet(demo, cloud.sync.mqttUrl, logger) : undefined;
+  process.stdout.write(banner(cloud.url, cloud.sync.mqttUrl, fleet?.url, demo, demoFile));
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info('shutting down', { signal });
+    await fleet?.close();
     await cloud.close();
     await storage.close();
     logger.info('stopped');
@@ -49,23 +71,50 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-function banner(url: string, demo: DemoData | undefined, demoFile: string): string {
+/** The active demo lockers, simulated, their agents connected to the cloud (ptys when socat is there). */
+async function startDemoFleet(demo: DemoData, mqttUrl: string, logger: Logger): Promise<FleetHandle> {
+  const lockers = [...demo.locker.postomats, demo.locker.postomatWithoutCoordinates];
+  const pty = spawnSync('sh', ['-c', 'command -v socat']).status === 0;
+  if (!pty) logger.warn('socat is not installed: the simulated lockers use in-memory serial links instead of pseudo-terminals (apt-get install socat)');
+  const simPort = Number(process.env.SIM_PORT ?? 8090);
+  const fleet = await startFleet({
+    lockers: fleetOfCloudLockers(lockers, mqttUrl),
+    transport: pty ? 'pty' : 'memory',
+    agentMode: 'inprocess',
+    port: simPort,
+    host: process.env.SIM_HOST ?? '127.0.0.1',
+  }).catch((err: NodeJS.ErrnoException) => {
+    throw err.code === 'EADDRINUSE' ? new Error(`SIM_PORT ${simPort} is already in use: choose another with SIM_PORT=…`) : err;
+  });
+  for (const locker of fleet.lockers.values()) {
+    const title = lockers.find((l) => l.id === locker.id)?.shortId ?? locker.id;
+    locker.onDisplay((line) => logger.info(`[${title} display] ${line}`));
+  }
+  logger.info('simulated lockers running', { lockers: fleet.lockers.size, controlApi: fleet.url });
+  return fleet;
+}
+
+function banner(url: string, mqttUrl: string, simUrl: string | undefined, demo: DemoData | undefined, demoFile: string): string {
   if (!demo) return `\nThe database is not empty and has no ${demoFile}: use \`npm run operator -- help\` to manage it.\n\n`;
   const [company] = demo.locker.companies;
   const [locker] = demo.locker.postomats;
   const base = `${url}/api/v1/integration/company`;
   return [
     '',
-    `Parcel-locker cloud on ${url}`,
+    `Parcel-locker cloud on ${url}, MQTT broker on ${mqttUrl}`,
+    `Simulated lockers (their agents connected over MQTT), control API on ${simUrl}`,
     `Demo credentials (also in ${demoFile}):`,
     ...demo.locker.companies.map((c) => `  company ${c.title ?? c.id}: API key ${c.apiKey}`),
-    ...demo.locker.postomats.map((p) => `  locker ${p.shortId} "${p.title}": id ${p.id}, agent ${p.agent.username} / ${p.agent.password}`),
+    ...[...demo.locker.postomats, demo.locker.postomatWithoutCoordinates].map((p) => `  locker ${p.shortId} "${p.title}": id ${p.id}, agent ${p.agent.username} / ${p.agent.password}`),
+    '',
+    'For the walkthrough in README.md ("Walk an order through a locker"):',
+    `  export KEY=${company.apiKey} LOCKER=${locker.id} BASE=${base} SIM=${simUrl}`,
     '',
     'Try:',
-    `  curl -s -H 'Authorization: Bearer ${company.apiKey}' '${base}/postomat/list?withFreeCells=true'`,
-    `  curl -s -X POST -H 'Authorization: Bearer ${company.apiKey}' -H 'Content-Type: application/json' \\`,
-    `       -d '{"toUserPhone":"+996555123456","postomatId":"${locker.id}","sendMessage":true}' '${base}/order/create'`,
-    `  curl -s -H 'Authorization: Bearer ${company.apiKey}' '${base}/order/list?withCurrentStatus=true'`,
+    `  curl -s -H "Authorization: Bearer $KEY" "$BASE/postomat/list?withFreeCells=true"`,
+    `  curl -s -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\`,
+    `       -d "{\\"toUserPhone\\":\\"+996555123456\\",\\"postomatId\\":\\"$LOCKER\\",\\"sendMessage\\":true}" "$BASE/order/create"`,
+    `  curl -s "$SIM/lockers/$LOCKER/display"`,
     ...(demo.platform ? platformLines(url, demo.platform) : []),
     '',
   ].join('\n');

@@ -14,10 +14,13 @@ export function newPassword(bytes = 18): string {
   return crypto.randomBytes(bytes).toString('base64url');
 }
 
-/** Human passwords need a slow salted hash. Format: scrypt$N$r$p$salt$hash (base64url). */
-export function hashPassword(password: string): string {
+/**
+ * Human passwords need a slow salted hash. Format: scrypt$N$r$p$salt$hash (base64url); the
+ * cost travels with the hash, so benchmarks may seed cheaper ones (`N`) without changing checks.
+ */
+export function hashPassword(password: string, N = 16384): string {
   const salt = crypto.randomBytes(16);
-  const N = 16384, r = 8, p = 1;
+  const r = 8, p = 1;
   const hash = crypto.scryptSync(password, salt, 32, { N, r, p });
   return ['scrypt', N, r, p, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
@@ -30,7 +33,7 @@ export function verifyPassword(password: string, stored: string): boolean {
   return crypto.timingSafeEqual(expected, actual);
 }
 
-/** verifyPassword off the event loop: a sign-in must not stall every other request for ~50 ms. */
+/** verifyPassword on libuv's thread pool: a sign-in or a broker checking many agents must not stall the event loop. */
 export async function verifyPasswordAsync(password: string, stored: string): Promise<boolean> {
   const [alg, N, r, p, salt, hash] = stored.split('$');
   if (alg !== 'scrypt' || !hash) return false;

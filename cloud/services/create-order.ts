@@ -1,7 +1,7 @@
 /**
  * Order creation: the order, its recipient, its CREATED status, its three codes, the
- * company's maintained counters and (with `pay`) the balance debit commit together or not
- * at all.
+ * company's maintained counters, (with `pay`) the balance debit and the change record that
+ * carries the codes to the locker commit together or not at all.
  */
 import type { Db } from '../storage/database.ts';
 import type { Clock } from '../clock.ts';
@@ -12,6 +12,7 @@ import { newId } from '../storage/ids.ts';
 import { isUniqueViolation } from '../storage/sql-errors.ts';
 import { addToStats, amountsOf } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
+import { recordLockerChange } from '../sync/changes.ts';
 
 export interface CreateOrderInput {
   companyId: string;
@@ -121,5 +122,7 @@ export async function createIn(trx: Db, deps: CreateOrderDeps, input: CreateOrde
 
   await addToStats(trx, input.companyId, 'CREATED', 1, amountsOf(order));
   if (deps.afterCreate) await deps.afterCreate(trx, order);
+  // Last: on PostgreSQL it holds the locker's sync row until commit.
+  await recordLockerChange(trx, input.postomatId, orderId);
   return order;
 }

@@ -4,9 +4,8 @@
  * point instead. Both run inside the caller's transaction and are conditional on the order
  * still being an active CREATED order, so a placement racing with them cannot be undone.
  *
- * The locker link (MQTT sync) must hear of both: a moved order is a removal at the old locker
- * and an upsert at the new one; a withdrawn order is a removal. Its hook belongs at the two
- * marked places below, as in create-order.ts and order-transitions.ts.
+ * The locker link hears of both in the same transaction: a moved order is a removal at the old
+ * locker and an upsert at the new one; a withdrawn order is a removal.
  */
 import type { Db } from '../storage/database.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -14,6 +13,7 @@ import { CODE_TYPES } from '../domain/order-states.ts';
 import { pickCodes, secureRandomInt, type RandomInt } from '../domain/codes.ts';
 import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
+import { recordLockerChange } from '../sync/changes.ts';
 
 async function openOrder(trx: Db, orderId: string): Promise<LockerOrderTable> {
   const order = await trx.selectFrom('locker_order').selectAll().where('id', '=', orderId).executeTakeFirst();
@@ -62,7 +62,8 @@ export async function moveOrderToPostomat(trx: Db, orderId: string, postomatId: 
       .where('id', '=', code.id)
       .execute();
   }
-  // Locker sync: the order left order.postomatId and joined postomatId.
+  await recordLockerChange(trx, order.postomatId, orderId);
+  await recordLockerChange(trx, postomatId, orderId);
   return { ...order, postomatId, updatedAt: now };
 }
 
@@ -77,6 +78,6 @@ export async function withdrawOrder(trx: Db, orderId: string, at: Date): Promise
   await updateOpen(trx, order, { isActive: 0, updatedAt: now });
   await trx.updateTable('order_code').set({ active: 0, updatedAt: now }).where('orderId', '=', orderId).execute();
   await addToStats(trx, order.companyId, order.status, -1, negate(amountsOf(order)));
-  // Locker sync: the order left order.postomatId.
+  await recordLockerChange(trx, order.postomatId, orderId);
   return { ...order, isActive: 0, updatedAt: now };
 }

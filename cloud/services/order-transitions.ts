@@ -10,6 +10,7 @@ import { newId } from '../storage/ids.ts';
 import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import { recordTransitionEvents } from '../events/record.ts';
+import { recordLockerChange } from '../sync/changes.ts';
 
 export interface TransitionInput {
   orderId: string;
@@ -52,6 +53,8 @@ export async function transitionOrder(trx: Db, input: TransitionInput): Promise<
   const changed = { ...order, ...changes };
   // The events this change causes commit with it, or not at all.
   await recordTransitionEvents(trx, changed, input.to, input.at);
+  // The locker learns the cell (placement) or drops the order (final).
+  await recordLockerChange(trx, order.postomatId, order.id);
   return changed;
 }
 
@@ -67,5 +70,7 @@ export async function markPaid(trx: Db, orderId: string, at: Date): Promise<Lock
     const delta = { price: 0, deliveryPrice: 0, promoCodeAmount: 0, paidAmount: order.notPaidAmount, notPaidAmount: -order.notPaidAmount };
     await addToStats(trx, order.companyId, order.status, 0, delta);
   }
+  // The locker hands the parcel out only once it knows nothing is left to pay.
+  await recordLockerChange(trx, order.postomatId, orderId);
   return { ...order, ...changes };
 }

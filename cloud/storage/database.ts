@@ -10,6 +10,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrateToLatest } from './migrations/index.ts';
+import { redactUrl } from '../../shared/urls.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -167,12 +168,4 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Storage>
   };
 }
 
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
+export { redactUrl };

@@ -144,6 +144,7 @@ export interface OrderStatsTable {
 export type { OutboxEventTable } from '../events/types.ts';
 import type { OutboxEventTable } from '../events/types.ts';
 import type { PlatformDatabase } from './platform-schema.ts';
+import type { LockerCommandTable, LockerEventTable, LockerLinkTable, LockerSyncChangeTable, LockerSyncTable } from '../sync/types.ts';
 
 /** The Platform API's tables are declared in platform-schema.ts. */
 export interface Database extends PlatformDatabase {
@@ -161,6 +162,11 @@ export interface Database extends PlatformDatabase {
   order_code: OrderCodeTable;
   order_stats: OrderStatsTable;
   outbox_event: OutboxEventTable;
+  locker_sync: LockerSyncTable;
+  locker_sync_change: LockerSyncChangeTable;
+  locker_link: LockerLinkTable;
+  locker_event: LockerEventTable;
+  locker_command: LockerCommandTable;
 }
 
 // Re-exported so later tables with generated ids can use them without importing kysely twice.

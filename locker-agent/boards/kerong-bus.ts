@@ -128,6 +128,9 @@ export class KerongBus extends LockBus {
         await this.link.flushInput();
         this.parser.reset();
         const reply = this.waitress.waitFor((f) => f.board === request.board, this.options.replyTimeoutMs, `board ${request.board}`);
+        // The timeout may fire while the write is still draining (a loaded machine), or the
+        // write may fail (port closing): the reply's rejection must not go unobserved meanwhile.
+        reply.catch(() => undefined);
         await this.link.write(request.toBuffer());
         return reply;
     }

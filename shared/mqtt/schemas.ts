@@ -33,11 +33,16 @@ export const SyncOrder = z.object({
 });
 export type SyncOrder = z.infer<typeof SyncOrder>;
 
-/** cloud → agent: `lockers/{id}/sync`. `full` replaces the store; otherwise a delta after `version`. */
+/**
+ * cloud → agent: `lockers/{id}/sync`. `full` replaces the store; otherwise a delta: what changed
+ * after version `since`, bringing the agent to `version`. An agent holding less than `since`
+ * would miss changes: it refuses the delta and announces its version again (connection).
+ */
 export const SyncMessage = z.object({
     v: contract,
     version: z.number().int().nonnegative(),
     full: z.boolean(),
+    since: z.number().int().nonnegative().optional(),
     upserts: z.array(SyncOrder),
     removals: z.array(z.string().min(1)),
 });
@@ -105,7 +110,14 @@ const commandBase = { v: contract, commandId: z.string().min(1) };
 /** cloud → agent: `lockers/{id}/commands`; a redelivered commandId is executed only once. */
 export const CommandMessage = z.discriminatedUnion('type', [
     /** Staff subtraction: open the order's cell so the parcel can be taken back. */
-    z.object({ ...commandBase, type: z.literal('OPEN_CELL'), cellId: z.string().min(1), orderId: z.string().min(1).optional() }),
+    z.object({
+        ...commandBase,
+        type: z.literal('OPEN_CELL'),
+        cellId: z.string().min(1),
+        orderId: z.string().min(1).optional(),
+        /** A cell must not spring open hours after staff asked and left: later, it is refused. */
+        expiresAt: timestamp.optional(),
+    }),
     /** Ask the agent to publish its syncVersion again so the cloud resends what changed. */
     z.object({ ...commandBase, type: z.literal('RESYNC') }),
 ]);

@@ -33,12 +33,17 @@ export interface TestResponse {
 
 export async function startTestCloud(
   dialect: TestDialect,
-  options: { clock?: Clock; env?: Record<string, string>; logger?: Logger } = {},
+  options: { clock?: Clock; env?: Record<string, string>; logger?: Logger; reuse?: TestStorage } = {},
 ): Promise<TestCloud> {
-  const storage = await openTestStorage(dialect);
+  // `reuse`: a restarted cloud on the storage of a previous one (close() leaves it open).
+  const storage = options.reuse ?? (await openTestStorage(dialect));
   const clock = options.clock ?? new ManualClock(new Date());
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: storage.databaseUrl, RATE_LIMIT_MAX: '0', JWT_SECRET: TEST_JWT_SECRET, ...options.env });
-  const cloud = await startCloud(config, { storage, clock, logger: options.logger ?? silentLogger });
+  // MQTT_PORT 0: an embedded broker on a free port (1883 may be a system Mosquitto).
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: storage.databaseUrl, RATE_LIMIT_MAX: '0', MQTT_PORT: '0', JWT_SECRET: TEST_JWT_SECRET, ...options.env });
+  const cloud = await startCloud(config, { storage, clock, logger: options.logger ?? silentLogger }).catch(async (err) => {
+    if (!options.reuse) await storage.destroy();
+    throw err;
+  });
   const request = async (method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`;

@@ -83,7 +83,7 @@ for (const dialect of DIALECTS) {
     it('refuses finished and unknown orders', async () => {
       const { company, locker } = await setUp(op);
       const order = await newOrder(op, company.id, locker.id, { pay: true, deliverTo: locker.cells[0].id });
-      await op.json('order', 'subtract', '--id', order.id);
+      await op.json('order', 'subtract', '--id', order.id, '--manual');
       assert.match(await op.fails(1, 'order', 'pay', '--id', order.id), /is SUBTRACTED: nothing left to pay/);
       assert.match(await op.fails(1, 'order', 'pay', '--id', 'noorder'), /no order noorder/);
     });
@@ -92,10 +92,10 @@ for (const dialect of DIALECTS) {
   describe(`[${dialect.name}] order subtract`, () => {
     const op = useOperator(dialect);
 
-    it('moves a DELIVERED order to SUBTRACTED and frees its codes', async () => {
+    it('with --manual, moves a DELIVERED order to SUBTRACTED at once and frees its codes', async () => {
       const { company, locker } = await setUp(op);
       const order = await newOrder(op, company.id, locker.id, { deliverTo: locker.cells[0].id });
-      const done = await op.json('order', 'subtract', '--id', order.id);
+      const done = await op.json('order', 'subtract', '--id', order.id, '--manual');
       assert.equal(done.status, 'SUBTRACTED');
       assert.deepEqual(done.statuses.map((s: any) => s.type), ['CREATED', 'DELIVERED', 'SUBTRACTED']);
       const active = await op.storage().db.selectFrom('order_code').select('id').where('orderId', '=', order.id).where('active', '=', 1).execute();

@@ -7,6 +7,7 @@ import { marketClient, seedMarketWorld, ORDER_PRICE, type MarketWorld } from '..
 import { changeParcelStatus } from '../../cloud/services/platform/parcels.ts';
 import { createWarehouse } from '../../cloud/services/platform/warehouses.ts';
 import type { ParcelStatus } from '../../cloud/domain/platform/enums.ts';
+import { deltaSync, lockerVersion } from '../../cloud/sync/sync-out.ts';
 
 const REDIRECTED = 'parcel redirected';
 
@@ -35,6 +36,8 @@ for (const dialect of DIALECTS) {
     const codes = (orderId: string) => db().selectFrom('order_code').selectAll().where('orderId', '=', orderId).orderBy('type').execute();
     const parcelRow = (id: number) => db().selectFrom('parcel').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const move = (parcelId: number, to: ParcelStatus, warehouseId?: number) => changeParcelStatus(db(), { parcelId, to, warehouseId }, cloud.clock.now());
+    /** What each locker's agent would receive since `since`: the lockers must follow the order. */
+    const delta = async (postomatId: string, since: number) => deltaSync(db(), postomatId, since, (await lockerVersion(db(), postomatId)).version);
     const refused = async (trackCode: string, body: unknown, status: number, message: string, apiKey?: string) => {
       const res = await redirect(trackCode, body, apiKey);
       assert.deepEqual([res.status, res.body.message], [status, message], `${trackCode} ${JSON.stringify(body)}`);
@@ -138,7 +141,11 @@ for (const dialect of DIALECTS) {
       it('a not yet placed locker order moves with the parcel to the new locker: same order, placed there is ARRIVED', async () => {
         const { parcel, postomatOrder } = await create(m.lockerBody(world.lw.near.id));
         const before = await codes(postomatOrder.id);
+        const [oldSince, newSince] = [(await lockerVersion(db(), world.lw.near.id)).version, (await lockerVersion(db(), world.lw.mid.id)).version];
         const res = await redirect(parcel.trackCode, { toPostomatId: world.lw.mid.id });
+        const [left, joined] = [await delta(world.lw.near.id, oldSince), await delta(world.lw.mid.id, newSince)];
+        assert.deepEqual([left.removals, left.upserts], [[postomatOrder.id], []], 'the old locker drops it');
+        assert.deepEqual(joined.upserts.map((u) => u.orderId), [postomatOrder.id], 'the new locker gets it with its codes');
         assert.deepEqual([res.status, res.body.parcel.postomatId, res.body.parcel.postomatOrderId, res.body.parcel.deliveryMethod], [200, world.lw.mid.id, postomatOrder.id, 'POSTOMAT']);
         const o = await order(postomatOrder.id);
         assert.deepEqual([o.postomatId, o.status, o.isActive, o.paidAmount], [world.lw.mid.id, 'CREATED', 1, ORDER_PRICE]);
@@ -169,7 +176,9 @@ for (const dialect of DIALECTS) {
         const { parcel, postomatOrder } = await create(m.lockerBody(world.lw.near.id));
         const created = async () => Number((await db().selectFrom('order_stats').select('count').where('companyId', '=', world.w.lockerCompany.id).where('status', '=', 'CREATED').executeTakeFirstOrThrow()).count);
         const before = await created();
+        const since = (await lockerVersion(db(), world.lw.near.id)).version;
         const res = await redirect(parcel.trackCode, { toWarehouseId: pvz2.id });
+        assert.deepEqual((await delta(world.lw.near.id, since)).removals, [postomatOrder.id], 'the locker drops the withdrawn order');
         assert.deepEqual([res.body.parcel.deliveryMethod, res.body.parcel.postomatId, res.body.parcel.postomatOrderId, res.body.parcel.deliveryWarehouseId], ['PICKUP', null, null, pvz2.id]);
         const o = await order(postomatOrder.id);
         assert.deepEqual([o.isActive, o.status, o.paidAmount], [0, 'CREATED', ORDER_PRICE], 'archived with its payment on record');

@@ -6,13 +6,14 @@ import { commands as postomats } from './postomats.ts';
 import { commands as orders } from './orders.ts';
 import { commands as demo } from './demo.ts';
 import { commands as events } from './events.ts';
+import { commands as lockerLink } from './locker-link.ts';
 import { commands as platformCompanies } from './platform-companies.ts';
 import { commands as platformReference } from './platform-reference.ts';
 import { commands as platformPeople } from './platform-people.ts';
 import { commands as platformShipments } from './platform-shipments.ts';
 
 export const ALL_COMMANDS: Command[] = [
-  ...companies, ...directories, ...postomats, ...orders, ...events,
+  ...companies, ...directories, ...postomats, ...lockerLink, ...orders, ...events,
   ...platformCompanies, ...platformReference, ...platformPeople, ...platformShipments,
   ...demo,
 ];

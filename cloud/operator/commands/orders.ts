@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { Db } from '../../storage/database.ts';
 import { defineCommand, type Command } from '../command.ts';
-import { fInt, fText, flagsOf } from '../flags.ts';
+import { fBool, fInt, fText, flagsOf } from '../flags.ts';
 import { block, money, table } from '../format.ts';
 import { ORDER_STATUSES } from '../../domain/order-states.ts';
 import { withBooleans, withMajor } from '../present.ts';
@@ -84,12 +84,28 @@ export const commands: Command[] = [
   }),
   defineCommand({
     name: 'order subtract',
-    summary: 'take a DELIVERED parcel out of its cell as service staff (order becomes SUBTRACTED)',
-    usage: ['--id <orderId>'],
-    flags: flagsOf({ id: fText() }),
+    summary: "staff take a DELIVERED parcel out: the locker opens its cell; SUBTRACTED once the parcel is out",
+    usage: [
+      '--id <orderId>',
+      '--manual      the parcel is already out (locker unreachable, opened by hand): SUBTRACTED at once, no cell opens',
+    ],
+    flags: flagsOf({ id: fText(), manual: fBool().optional() }),
     async run(ctx, f) {
-      await subtractOrderByStaff(ctx.db, f.id, ctx.clock.now());
-      return orderResult(ctx, f.id, 'order subtracted');
+      const { command, created } = await subtractOrderByStaff(ctx.db, f.id, ctx.clock.now(), { manual: f.manual });
+      if (!command) return orderResult(ctx, f.id, 'order subtracted by hand: the locker forgets it when it next syncs');
+      const o = await orderDetails(ctx.db, f.id);
+      const link = await ctx.db.selectFrom('locker_link').select('online').where('postomatId', '=', o.postomatId).executeTakeFirst();
+      const where = o.postomat ? `${o.postomat.title} [${o.postomat.shortId}]` : o.postomatId;
+      const lines = [
+        `${created ? 'Sent' : 'Already sent'} to the locker ${where} through the running cloud: its agent opens cell ${command.cellId} for staff (command ${command.id}, valid until ${command.expiresAt}).`,
+        'The order becomes SUBTRACTED when staff take the parcel out and close the door.',
+        ...(link?.online ? [] : ['The locker is offline now: the command goes out when it reconnects, if that is before it expires.']),
+        `Follow it with: npm run operator -- locker status --id ${o.postomatId}`,
+      ];
+      return {
+        json: { order: presentOrder(o), command: { id: command.id, state: command.state, cellId: command.cellId, expiresAt: command.expiresAt, created } },
+        text: `${lines.join('\n')}\n\n${orderText(o)}`,
+      };
     },
   }),
 ];

@@ -6,6 +6,7 @@ import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { isFinal, type OrderStatus } from '../../domain/order-states.ts';
 import { markPaid, transitionOrder } from '../order-transitions.ts';
+import { queueOpenCell } from '../../sync/commands.ts';
 import { getLockerCompany } from './companies.ts';
 import { getPostomat } from './postomats.ts';
 
@@ -47,13 +48,22 @@ export async function payOrder(db: Db, id: string, at: Date) {
 }
 
 /**
- * Staff take a DELIVERED parcel out of its cell. The one place that does it: when the locker's
- * agent must open the cell first (over MQTT), that step goes here.
+ * Staff take a DELIVERED parcel out of its cell. The locker does it: a durable OPEN_CELL
+ * command for its agent (sent by a running cloud, answered by the agent), and the order
+ * becomes SUBTRACTED when the agent reports the parcel gone. Asking again while a command is
+ * still open reuses it. `manual`: the parcel is already out (a locker that cannot be reached,
+ * opened with a key): the order becomes SUBTRACTED at once, and the locker forgets it on sync.
  */
-export async function subtractOrderByStaff(db: Db, id: string, at: Date) {
+export async function subtractOrderByStaff(db: Db, id: string, at: Date, options: { manual?: boolean } = {}) {
   return db.transaction().execute(async (trx) => {
-    await getOrder(trx, id);
-    return transitionOrder(trx, { orderId: id, to: 'SUBTRACTED', at });
+    const order = await getOrder(trx, id);
+    if (options.manual) return { order: await transitionOrder(trx, { orderId: id, to: 'SUBTRACTED', at }), command: undefined, created: false };
+    if (order.status !== 'DELIVERED') {
+      const why = order.status === 'CREATED' ? 'its parcel is not in a cell yet' : 'it is finished';
+      throw new DomainError('INVALID_TRANSITION', `order ${id} is ${order.status}, cannot become SUBTRACTED: ${why}`);
+    }
+    const { command, created } = await queueOpenCell(trx, order, at);
+    return { order, command, created };
   });
 }
 

@@ -14,6 +14,7 @@ import * as m001 from './001_locker.ts';
 import * as m004 from './004_events.ts';
 import * as m005 from './005_read_paths.ts';
 import * as m006 from './006_platform.ts';
+import * as m007 from './007_sync.ts';
 import * as m008 from './008_covering_reads.ts';
 
 export interface DialectMigration {
@@ -25,6 +26,7 @@ export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['004_events', m004],
   ['005_read_paths', m005],
   ['006_platform', m006],
+  ['007_sync', m007],
   ['008_covering_reads', m008],
 ];
 

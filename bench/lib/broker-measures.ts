@@ -1,0 +1,128 @@
+/**
+ * bench:sync's broker measures, on the cloud's embedded broker module run alone
+ * (bench/lib/broker-probe.ts): a bare publish → receive baseline, memory and connect time with
+ * many lockers, logins at the human-password scrypt cost.
+ */
+import readline from 'node:readline';
+import mqtt, { type MqttClient } from 'mqtt';
+import { AGENT_SECRET_SCRYPT_N } from '../../cloud/services/admin/postomats.ts';
+import { CLOUD_USERNAME } from '../../cloud/sync/broker.ts';
+import { topics } from '../../shared/mqtt/index.ts';
+import { startChildUntil } from './processes.ts';
+import type { SeededLocker } from './sync-seed.ts';
+import { atRate, perSecond, round, sleep, stats, untilAll } from './sync-timing.ts';
+
+function connectClient(url: string, l: SeededLocker): Promise<{ client: MqttClient; ms: number }> {
+  const start = performance.now();
+  const client = mqtt.connect(url, { clientId: `locker-${l.id}`, username: l.id, password: l.password, reconnectPeriod: 0, keepalive: 300, connectTimeout: 120_000 });
+  return new Promise((resolve, reject) => {
+    client.once('connect', () => resolve({ client, ms: performance.now() - start }));
+    client.once('error', reject);
+  });
+}
+
+async function connectAll(url: string, lockers: SeededLocker[], concurrency: number) {
+  const clients: MqttClient[] = new Array(lockers.length);
+  const times: number[] = [];
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < lockers.length) {
+        const i = next++;
+        const { client, ms } = await connectClient(url, lockers[i]);
+        clients[i] = client;
+        times.push(ms);
+      }
+    }),
+  );
+  return { clients, times, wallMs: performance.now() - start };
+}
+
+export interface Probe {
+  url: string;
+  secret: string;
+  /** the probe's memory after a GC, and how many clients its broker has */
+  mem(): Promise<{ rss: number; heapUsed: number; clients: number }>;
+}
+
+/** Runs `fn` against a fresh broker-probe process (bench/lib/broker-probe.ts) on the seeded database. */
+export async function withProbe<T>(file: string, fn: (probe: Probe) => Promise<T>): Promise<T> {
+  const child_ = await startChildUntil('bench/lib/broker-probe.ts', { DATABASE_URL: file }, (m) => (m.port ? (m as { port: number; secret: string }) : undefined), ['--expose-gc']);
+  const lines = readline.createInterface({ input: child_.proc.stdout! });
+  try {
+    return await fn({
+      url: `mqtt://127.0.0.1:${child_.ready.port}`,
+      secret: child_.ready.secret,
+      mem: () =>
+        new Promise((resolve) => {
+          lines.once('line', (l) => resolve(JSON.parse(l)));
+          child_.proc.stdin!.write('mem\n');
+        }),
+    });
+  } finally {
+    lines.close();
+    await child_.stop();
+  }
+}
+
+/** Baseline: publish → receive over the same broker code, to as many connected lockers, at the same rate. */
+export async function barePublishReceive(probe: Probe, lockers: SeededLocker[], load: { orders: number; rate: number; log: (line: string) => void }) {
+  const { orders: ORDERS, rate: RATE, log } = load;
+  const receivers = await connectAll(probe.url, lockers, 50);
+  const received = new Map<string, number>();
+  await Promise.all(
+    receivers.clients.map((c, i) => {
+      c.on('message', (_t, payload) => received.set(JSON.parse(payload.toString()).orderId, performance.now()));
+      return c.subscribeAsync(topics.sync(lockers[i].id), { qos: 1 });
+    }),
+  );
+  const cloud = await mqtt.connectAsync(probe.url, { clientId: 'cloud-bench', username: CLOUD_USERNAME, password: probe.secret, reconnectPeriod: 0 });
+  const sent = new Map<string, number>();
+  // About the size of a one-order sync message.
+  const payload = (orderId: string) =>
+    JSON.stringify({ v: '1.0', version: 7, full: false, since: 6, orderId, upserts: [{ orderId, codes: { DOWN: '1234', UP: '5678', SUBTRACT: '9012' }, notPaidAmount: 0, status: 'CREATED', cellId: null }], removals: [] });
+  log(`baseline: ${ORDERS} bare publishes at ${RATE}/s to ${lockers.length} connected lockers`);
+  await atRate(ORDERS, RATE, async (i) => {
+    const id = `o${i}`;
+    sent.set(id, performance.now());
+    await cloud.publishAsync(topics.sync(lockers[i % lockers.length].id), payload(id), { qos: 1 });
+  });
+  await untilAll('every bare publish received', () => received.size >= ORDERS);
+  await cloud.endAsync();
+  await Promise.all(receivers.clients.map((c) => c.endAsync(true)));
+  return stats([...sent].map(([id, t]) => received.get(id)! - t));
+}
+
+/** A fresh broker's memory before and after `lockers` connect, and how long they take. */
+export async function manyLockers(probe: Probe, lockers: SeededLocker[], log: (line: string) => void) {
+  const before = await probe.mem();
+  log(`connecting ${lockers.length} lockers`);
+  const many = await connectAll(probe.url, lockers, 200);
+  await sleep(1000);
+  const after = await probe.mem();
+  await Promise.all(many.clients.map((c) => c.endAsync(true)));
+  return {
+    lockers: lockers.length,
+    connectedAtOnce: after.clients,
+    wallMs: Math.round(many.wallMs),
+    connectsPerSecond: perSecond(lockers.length, many.wallMs),
+    concurrency: 200,
+    connect: stats(many.times),
+    scryptCost: `N=${AGENT_SECRET_SCRYPT_N} (what agent reset stores)`,
+    rssBeforeMb: round(before.rss / 2 ** 20),
+    rssAfterMb: round(after.rss / 2 ** 20),
+    heapBeforeMb: round(before.heapUsed / 2 ** 20),
+    heapAfterMb: round(after.heapUsed / 2 ** 20),
+    rssPerLockerKb: round((after.rss - before.rss) / 1024 / lockers.length),
+    heapPerLockerKb: round((after.heapUsed - before.heapUsed) / 1024 / lockers.length),
+  };
+}
+
+/** Logins at the human-password scrypt cost, on a sample, extrapolated to the whole fleet. */
+export async function humanCostLogins(probe: Probe, sample: SeededLocker[], fleet: number) {
+  const r = await connectAll(probe.url, sample, 8);
+  await Promise.all(r.clients.map((c) => c.endAsync(true)));
+  const rate = perSecond(sample.length, r.wallMs);
+  return { sample: sample.length, scryptCost: 'N=16384 (the human-password cost, for comparison)', connectsPerSecond: rate, connect: stats(r.times), secondsFor: { lockers: fleet, seconds: Math.round(fleet / rate) } };
+}

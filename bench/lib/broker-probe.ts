@@ -1,0 +1,26 @@
+/**
+ * bench:sync's probe: the cloud's embedded broker alone (cloud/sync/broker.ts: the same aedes
+ * setup, the same authentication and ACL hooks, agent passwords checked against the same
+ * database) in a process of its own, so its memory can be read without the HTTP side. Prints
+ * one JSON line { port, secret } (the secret of this throwaway process lets the bench publish
+ * as the cloud); each "mem" line on stdin answers { rss, heapUsed, clients } after a GC.
+ * Run with node --expose-gc.
+ */
+import readline from 'node:readline';
+import { silentLogger } from '../../cloud/logger.ts';
+import { openStorage } from '../../cloud/storage/database.ts';
+import { startEmbeddedBroker } from '../../cloud/sync/broker.ts';
+import { AgentCredentials } from '../../cloud/sync/credentials.ts';
+
+const storage = await openStorage(process.env.DATABASE_URL!);
+const broker = await startEmbeddedBroker({ port: 0, host: '127.0.0.1', credentials: new AgentCredentials(storage.db), logger: silentLogger });
+process.stdout.write(JSON.stringify({ port: broker.port, secret: broker.cloudSecret }) + '\n');
+
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line.trim() !== 'mem') return;
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  process.stdout.write(JSON.stringify({ rss: m.rss, heapUsed: m.heapUsed, clients: broker.connectedClients() }) + '\n');
+});
+
+process.on('SIGTERM', () => void broker.close().then(() => storage.close()).finally(() => process.exit(0)));

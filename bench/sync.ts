@@ -1,0 +1,159 @@
+/**
+ * `npm run bench:sync`: the cloud ⇄ locker link under load, beside baselines from the same run.
+ *
+ * 1. Order creation over HTTP → code usable at the locker, with BENCH_SYNC_AGENTS (1,000)
+ *    agents connected to the cloud's embedded broker. Agents are lightweight: the real MQTT
+ *    client side (locker-agent/sync.ts) and the real agent store (SQLite, synchronous=FULL), no
+ *    boards; "usable" = the store that applied the sync message finds the order by its DOWN
+ *    code. The cloud is `npm run cloud` in its own process; orders arrive at a fixed rate.
+ *    Baseline: a bare publish → receive over the same broker code (cloud/sync/broker.ts in a
+ *    process of its own, same hooks) to as many connected lockers, at the same rate.
+ * 2. That broker's memory and connect time with BENCH_SYNC_CONNECTIONS (10,000) lockers, with
+ *    agent passwords at the cost `agent reset` stores (scrypt N=1024); a sample at the
+ *    human-password cost (N=16384) shows why agent passwords do not use it.
+ * Prints a table and writes bench/results/sync.json. Never part of `npm test`.
+ * Sizes: BENCH_SYNC_AGENTS, BENCH_SYNC_ORDERS, BENCH_SYNC_RATE, BENCH_SYNC_CONNECTIONS. For
+ * digging: BENCH_SYNC_ONLY_ORDERS=1 runs part 1 alone and prints it; BENCH_SYNC_CLOUD_NODE_ARGS
+ * passes node flags to the cloud process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import SQLite from 'better-sqlite3';
+import { AGENT_SECRET_SCRYPT_N } from '../cloud/services/admin/postomats.ts';
+import { startBenchAgents } from './lib/bench-agents.ts';
+import { barePublishReceive, humanCostLogins, manyLockers, withProbe } from './lib/broker-measures.ts';
+import { table } from './lib/load.ts';
+import { ROOT, startChildUntil } from './lib/processes.ts';
+import { seed, type SeededLocker } from './lib/sync-seed.ts';
+import { atRate, round, stats, untilAll } from './lib/sync-timing.ts';
+
+const AGENTS = Number(process.env.BENCH_SYNC_AGENTS ?? 1000);
+const ORDERS = Number(process.env.BENCH_SYNC_ORDERS ?? 1500);
+const RATE = Number(process.env.BENCH_SYNC_RATE ?? 50);
+const CONNECTIONS = Number(process.env.BENCH_SYNC_CONNECTIONS ?? 10_000);
+const FULL_COST_SAMPLE = 40;
+const WARMUP = 30;
+const TARGET_P99_MS = 100;
+
+const log = (line: string) => process.stderr.write(`[bench:sync] ${line}\n`);
+
+async function orderToUsable(file: string, key: string, lockers: SeededLocker[], dir: string) {
+  const cloud = await startChildUntil('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', DATABASE_URL: file, RATE_LIMIT_MAX: '0' }, (m) =>
+    m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined,
+    process.env.BENCH_SYNC_CLOUD_NODE_ARGS?.split(' ').filter(Boolean),
+  );
+  try {
+    return await measureOrderToUsable(cloud.ready, key, lockers, dir, file);
+  } finally {
+    await cloud.stop();
+  }
+}
+
+async function measureOrderToUsable(cloud: { url: string; mqtt: string }, key: string, lockers: SeededLocker[], dir: string, file: string) {
+  log(`cloud on ${cloud.url}, broker ${cloud.mqtt}; connecting ${lockers.length} agents`);
+  const t0 = performance.now();
+  const agents = await startBenchAgents(lockers, cloud.mqtt, path.join(dir, 'agents'));
+  log(`${lockers.length} agents connected in ${Math.round(performance.now() - t0)} ms`);
+  const db = new SQLite(file, { readonly: true });
+  await untilAll('every agent announced', () => (db.prepare('select count(*) n from locker_link where online = 1').get() as { n: number }).n >= lockers.length);
+  db.close();
+
+  const created = new Map<string, { start: number; answered: number }>();
+  const create = async () => {
+    const locker = lockers[Math.floor(Math.random() * lockers.length)];
+    const start = performance.now();
+    const res = await fetch(`${cloud.url}/api/v1/integration/company/order/create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ toUserPhone: '+996555000333', postomatId: locker.id, sendMessage: false }),
+    });
+    const body = (await res.json()) as { id: string };
+    if (res.status !== 200) throw new Error(`order create: ${res.status} ${JSON.stringify(body)}`);
+    created.set(body.id, { start, answered: performance.now() });
+  };
+  await atRate(WARMUP, RATE, create);
+  await untilAll('warm-up orders usable', () => [...created.keys()].every((id) => agents.usableAt.has(id)));
+  created.clear();
+  log(`creating ${ORDERS} orders at ${RATE}/s`);
+  // The agents, the HTTP client and the clock all live in this process: its stalls count too.
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
+  await atRate(ORDERS, RATE, create);
+  await untilAll('every order usable at its locker', () => [...created.keys()].every((id) => agents.usableAt.has(id)));
+  loopDelay.disable();
+  const toUsable = [...created].map(([id, t]) => agents.usableAt.get(id)! - t.start);
+  const toReceived = [...created].map(([id, t]) => agents.receivedAt.get(id)! - t.start);
+  const applying = [...created.keys()].map((id) => agents.usableAt.get(id)! - agents.receivedAt.get(id)!);
+  const http = [...created.values()].map((t) => t.answered - t.start);
+  await agents.close();
+  return {
+    toUsable: stats(toUsable),
+    toReceived: stats(toReceived),
+    storeApply: stats(applying),
+    httpCreate: stats(http),
+    agentsProcessLoopDelay: { p50Ms: round(loopDelay.percentile(50) / 1e6), p99Ms: round(loopDelay.percentile(99) / 1e6), maxMs: round(loopDelay.max / 1e6) },
+  };
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-sync-'));
+  const file = path.join(dir, 'cloud.db');
+  try {
+    log(`seeding ${CONNECTIONS} lockers (+${FULL_COST_SAMPLE} with production-cost passwords)`);
+    const { key, lockers, full } = await seed(file, Math.max(CONNECTIONS, AGENTS), FULL_COST_SAMPLE);
+    const sync = await orderToUsable(file, key, lockers.slice(0, AGENTS), dir);
+    if (process.env.BENCH_SYNC_ONLY_ORDERS) return console.log(JSON.stringify(sync, null, 2));
+    const baseline = await withProbe(file, (p) => barePublishReceive(p, lockers.slice(0, AGENTS), { orders: ORDERS, rate: RATE, log }));
+    const connections = await withProbe(file, (p) => manyLockers(p, lockers.slice(0, CONNECTIONS), log));
+    const humanCost = await withProbe(file, (p) => humanCostLogins(p, full, CONNECTIONS));
+    const result = {
+      benchmark: 'sync',
+      measuredAt: new Date().toISOString(),
+      node: process.version,
+      loadAverage: os.loadavg().map(round),
+      agents: AGENTS,
+      orders: ORDERS,
+      ratePerSecond: RATE,
+      targetP99Ms: TARGET_P99_MS,
+      agentKind: 'lightweight: locker-agent/sync.ts + the real agent store (SQLite, synchronous=FULL), no boards; usable = found by its DOWN code',
+      orderToUsable: sync.toUsable,
+      orderToAgent: sync.toReceived,
+      storeApply: sync.storeApply,
+      httpCreate: sync.httpCreate,
+      agentsProcessLoopDelay: sync.agentsProcessLoopDelay,
+      baselineBarePublishReceive: baseline,
+      brokerWithManyLockers: connections,
+      humanPasswordCostLogins: humanCost,
+    };
+    fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+    fs.writeFileSync(path.join(ROOT, 'bench/results/sync.json'), JSON.stringify(result, null, 2) + '\n');
+    const row = (what: string, s: { p50Ms: number; p99Ms: number; maxMs: number; samples: number }) => ({ measure: what, samples: s.samples, 'p50 ms': s.p50Ms, 'p99 ms': s.p99Ms, 'max ms': s.maxMs });
+    console.log(
+      table([
+        row(`order created (HTTP) → code usable at the agent, ${AGENTS} agents`, sync.toUsable),
+        row('  until the sync message reaches the agent', sync.toReceived),
+        row('  the agent store applying it (SQLite, FULL)', sync.storeApply),
+        row('  the HTTP create answer', sync.httpCreate),
+        row(`baseline: bare publish → receive, same broker, ${AGENTS} lockers`, baseline),
+        row(`connect, ${CONNECTIONS} lockers (200 at a time)`, connections.connect),
+        row(`connect at scrypt N=16384 (${FULL_COST_SAMPLE}, 8 at a time)`, humanCost.connect),
+      ]),
+    );
+    const c = connections;
+    console.log(
+      `\n${c.connectedAtOnce} lockers connected at once in ${c.wallMs} ms (${c.connectsPerSecond}/s); broker RSS ${c.rssBeforeMb} → ${c.rssAfterMb} MB ` +
+        `(${c.rssPerLockerKb} KB per locker), heap ${c.heapBeforeMb} → ${c.heapAfterMb} MB (${c.heapPerLockerKb} KB per locker).` +
+        `\nAgent passwords at scrypt N=${AGENT_SECRET_SCRYPT_N}: ${c.connectsPerSecond} logins/s; at the human-password cost (N=16384) ${humanCost.connectsPerSecond}/s, ${c.lockers} lockers would need ~${humanCost.secondsFor.seconds} s.` +
+        `\np99 order → usable: ${sync.toUsable.p99Ms} ms (target < ${TARGET_P99_MS} ms). Written to bench/results/sync.json`,
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(`bench:sync failed: ${err instanceof Error ? err.stack : err}`);
+  process.exit(1);
+});

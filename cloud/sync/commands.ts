@@ -1,0 +1,97 @@
+/**
+ * Staff commands for a locker's agent, as durable rows: whoever asks (the operator CLI, another
+ * process) writes one; every running cloud process publishes what is pending; the agent
+ * answers on `responses` and executes a redelivered command only once. A command not carried
+ * out in time expires: a cell must not spring open long after staff asked and left.
+ */
+import { CONTRACT_VERSION, type CommandMessage, type ResponseMessage } from '../../shared/mqtt/index.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { Db } from '../storage/database.ts';
+import { newId } from '../storage/ids.ts';
+import type { LockerCommandTable } from './types.ts';
+
+export const COMMAND_TTL_MS = 10 * 60_000;
+const OPEN: Array<LockerCommandTable['state']> = ['PENDING', 'SENT'];
+
+/** Queues "open the cell of this order" (one open command per order: asking twice reuses it). */
+export async function queueOpenCell(trx: Db, order: { id: string; postomatId: string; cellId: string | null }, now: Date) {
+  const at = now.toISOString();
+  const open = await trx
+    .selectFrom('locker_command')
+    .selectAll()
+    .where('orderId', '=', order.id)
+    .where('state', 'in', OPEN)
+    .where('expiresAt', '>', at)
+    .executeTakeFirst();
+  if (open) return { command: open, created: false };
+  const cell = order.cellId ? await trx.selectFrom('cell').select('number').where('id', '=', order.cellId).executeTakeFirst() : undefined;
+  if (!cell) throw new DomainError('CELL_NOT_FOUND', `order ${order.id} has no cell`);
+  const command: LockerCommandTable = {
+    id: newId(),
+    postomatId: order.postomatId,
+    orderId: order.id,
+    type: 'OPEN_CELL',
+    cellId: String(cell.number),
+    state: 'PENDING',
+    createdAt: at,
+    expiresAt: new Date(now.getTime() + COMMAND_TTL_MS).toISOString(),
+    sentAt: null,
+    attempts: 0,
+    answeredAt: null,
+    error: null,
+  };
+  await trx.insertInto('locker_command').values(command).execute();
+  return { command, created: true };
+}
+
+export function commandMessage(c: LockerCommandTable): CommandMessage {
+  return { v: CONTRACT_VERSION, commandId: c.id, type: 'OPEN_CELL', cellId: c.cellId, orderId: c.orderId ?? undefined, expiresAt: c.expiresAt };
+}
+
+/**
+ * Commands to publish now, to lockers that are online: pending ones, and sent ones still
+ * unanswered after `resendAfterMs` (a process died between claiming and publishing, or the
+ * message was lost with the connection). Expired ones are closed first. With `postomatId`,
+ * every unanswered command of that locker (it has just come back).
+ */
+export async function commandsDue(db: Db, now: Date, resendAfterMs: number, postomatId?: string): Promise<LockerCommandTable[]> {
+  const at = now.toISOString();
+  // Read first: the publisher asks many times a second, and a write would take SQLite's write lock each time.
+  const expired = await db.selectFrom('locker_command').select('id').where('state', 'in', OPEN).where('expiresAt', '<=', at).execute();
+  if (expired.length) {
+    await db.updateTable('locker_command').set({ state: 'EXPIRED' }).where('id', 'in', expired.map((c) => c.id)).where('state', 'in', OPEN).execute();
+  }
+  let q = db.selectFrom('locker_command').selectAll().where('state', 'in', OPEN);
+  if (postomatId) q = q.where('postomatId', '=', postomatId);
+  else {
+    // An offline locker gets its commands when it comes back (and they stay PENDING meanwhile).
+    q = q
+      .where('postomatId', 'in', db.selectFrom('locker_link').select('postomatId').where('online', '=', 1))
+      .where((eb) => eb.or([eb('state', '=', 'PENDING'), eb('sentAt', '<=', new Date(now.getTime() - resendAfterMs).toISOString())]));
+  }
+  return q.orderBy('createdAt').limit(500).execute();
+}
+
+/** Claims a send: false when another process sent it in the meantime. */
+export async function markSent(db: Db, c: LockerCommandTable, now: Date): Promise<boolean> {
+  const res = await db
+    .updateTable('locker_command')
+    .set({ state: 'SENT', sentAt: now.toISOString(), attempts: c.attempts + 1 })
+    .where('id', '=', c.id)
+    .where('attempts', '=', c.attempts)
+    .where('state', 'in', OPEN)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** The agent's answer; only the locker the command was for may answer it. */
+export async function recordResponse(db: Db, postomatId: string, r: ResponseMessage, now: Date): Promise<boolean> {
+  const res = await db
+    .updateTable('locker_command')
+    .set({ state: r.status === 'ok' ? 'DONE' : 'FAILED', answeredAt: now.toISOString(), error: r.status === 'error' ? r.error.slice(0, 500) : null })
+    .where('id', '=', r.commandId)
+    .where('postomatId', '=', postomatId)
+    .where('state', 'in', OPEN)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}

@@ -1,0 +1,121 @@
+/**
+ * The cloud's side of the locker link, started with the cloud: the embedded broker (unless
+ * MQTT_URL names an external one), the cloud's own MQTT client, inbound messages and the
+ * publisher. Per process, by design: the broker connection, the per-locker order of inbound
+ * handling and the verified-password cache. Everything else (versions, changes, events,
+ * commands, link state) is in the database, so several processes can share it.
+ */
+import crypto from 'node:crypto';
+import mqtt from 'mqtt';
+import { allLockersTopic, type TopicName } from '../../shared/mqtt/index.ts';
+import { MqttLink, type MqttConnect } from '../../shared/mqtt/link.ts';
+import { redactUrl } from '../../shared/urls.ts';
+import type { Clock } from '../clock.ts';
+import type { CloudConfig } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import type { Db } from '../storage/database.ts';
+import { CLOUD_USERNAME, startEmbeddedBroker, type EmbeddedBroker } from './broker.ts';
+import { AgentCredentials } from './credentials.ts';
+import { InboundMessages } from './inbound.ts';
+import { SyncPublisher } from './publisher.ts';
+
+const INBOUND: TopicName[] = ['connection', 'cells', 'events', 'responses'];
+const COMMAND_RESEND_MS = 10_000;
+const FIRST_CONNECT_TIMEOUT_MS = 10_000;
+
+export interface SyncHandle {
+  /** the broker agents connect to (password-free) */
+  mqttUrl: string;
+  /** the embedded broker, when there is one (tests restart it) */
+  broker?: { port: number; restart(whileDown?: () => Promise<void>): Promise<void>; connectedClients(): number };
+  publisher: SyncPublisher;
+  inbound: InboundMessages;
+  close(): Promise<void>;
+}
+
+export interface SyncDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  connect?: MqttConnect;
+}
+
+export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<SyncHandle> {
+  const logger = deps.logger.child({ component: 'sync' });
+  let embedded: EmbeddedBroker | undefined;
+  const brokerOptions = { port: config.MQTT_PORT, host: config.HOST, credentials: new AgentCredentials(deps.db), logger };
+  if (!config.MQTT_URL) embedded = await startEmbeddedBroker(brokerOptions);
+  const url = config.MQTT_URL ?? embedded!.url;
+  const auth = embedded ? { username: CLOUD_USERNAME, password: embedded.cloudSecret } : { username: config.MQTT_USERNAME, password: config.MQTT_PASSWORD };
+
+  const link = new MqttLink(
+    {
+      url,
+      backoff: { minMs: 200, maxMs: 5_000 },
+      clientOptions: () => ({ clientId: `cloud-${crypto.randomBytes(6).toString('hex')}`, clean: true, keepalive: 30, connectTimeout: 10_000, ...auth }),
+    },
+    { connect: deps.connect ?? mqtt.connect, timers: { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) }, log: logger },
+  );
+  const publish = (topic: string, body: unknown) => link.publish(topic, body, { qos: 1 });
+  const publisher = new SyncPublisher(
+    { db: deps.db, clock: deps.clock, logger, publish, connected: () => link.connected },
+    { pollMs: config.SYNC_POLL_MS, commandResendMs: COMMAND_RESEND_MS },
+  );
+  const inbound = new InboundMessages({ db: deps.db, clock: deps.clock, logger, publish, publisher });
+  link.on('message', (topic, payload) => inbound.handle(topic, payload));
+
+  const subscribed = new Promise<void>((resolve, reject) => {
+    link.on('connect', () => {
+      link.subscribe(INBOUND.map(allLockersTopic)).then(
+        () => {
+          logger.info('connected to the MQTT broker', { broker: redactUrl(url) });
+          resolve();
+        },
+        (err) => {
+          logger.error('MQTT subscriptions failed', { err });
+          reject(err);
+        },
+      );
+    });
+  });
+  link.start();
+  const stopAll = async () => {
+    await publisher.stop();
+    await link.stop();
+    await embedded?.close();
+  };
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      subscribed,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`cannot connect to the MQTT broker at ${redactUrl(url)} within ${FIRST_CONNECT_TIMEOUT_MS / 1000} s`)), FIRST_CONNECT_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (err) {
+    await stopAll();
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  publisher.start();
+
+  return {
+    mqttUrl: redactUrl(url),
+    broker: embedded && {
+      port: embedded.port,
+      connectedClients: () => embedded!.connectedClients(),
+      async restart(whileDown) {
+        await embedded!.close();
+        await whileDown?.();
+        embedded = await startEmbeddedBroker({ ...brokerOptions, port: embedded!.port, cloudSecret: embedded!.cloudSecret });
+      },
+    },
+    publisher,
+    inbound,
+    async close() {
+      await stopAll();
+      await inbound.idle();
+    },
+  };
+}

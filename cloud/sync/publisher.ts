@@ -1,0 +1,123 @@
+/**
+ * Publishes what the database says is due, in every cloud process: deltas to lockers whose
+ * version moved past what was published (whoever changed it: this process, another one, the
+ * operator CLI), and staff commands. Nothing it relies on lives only in this process's memory;
+ * two processes may publish the same delta or command, which agents take as a no-op.
+ */
+import { topics } from '../../shared/mqtt/index.ts';
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../logger.ts';
+import type { Db } from '../storage/database.ts';
+import { commandMessage, commandsDue, markSent } from './commands.ts';
+import { deltaSync, fullSync } from './sync-out.ts';
+
+export interface PublisherDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  /** false when the message could not be handed to the broker */
+  publish(topic: string, body: unknown): Promise<boolean>;
+  connected(): boolean;
+}
+
+export interface PublisherOptions {
+  /** how often the database is asked what is due */
+  pollMs: number;
+  /** an unanswered command is sent again after this long */
+  commandResendMs: number;
+}
+
+const BATCH = 200;
+
+export class SyncPublisher {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = true;
+  private again = false;
+
+  constructor(
+    private readonly deps: PublisherDeps,
+    private readonly options: PublisherOptions,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** One round; also called by tests and benchmarks that want it now. */
+  tick(): Promise<void> {
+    this.running ??= this.round().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  /**
+   * Something changed in this process: run a round now rather than at the next poll (a round
+   * already running may have read before the change committed, so one more follows it).
+   */
+  soon(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick().finally(() => this.schedule()), 0);
+  }
+
+  /** Every unanswered command of a locker that just came back, at once. */
+  async sendCommands(postomatId?: string): Promise<void> {
+    const now = this.deps.clock.now();
+    for (const c of await commandsDue(this.deps.db, now, this.options.commandResendMs, postomatId)) {
+      if (!(await markSent(this.deps.db, c, now))) continue;
+      await this.deps.publish(topics.commands(c.postomatId), commandMessage(c));
+      this.deps.logger.info('staff command sent', { lockerId: c.postomatId, commandId: c.id, type: c.type, orderId: c.orderId, attempt: c.attempts + 1 });
+    }
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    const wait = this.again ? 0 : this.options.pollMs;
+    this.again = false;
+    this.timer = setTimeout(() => void this.tick().finally(() => this.schedule()), wait);
+  }
+
+  private async round(): Promise<void> {
+    if (!this.deps.connected()) return;
+    try {
+      await this.publishChanges();
+      await this.sendCommands();
+    } catch (err) {
+      this.deps.logger.error('sync publisher round failed', { err });
+    }
+  }
+
+  /** Deltas since what was published; the mark only ever moves forward. */
+  private async publishChanges(): Promise<void> {
+    const { db } = this.deps;
+    const due = await db
+      .selectFrom('locker_sync')
+      .select(['postomatId', 'version', 'publishedVersion', 'floor'])
+      .whereRef('version', '>', 'publishedVersion')
+      .limit(BATCH)
+      .execute();
+    for (const row of due) {
+      const [version, published] = [Number(row.version), Number(row.publishedVersion)];
+      const msg = published < Number(row.floor) ? await fullSync(db, row.postomatId, version) : await deltaSync(db, row.postomatId, published, version);
+      if (!(await this.deps.publish(topics.sync(row.postomatId), msg))) return;
+      await db
+        .updateTable('locker_sync')
+        .set({ publishedVersion: version })
+        .where('postomatId', '=', row.postomatId)
+        .where('publishedVersion', '<', version)
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,41 @@
+/** What the operator sees of a locker's link: connection, cells, sync versions, commands, events. */
+import type { CellReport } from '../../shared/mqtt/index.ts';
+import type { Db } from '../storage/database.ts';
+import { getPostomat } from '../services/admin/postomats.ts';
+import { lockerVersion } from './sync-out.ts';
+
+export async function lockerLinkStatus(db: Db, postomatId: string, recentEvents = 10) {
+  const p = await getPostomat(db, postomatId);
+  const [link, versions, commands, events] = await Promise.all([
+    db.selectFrom('locker_link').selectAll().where('postomatId', '=', postomatId).executeTakeFirst(),
+    lockerVersion(db, postomatId),
+    db
+      .selectFrom('locker_command')
+      .selectAll()
+      .where('postomatId', '=', postomatId)
+      .orderBy('createdAt', 'desc')
+      .limit(10)
+      .execute(),
+    db
+      .selectFrom('locker_event')
+      .select(['eventId', 'type', 'orderId', 'cellId', 'detail', 'at', 'receivedAt', 'outcome', 'note'])
+      .where('postomatId', '=', postomatId)
+      .orderBy('receivedAt', 'desc')
+      .orderBy('seq', 'desc')
+      .limit(recentEvents)
+      .execute(),
+  ]);
+  return {
+    id: p.id,
+    shortId: p.shortId,
+    title: p.title,
+    isConnected: p.isConnected === 1,
+    connection: link?.connectionAt
+      ? { online: link.online === 1, since: link.connectionAt, agentVersion: link.agentVersion, reportedSyncVersion: link.reportedVersion === null ? null : Number(link.reportedVersion) }
+      : null,
+    sync: { version: versions.version, publishedVersion: versions.publishedVersion },
+    cells: link?.cells ? { reportedAt: link.cellsAt, cells: JSON.parse(link.cells) as CellReport[] } : null,
+    commands,
+    events,
+  };
+}

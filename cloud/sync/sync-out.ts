@@ -1,0 +1,93 @@
+/**
+ * Sync messages for one locker, built from the database: a full snapshot of the orders its
+ * agent holds, or a delta of the orders changed after a version. The locker's version is read
+ * first: a change committed while the orders are read is either in this message already or
+ * has a later version and goes out next time; re-sending an order is harmless (upserts).
+ */
+import { CONTRACT_VERSION, type SyncMessage, type SyncOrder } from '../../shared/mqtt/index.ts';
+import { heldByLocker, planSync } from '../domain/locker-sync.ts';
+import type { Db } from '../storage/database.ts';
+
+const CHUNK = 500;
+
+export async function lockerVersion(db: Db, postomatId: string): Promise<{ version: number; floor: number; publishedVersion: number }> {
+  const row = await db.selectFrom('locker_sync').select(['version', 'floor', 'publishedVersion']).where('postomatId', '=', postomatId).executeTakeFirst();
+  return { version: Number(row?.version ?? 0), floor: Number(row?.floor ?? 0), publishedVersion: Number(row?.publishedVersion ?? 0) };
+}
+
+/** What to send an agent that announced `reported` (undefined: nothing to send). */
+export async function syncForAnnouncement(db: Db, postomatId: string, reported: number): Promise<SyncMessage | undefined> {
+  const { version, floor } = await lockerVersion(db, postomatId);
+  const plan = planSync(reported, version, floor);
+  if (plan.kind === 'none') return undefined;
+  return plan.kind === 'full' ? fullSync(db, postomatId, version) : deltaSync(db, postomatId, plan.since, version);
+}
+
+export async function fullSync(db: Db, postomatId: string, version: number): Promise<SyncMessage> {
+  const orders = await db
+    .selectFrom('locker_order as o')
+    .leftJoin('cell as c', 'c.id', 'o.cellId')
+    .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.notPaidAmount', 'c.number as cellNumber'])
+    .where('o.postomatId', '=', postomatId)
+    .where('o.status', 'in', ['CREATED', 'DELIVERED'])
+    .where('o.isActive', '=', 1)
+    .execute();
+  return { v: CONTRACT_VERSION, version, full: true, upserts: await withCodes(db, orders), removals: [] };
+}
+
+/** The orders changed after `since`: those the agent should hold as upserts, the others as removals. */
+export async function deltaSync(db: Db, postomatId: string, since: number, version: number): Promise<SyncMessage> {
+  const changed = await db
+    .selectFrom('locker_sync_change')
+    .select('orderId')
+    .where('postomatId', '=', postomatId)
+    .where('version', '>', since)
+    .execute();
+  const ids = changed.map((c) => c.orderId);
+  const orders: OrderRow[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    orders.push(
+      ...(await db
+        .selectFrom('locker_order as o')
+        .leftJoin('cell as c', 'c.id', 'o.cellId')
+        .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.notPaidAmount', 'c.number as cellNumber'])
+        .where('o.id', 'in', ids.slice(i, i + CHUNK))
+        .execute()),
+    );
+  }
+  const held = orders.filter((o) => heldByLocker(o, postomatId));
+  const heldIds = new Set(held.map((o) => o.id));
+  return { v: CONTRACT_VERSION, version, full: false, since, upserts: await withCodes(db, held), removals: ids.filter((id) => !heldIds.has(id)) };
+}
+
+interface OrderRow {
+  id: string;
+  postomatId: string;
+  status: string;
+  isActive: number;
+  notPaidAmount: number;
+  cellNumber: number | null;
+}
+
+async function withCodes(db: Db, orders: OrderRow[]): Promise<SyncOrder[]> {
+  const codes = new Map<string, Record<string, string>>();
+  for (let i = 0; i < orders.length; i += CHUNK) {
+    const rows = await db
+      .selectFrom('order_code')
+      .select(['orderId', 'type', 'password'])
+      .where('orderId', 'in', orders.slice(i, i + CHUNK).map((o) => o.id))
+      .execute();
+    for (const r of rows) codes.set(r.orderId, { ...codes.get(r.orderId), [r.type]: r.password });
+  }
+  return orders.map((o) => {
+    const c = codes.get(o.id) ?? {};
+    return {
+      orderId: o.id,
+      codes: { DOWN: c.DOWN, UP: c.UP, SUBTRACT: c.SUBTRACT },
+      notPaidAmount: Number(o.notPaidAmount),
+      status: o.status as SyncOrder['status'],
+      // The agent names cells by their number (docs/field-technicians.md).
+      cellId: o.cellNumber === null ? null : String(o.cellNumber),
+    };
+  });
+}

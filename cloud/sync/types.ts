@@ -1,0 +1,79 @@
+/**
+ * Tables of the locker sync (migration 007_sync). Per locker: a version bumped by every change
+ * to its orders, with one change row per order; what its agent last said about itself; the
+ * events it sent (applied exactly once by event id); staff commands waiting for it.
+ */
+
+/** One row per locker with any change. */
+export interface LockerSyncTable {
+  postomatId: string;
+  /** the latest change to the locker's orders */
+  version: number;
+  /** the highest version some cloud process has published as a delta (at least once) */
+  publishedVersion: number;
+  /** change rows at or below this version were pruned: an agent older than it gets a full snapshot */
+  floor: number;
+}
+
+/** The latest change of one order at one locker (creation, payment, status, moved away). */
+export interface LockerSyncChangeTable {
+  postomatId: string;
+  orderId: string;
+  version: number;
+}
+
+/** What the locker's agent last reported: its connection (retained + Last Will) and its cells. */
+export interface LockerLinkTable {
+  postomatId: string;
+  online: number; // 0 | 1
+  agentVersion: string | null;
+  /** the sync version the agent announced on its latest connection */
+  reportedVersion: number | null;
+  /** `at` of the latest connection message (older ones arriving late are ignored) */
+  connectionAt: string | null;
+  /** JSON array of the agent's cell reports */
+  cells: string | null;
+  cellsAt: string | null;
+  updatedAt: string;
+}
+
+export const LOCKER_EVENT_OUTCOMES = ['APPLIED', 'STORED', 'REJECTED'] as const;
+export type LockerEventOutcome = (typeof LOCKER_EVENT_OUTCOMES)[number];
+
+/** Every event a locker sent, once: the key makes a redelivered event a no-op. */
+export interface LockerEventTable {
+  postomatId: string;
+  eventId: string;
+  seq: number;
+  type: string;
+  orderId: string | null;
+  /** the cell as the agent names it (its number) */
+  cellId: string | null;
+  /** reason (CODE_REJECTED), fault (CELL_FAULT) or until (LOCKOUT); never a code */
+  detail: string | null;
+  at: string;
+  receivedAt: string;
+  outcome: LockerEventOutcome;
+  /** why it was rejected */
+  note: string | null;
+}
+
+export const COMMAND_STATES = ['PENDING', 'SENT', 'DONE', 'FAILED', 'EXPIRED'] as const;
+export type CommandState = (typeof COMMAND_STATES)[number];
+
+/** A staff command for a locker, written by whoever asks (the operator CLI), sent by a running cloud. */
+export interface LockerCommandTable {
+  id: string;
+  postomatId: string;
+  orderId: string | null;
+  type: string;
+  /** the cell as the agent names it (its number) */
+  cellId: string;
+  state: CommandState;
+  createdAt: string;
+  expiresAt: string;
+  sentAt: string | null;
+  attempts: number;
+  answeredAt: string | null;
+  error: string | null;
+}
