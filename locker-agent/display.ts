@@ -15,10 +15,7 @@ export const consoleLog: Log = {
     error: (m) => console.error(`[agent] ${m}`),
 };
 
-/** Codes are the recipient's secret: logs and events only ever carry the first two digits. */
-export function maskCode(code: string): string {
-    return code.length <= 2 ? '**' : code.slice(0, 2) + '*'.repeat(code.length - 2);
-}
+export { maskCode } from '../shared/mask.ts';
 
 /** Minor units to a display amount (2 decimals). */
 export function formatAmount(minor: number): string {

@@ -5,13 +5,14 @@
  */
 import type { Logger } from '../logger.ts';
 import { postJson, type PostJson, type PostResult } from './http-post.ts';
+import { maskCode } from '../../shared/mask.ts';
 
 export interface SmsProvider {
   readonly name: string;
   send(to: string, text: string, secrets: string[]): Promise<PostResult>;
 }
 
-export const maskCode = (code: string) => code.slice(0, 2) + '*'.repeat(Math.max(0, code.length - 2));
+export { maskCode };
 export const maskPhone = (phone: string) => (phone.length > 7 ? phone.slice(0, 5) + '*'.repeat(phone.length - 8) + phone.slice(-3) : '***');
 
 export class LogSmsProvider implements SmsProvider {
