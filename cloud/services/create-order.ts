@@ -8,6 +8,7 @@ import type { Clock } from '../clock.ts';
 import { DomainError } from '../domain/errors.ts';
 import { CODE_TYPES } from '../domain/order-states.ts';
 import { pickCodes, secureRandomInt, type RandomInt } from '../domain/codes.ts';
+import { liveCodesAt } from '../storage/order-queries.ts';
 import { newId } from '../storage/ids.ts';
 import { isUniqueViolation } from '../storage/sql-errors.ts';
 import { addToStats, amountsOf } from '../storage/order-stats.ts';
@@ -108,13 +109,7 @@ export async function createIn(trx: Db, deps: CreateOrderDeps, input: CreateOrde
   await trx.insertInto('locker_order').values(order).execute();
   await trx.insertInto('order_status').values({ id: statusId, orderId, type: 'CREATED', createdAt: now, updatedAt: now }).execute();
 
-  const inUse = await trx
-    .selectFrom('order_code')
-    .select('password')
-    .where('postomatId', '=', input.postomatId)
-    .where('active', '=', 1)
-    .execute();
-  const codes = pickCodes(new Set(inUse.map((r) => r.password)), CODE_TYPES.length, deps.randomInt ?? secureRandomInt);
+  const codes = pickCodes(await liveCodesAt(trx, input.postomatId), CODE_TYPES.length, deps.randomInt ?? secureRandomInt);
   await trx
     .insertInto('order_code')
     .values(CODE_TYPES.map((type, i) => ({ id: newId(), orderId, postomatId: input.postomatId, type, password: codes[i], active: 1, createdAt: now, updatedAt: now })))

@@ -11,6 +11,7 @@ import type { Db } from '../storage/database.ts';
 import { DomainError } from '../domain/errors.ts';
 import { CODE_TYPES } from '../domain/order-states.ts';
 import { pickCodes, secureRandomInt, type RandomInt } from '../domain/codes.ts';
+import { liveCodesAt } from '../storage/order-queries.ts';
 import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import { recordLockerChange } from '../sync/changes.ts';
@@ -51,9 +52,7 @@ export async function moveOrderToPostomat(trx: Db, orderId: string, postomatId: 
   await updateOpen(trx, order, { postomatId, updatedAt: now });
 
   const codes = await trx.selectFrom('order_code').select(['id', 'type', 'password']).where('orderId', '=', orderId).execute();
-  const inUse = new Set(
-    (await trx.selectFrom('order_code').select('password').where('postomatId', '=', postomatId).where('active', '=', 1).execute()).map((c) => c.password),
-  );
+  const inUse = await liveCodesAt(trx, postomatId);
   const fresh = codes.some((c) => inUse.has(c.password)) ? pickCodes(inUse, CODE_TYPES.length, randomInt) : undefined;
   for (const [i, code] of codes.entries()) {
     await trx

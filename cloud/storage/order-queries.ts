@@ -106,6 +106,12 @@ export async function findCode(db: Db, orderId: string, type: string): Promise<C
   return (await codeOfOrder(db, orderId, type))[0];
 }
 
+/** Codes of the not-yet-final orders at a locker: a new code must differ from all of them. */
+export async function liveCodesAt(db: Db, postomatId: string): Promise<Set<string>> {
+  const rows = await db.selectFrom('order_code').select('password').where('postomatId', '=', postomatId).where('active', '=', 1).execute();
+  return new Set(rows.map((r) => r.password));
+}
+
 export interface OrderExtrasFlags {
   withToUser?: boolean;
   withCell?: boolean;
