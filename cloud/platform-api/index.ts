@@ -14,6 +14,7 @@ import { TokenSigner } from '../services/platform/tokens.ts';
 import { authRouter } from './auth.ts';
 import { apiKeysRouter } from './api-keys.ts';
 import { webhooksRouter } from './webhooks.ts';
+import { readRoutes } from './read-routes.ts';
 
 export function platformApi(deps: AppDeps): Router {
   const root = Router();
@@ -29,6 +30,7 @@ export function platformApi(deps: AppDeps): Router {
   const integrations = Router();
   integrations.use(rateLimit({ ...limits, keyOf: (req) => { const k = platformKeyOf(req); return k ? `key:${k}` : `ip:${req.ip}`; } }));
   integrations.use(apiKeyAuth(deps.db, deps.clock));
+  readRoutes(integrations, deps);
   root.use('/api/v1/integrations', integrations);
   return root;
 }
