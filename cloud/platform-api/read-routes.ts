@@ -6,7 +6,9 @@
 import type { Router } from 'express';
 import type { AppDeps } from '../deps.ts';
 import { clientsRoutes } from './clients.ts';
+import { companiesRoutes } from './companies.ts';
 
 export function readRoutes(integrations: Router, deps: AppDeps): void {
   clientsRoutes(integrations, deps);
+  companiesRoutes(integrations, deps);
 }
