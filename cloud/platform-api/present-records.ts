@@ -144,3 +144,7 @@ export function presentPaymentOrder(o: Row<'payment_order'>) {
     updatedAt: o.updatedAt,
   };
 }
+
+export function presentSupplier(s: Row<'supplier'>) {
+  return { id: s.id, name: s.name, phone: s.phone, address: s.address, isActive: bool(s.isActive), companyId: s.companyId, cityId: s.cityId, createdAt: s.createdAt, updatedAt: s.updatedAt };
+}

@@ -66,3 +66,12 @@ export async function clientRelations(db: Db, clients: ClientRow[], kinds?: read
   ]);
   return { countries, cities, companies, codes };
 }
+
+/** The company's active supplier with exactly this phone. */
+export function findActiveSupplierByPhone(db: Db, companyId: number, phone: string): Promise<Row<'supplier'> | undefined> {
+  return db.selectFrom('supplier').selectAll().where('companyId', '=', companyId).where('phone', '=', phone).where('isActive', '=', 1).executeTakeFirst();
+}
+
+export function findSupplierOf(db: Db, companyId: number, id: number): Promise<Row<'supplier'> | undefined> {
+  return db.selectFrom('supplier').selectAll().where('id', '=', id).where('companyId', '=', companyId).executeTakeFirst();
+}

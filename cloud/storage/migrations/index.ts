@@ -15,6 +15,7 @@ import * as m004 from './004_events.ts';
 import * as m005 from './005_read_paths.ts';
 import * as m006 from './006_platform.ts';
 import * as m008 from './008_covering_reads.ts';
+import * as m009 from './009_platform_search.ts';
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -26,6 +27,7 @@ export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['005_read_paths', m005],
   ['006_platform', m006],
   ['008_covering_reads', m008],
+  ['009_platform_search', m009],
 ];
 
 const LOCK_KEY = 7_340_021;

@@ -1,0 +1,81 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { CompiledQuery, sql } from 'kysely';
+import { DIALECTS } from '../helpers/storage.ts';
+import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { seedPlatformWorld, type PlatformWorld } from '../helpers/platform-world.ts';
+import { seedShipments, type Shipments } from '../helpers/shipments-world.ts';
+import { integrationGet, qs } from '../helpers/integrations.ts';
+import { ManualClock } from '../../cloud/clock.ts';
+import { updateClient } from '../../cloud/services/platform/clients.ts';
+import { updatePlatformCompany } from '../../cloud/services/platform/companies.ts';
+import { createParcel } from '../../cloud/services/platform/parcels.ts';
+import { parseListSearch } from '../../cloud/domain/platform/list-search.ts';
+import { selectShipments } from '../../cloud/storage/shipment-queries.ts';
+import { searchTextMatch } from '../../cloud/storage/shipment-search.ts';
+
+for (const dialect of DIALECTS) {
+  describe(`search indexes, migration 009_platform_search (${dialect.name})`, () => {
+    let cloud: TestCloud;
+    let w: PlatformWorld;
+    let s: Shipments;
+    const clock = new ManualClock('2026-03-07T09:00:00.000Z');
+    const get = integrationGet(() => cloud);
+    const ids = async (table: 'parcel' | 'cargo', search: string) =>
+      (await get(w.keys.logist.key, `/logistic-company/${table}/list${qs({ search, pageSize: 100 })}`)).body.data.map((x: any) => x.id).sort((a: number, b: number) => a - b);
+
+    before(async () => {
+      cloud = await startTestCloud(dialect, { clock });
+      w = await seedPlatformWorld(cloud.storage.db, clock.now());
+      s = await seedShipments(cloud.storage.db, w, clock.now());
+    });
+    after(() => cloud.stop());
+
+    it('a new parcel is found at once', async () => {
+      const p = await createParcel(cloud.storage.db, { companyId: w.logist.id, trackCode: 'FRESHLYMADE', weight: 1, currency: 'KGS', clientId: w.aibek.id }, clock.now());
+      assert.deepEqual(await ids('parcel', 'freshly'), [p.id]);
+    });
+
+    it('a renamed client is found by the new name only, in parcels and cargo', async () => {
+      const before = await ids('parcel', 'bermet');
+      assert.ok(before.length > 0);
+      await updateClient(cloud.storage.db, w.bermet.id, { name: 'Gulmira', phone: '+996700999999' }, clock.now());
+      assert.deepEqual(await ids('parcel', 'bermet'), []);
+      assert.deepEqual(await ids('parcel', 'gulmira'), before);
+      assert.deepEqual(await ids('parcel', '700999'), before);
+      assert.deepEqual(await ids('cargo', 'gulmira'), [s.cargo.packed, s.cargo.atDepot, s.cargo.lost].sort((a, b) => a - b));
+    });
+
+    it('a logistics company\'s new title is found in its cargo', async () => {
+      await updatePlatformCompany(cloud.storage.db, w.logist.id, { title: 'Pamir Freight' }, clock.now());
+      assert.equal((await ids('cargo', 'pamir')).length, 7);
+      assert.deepEqual(await ids('cargo', 'silk road'), []);
+    });
+
+    it('the list search reads the trigram index', async () => {
+      const db = cloud.storage.db;
+      if (dialect.name === 'sqlite') {
+        const q = await selectShipments(db, dialect.name, 'parcel', { companyId: w.logist.id, search: parseListSearch('kettle') });
+        const list = q!.selectAll().orderBy('id', 'desc').limit(10).compile();
+        const plan = (await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${list.sql}`, [...list.parameters]))).rows.map((r) => r.detail).join(' | ');
+        assert.match(plan, /parcel_search VIRTUAL TABLE INDEX/, plan);
+        // With rank 1, FTS5 checks its index against the item rows it mirrors, and throws when they differ.
+        await sql`insert into parcel_search(parcel_search, rank) values ('integrity-check', 1)`.execute(db);
+        await sql`insert into cargo_search(cargo_search, rank) values ('integrity-check', 1)`.execute(db);
+      } else {
+        const idx = await sql<{ indexdef: string }>`select indexdef from pg_indexes where tablename in ('parcel', 'cargo') and indexname like '%search_trgm'`.execute(db);
+        assert.equal(idx.rows.length, 2);
+        for (const r of idx.rows) assert.match(r.indexdef, /USING gin \("searchText" public\.gin_trgm_ops\)/);
+        // A handful of rows is cheaper to read otherwise: forbid the alternatives to see that the
+        // index serves the very condition the list writes.
+        const match = db.selectFrom('parcel').select('id').where(searchTextMatch('postgres', 'parcel', 'kettle', true)).compile();
+        await db.connection().execute(async (c) => {
+          await sql`set enable_seqscan = off`.execute(c);
+          const plan = (await c.executeQuery<Record<string, string>>(CompiledQuery.raw(`explain ${match.sql}`, [...match.parameters]))).rows.map((r) => Object.values(r)[0]).join('\n');
+          await sql`set enable_seqscan = on`.execute(c);
+          assert.match(plan, /Bitmap Index Scan on parcel_search_trgm/, plan);
+        });
+      }
+    });
+  });
+}
