@@ -15,6 +15,7 @@ import { authRouter } from './auth.ts';
 import { apiKeysRouter } from './api-keys.ts';
 import { webhooksRouter } from './webhooks.ts';
 import { readRoutes } from './read-routes.ts';
+import { cargoTypesRouter } from './cargo-types.ts';
 
 export function platformApi(deps: AppDeps): Router {
   const root = Router();
@@ -32,5 +33,6 @@ export function platformApi(deps: AppDeps): Router {
   integrations.use(apiKeyAuth(deps.db, deps.clock));
   readRoutes(integrations, deps);
   root.use('/api/v1/integrations', integrations);
+  root.use('/api/v1/public/cargo-types', rateLimit({ ...limits, keyOf: (req) => `ip:${req.ip}` }), cargoTypesRouter(deps));
   return root;
 }
