@@ -81,18 +81,29 @@ export async function selectShipments(db: Db, dialect: DialectName, table: Searc
 
 /**
  * One page of a company's parcels or cargo (all of them without `page`), by descending id, and
- * the total. A page shorter than asked already tells the total, so only a full or empty page
- * past the first costs a count.
+ * the total.
+ * - With a text search, the matching ids and their count come from one evaluation of the
+ *   search (`count(*) over ()`): the trigram lookup is the costly part, so it runs once.
+ * - Otherwise the page walks the (company, id) indexes and only a full page, or an empty page
+ *   past the first, costs a separate count: a shorter page already tells the total.
  */
 export async function listShipments<T extends SearchedTable>(db: Db, dialect: DialectName, table: T, f: ShipmentFilter, page?: Page): Promise<{ total: number; rows: Array<ItemRow<T>> }> {
   const q = await selectShipments(db, dialect, table, f);
   if (!q) return { total: 0, rows: [] };
-  let rowsQ = q.selectAll().orderBy('id', 'desc');
-  if (page) rowsQ = rowsQ.limit(page.limit).offset(page.offset);
-  const rows = (await rowsQ.execute()) as Array<ItemRow<T>>;
   const offset = page?.offset ?? 0;
+  const paged = <Q extends { limit(n: number): Q; offset(n: number): Q }>(x: Q) => (page ? x.limit(page.limit).offset(page.offset) : x);
+  if (page && f.search?.kind === 'text') {
+    const hits = await paged(q.select((eb) => ['id', eb.fn.countAll<number>().over().as('total')]).orderBy('id', 'desc')).execute();
+    if (hits.length || offset === 0) return { total: Number(hits[0]?.total ?? 0), rows: await rowsByIdDesc(db, table, hits.map((h) => h.id)) };
+  }
+  const rows = (await paged(q.selectAll().orderBy('id', 'desc')).execute()) as Array<ItemRow<T>>;
   const known = !page || (rows.length > 0 && rows.length < page.limit) || (rows.length === 0 && offset === 0);
   if (known) return { total: offset + rows.length, rows };
   const counted = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return { total: Number(counted.n), rows };
+}
+
+async function rowsByIdDesc<T extends SearchedTable>(db: Db, table: T, ids: number[]): Promise<Array<ItemRow<T>>> {
+  if (!ids.length) return [];
+  return (await db.selectFrom(table as 'parcel').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute()) as Array<ItemRow<T>>;
 }

@@ -12,7 +12,18 @@ import { updatePlatformCompany } from '../../cloud/services/platform/companies.t
 import { createParcel } from '../../cloud/services/platform/parcels.ts';
 import { parseListSearch } from '../../cloud/domain/platform/list-search.ts';
 import { selectShipments } from '../../cloud/storage/shipment-queries.ts';
-import { searchTextMatch } from '../../cloud/storage/shipment-search.ts';
+import { coveringTrigrams, searchTextMatch } from '../../cloud/storage/shipment-search.ts';
+
+describe('trigrams that cover a search text (SQLite)', () => {
+  it('consecutive three-character pieces, the last one ending with the text, quoted for FTS5', () => {
+    assert.deepEqual(coveringTrigrams('abc'), ['"abc"']);
+    assert.deepEqual(coveringTrigrams('abcd'), ['"abc"', '"bcd"']);
+    assert.deepEqual(coveringTrigrams('nazgul arykov'), ['"naz"', '"gul"', '" ar"', '"yko"', '"kov"']);
+    assert.deepEqual(coveringTrigrams('a"b"c'), ['"a""b"', '"b""c"'], 'quotes doubled, pieces by character');
+    assert.deepEqual(coveringTrigrams('абвгд'), ['"абв"', '"вгд"'], 'characters, not bytes');
+    assert.deepEqual(coveringTrigrams('ababab'), ['"aba"', '"bab"']);
+  });
+});
 
 for (const dialect of DIALECTS) {
   describe(`search indexes, migration 009_platform_search (${dialect.name})`, () => {
