@@ -9,7 +9,12 @@ import { changeParcelStatus, createParcel } from '../../cloud/services/platform/
 import { changeCargoStatus, createCargo } from '../../cloud/services/platform/cargo.ts';
 import { createPaymentOrder } from '../../cloud/services/platform/payment-orders.ts';
 import { createClient } from '../../cloud/services/platform/clients.ts';
-import type { PlatformWorld } from './platform-world.ts';
+import { before, after } from 'node:test';
+import { ManualClock } from '../../cloud/clock.ts';
+import { seedPlatformWorld, type PlatformWorld } from './platform-world.ts';
+import { startTestCloud, type TestCloud } from './cloud.ts';
+import type { TestDialect } from './storage.ts';
+import { integrationGet, type IntegrationGet } from './integrations.ts';
 
 type Place = 'store' | 'depot' | 'pvz';
 type Who = 'aibek' | 'bermet' | 'stranger' | 'zed' | null;
@@ -121,3 +126,33 @@ export async function seedShipments(db: Db, w: PlatformWorld, now: Date) {
 }
 
 export type Shipments = Awaited<ReturnType<typeof seedShipments>>;
+
+export interface ShipmentsSuite {
+  cloud: TestCloud;
+  w: PlatformWorld;
+  s: Shipments;
+  clock: ManualClock;
+  get: IntegrationGet;
+}
+
+/**
+ * A describe block's server and data: the real cloud on `dialect`, the platform world and these
+ * shipments, started before its tests and stopped after. Fields are there once `before` has run.
+ */
+export function shipmentsSuite(dialect: TestDialect, at: string): ShipmentsSuite {
+  const suite = { clock: new ManualClock(at) } as ShipmentsSuite;
+  suite.get = integrationGet(() => suite.cloud);
+  before(async () => {
+    suite.cloud = await startTestCloud(dialect, { clock: suite.clock });
+    suite.w = await seedPlatformWorld(suite.cloud.storage.db, suite.clock.now());
+    suite.s = await seedShipments(suite.cloud.storage.db, suite.w, suite.clock.now());
+  });
+  after(() => suite.cloud.stop());
+  return suite;
+}
+
+/** The names (keys of `ids`) of the items a list answer holds, sorted: order is checked on its own. */
+export function namesIn(ids: Record<string, number>, res: { body: any }): string[] {
+  const byId = new Map(Object.entries(ids).map(([n, id]) => [id, n]));
+  return res.body.data.map((x: { id: number }) => byId.get(x.id)).sort();
+}

@@ -1,44 +1,27 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
-import { seedPlatformWorld, type PlatformWorld } from '../helpers/platform-world.ts';
-import { seedShipments, CARGO, type CargoName, type Shipments } from '../helpers/shipments-world.ts';
-import { integrationGet, qs } from '../helpers/integrations.ts';
-import { ManualClock } from '../../cloud/clock.ts';
+import { shipmentsSuite, namesIn, CARGO, type CargoName } from '../helpers/shipments-world.ts';
+import { qs } from '../helpers/integrations.ts';
 
 const LIST = '/logistic-company/cargo/list';
 const SILK_ROAD = (Object.keys(CARGO) as CargoName[]).filter((n) => n !== 'strangers');
 
 for (const dialect of DIALECTS) {
   describe(`GET /logistic-company/cargo/list (${dialect.name})`, () => {
-    let cloud: TestCloud;
-    let w: PlatformWorld;
-    let s: Shipments;
-    const clock = new ManualClock('2026-03-05T09:00:00.000Z');
-    const get = integrationGet(() => cloud);
-    const list = (params: Parameters<typeof qs>[0], key = w.keys.logist.key) => get(key, `${LIST}${qs({ pageSize: 50, ...params })}`);
-    const names = (res: { body: any }) => {
-      const byId = new Map(Object.entries(s.cargo).map(([n, id]) => [id, n]));
-      return res.body.data.map((c: any) => byId.get(c.id)).sort();
-    };
+    const t = shipmentsSuite(dialect, '2026-03-05T09:00:00.000Z');
+    const list = (params: Parameters<typeof qs>[0], key = t.w.keys.logist.key) => t.get(key, `${LIST}${qs({ pageSize: 50, ...params })}`);
+    const names = (res: { body: any }) => namesIn(t.s.cargo, res);
     const sorted = (xs: string[]) => [...xs].sort();
 
-    before(async () => {
-      cloud = await startTestCloud(dialect, { clock });
-      w = await seedPlatformWorld(cloud.storage.db, clock.now());
-      s = await seedShipments(cloud.storage.db, w, clock.now());
-    });
-    after(() => cloud.stop());
-
     it('pages of 10 by default, newest first, only the caller\'s clients\' cargo', async () => {
-      const res = await get(w.keys.logist.key, LIST);
+      const res = await t.get(t.w.keys.logist.key, LIST);
       assert.equal(res.status, 200);
       assert.equal(res.body.total, SILK_ROAD.length);
       const ids = res.body.data.map((c: any) => c.id);
       assert.deepEqual(ids, [...ids].sort((a: number, b: number) => b - a));
       assert.deepEqual(names(res), sorted(SILK_ROAD));
-      assert.deepEqual(names(await list({}, w.keys.otherLogist.key)), ['strangers']);
+      assert.deepEqual(names(await list({}, t.w.keys.otherLogist.key)), ['strangers']);
       const page = await list({ page: 2, pageSize: 3 });
       assert.deepEqual([page.body.total, page.body.data.map((c: any) => c.id)], [SILK_ROAD.length, ids.slice(3, 6)]);
     });

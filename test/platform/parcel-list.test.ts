@@ -1,11 +1,8 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
-import { seedPlatformWorld, type PlatformWorld } from '../helpers/platform-world.ts';
-import { seedShipments, PARCELS, type ParcelName, type Shipments } from '../helpers/shipments-world.ts';
-import { integrationGet, qs } from '../helpers/integrations.ts';
-import { ManualClock } from '../../cloud/clock.ts';
+import { shipmentsSuite, namesIn, PARCELS, type ParcelName } from '../helpers/shipments-world.ts';
+import { qs } from '../helpers/integrations.ts';
 import { PARCEL_ON_THE_WAY } from '../../cloud/domain/platform/list-filters.ts';
 
 const LIST = '/logistic-company/parcel/list';
@@ -13,47 +10,32 @@ const ALL_OF_SILK_ROAD = (Object.keys(PARCELS) as ParcelName[]).filter((n) => n 
 
 for (const dialect of DIALECTS) {
   describe(`GET /logistic-company/parcel/list (${dialect.name})`, () => {
-    let cloud: TestCloud;
-    let w: PlatformWorld;
-    let s: Shipments;
-    const clock = new ManualClock('2026-03-04T09:00:00.000Z');
-    const get = integrationGet(() => cloud);
-    const list = (params: Parameters<typeof qs>[0], key = w.keys.logist.key) => get(key, `${LIST}${qs({ pageSize: 100, ...params })}`);
-    /** The names of the parcels an answer holds, sorted (order is checked on its own). */
-    const names = (res: { body: any }) => {
-      const byId = new Map(Object.entries(s.parcels).map(([n, id]) => [id, n]));
-      return res.body.data.map((p: any) => byId.get(p.id)).sort();
-    };
+    const t = shipmentsSuite(dialect, '2026-03-04T09:00:00.000Z');
+    const list = (params: Parameters<typeof qs>[0], key = t.w.keys.logist.key) => t.get(key, `${LIST}${qs({ pageSize: 100, ...params })}`);
+    const names = (res: { body: any }) => namesIn(t.s.parcels, res);
     const sorted = (xs: string[]) => [...xs].sort();
-
-    before(async () => {
-      cloud = await startTestCloud(dialect, { clock });
-      w = await seedPlatformWorld(cloud.storage.db, clock.now());
-      s = await seedShipments(cloud.storage.db, w, clock.now());
-    });
-    after(() => cloud.stop());
 
     describe('paging, order and scope', () => {
       it('pages of 10 by default, newest (highest id) first, with the total', async () => {
-        const res = await get(w.keys.logist.key, LIST);
+        const res = await t.get(t.w.keys.logist.key, LIST);
         assert.equal(res.status, 200);
         assert.equal(res.body.total, ALL_OF_SILK_ROAD.length);
         assert.equal(res.body.data.length, 10);
         const ids = res.body.data.map((p: any) => p.id);
         assert.deepEqual(ids, [...ids].sort((a: number, b: number) => b - a));
-        const second = await get(w.keys.logist.key, `${LIST}?page=2`);
+        const second = await t.get(t.w.keys.logist.key, `${LIST}?page=2`);
         assert.equal(second.body.total, ALL_OF_SILK_ROAD.length);
         assert.ok(second.body.data[0].id < ids[9]);
-        const past = await get(w.keys.logist.key, `${LIST}?page=9&pageSize=5`);
+        const past = await t.get(t.w.keys.logist.key, `${LIST}?page=9&pageSize=5`);
         assert.deepEqual([past.body.total, past.body.data], [ALL_OF_SILK_ROAD.length, []]);
-        const exact = await get(w.keys.logist.key, `${LIST}?page=2&pageSize=${ALL_OF_SILK_ROAD.length - 3}`);
+        const exact = await t.get(t.w.keys.logist.key, `${LIST}?page=2&pageSize=${ALL_OF_SILK_ROAD.length - 3}`);
         assert.deepEqual([exact.body.total, exact.body.data.length], [ALL_OF_SILK_ROAD.length, 3]);
       });
 
       it('holds only the parcels of the caller\'s clients', async () => {
         assert.deepEqual(names(await list({})), sorted(ALL_OF_SILK_ROAD));
-        assert.deepEqual(names(await list({}, w.keys.otherLogist.key)), ['strangers']);
-        const none = await list({}, w.keys.market.key);
+        assert.deepEqual(names(await list({}, t.w.keys.otherLogist.key)), ['strangers']);
+        const none = await list({}, t.w.keys.market.key);
         assert.deepEqual([none.body.total, none.body.data], [0, []]);
       });
 
@@ -71,11 +53,11 @@ for (const dialect of DIALECTS) {
         assert.deepEqual([p.order.currency, p.order.amount, p.order.isPaid], ['KGS', 100, false]);
         assert.deepEqual([p.type.title, p.type.type], ['Package', 'PACKAGE']);
         assert.deepEqual([p.slot, p.expenses], [null, []]);
-        assert.deepEqual([p.logisticCompany.id, p.logisticCompany.title], [w.logist.id, 'Silk Road Logistics']);
+        assert.deepEqual([p.logisticCompany.id, p.logisticCompany.title], [t.w.logist.id, 'Silk Road Logistics']);
         assert.deepEqual([p.receiptCity.title, p.deliveryCity.title, p.originWarehouse.title, p.deliveryWarehouse.title], ['Urumqi', 'Bishkek', 'Urumqi hub', 'Bishkek depot']);
         assert.equal(p.currentWarehouseCompany, null, 'on the road: in no warehouse');
         const [atPvz] = (await list({ search: 'TRKRECEIVEDPVZPAID' })).body.data;
-        assert.deepEqual([atPvz.currentWarehouseCompany.id, atPvz.currentWarehouseCompany.title], [w.market.id, 'Bazaar Online']);
+        assert.deepEqual([atPvz.currentWarehouseCompany.id, atPvz.currentWarehouseCompany.title], [t.w.market.id, 'Bazaar Online']);
         assert.equal(atPvz.currentWarehouse.isPickupPoint, true);
         assert.equal(p.searchText, undefined, 'internal columns stay inside');
       });
@@ -147,7 +129,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('agrees with a scan of the stored search text, for any substring', async () => {
-        const rows = await cloud.storage.db.selectFrom('parcel').select(['id', 'searchText']).where('clientCompanyId', '=', w.logist.id).execute();
+        const rows = await t.cloud.storage.db.selectFrom('parcel').select(['id', 'searchText']).where('clientCompanyId', '=', t.w.logist.id).execute();
         for (const needle of ['et', 'ket', 'kettle', '555', '0000', 'srla', 'ed s', 'trkarrived', 'mode', '+99655500000', 'ber']) {
           const want = rows.filter((r) => r.searchText.includes(needle)).map((r) => r.id).sort((a, b) => b - a);
           const got = (await list({ search: needle })).body.data.map((p: any) => p.id);

@@ -1,12 +1,9 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CompiledQuery, sql } from 'kysely';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
-import { seedPlatformWorld, type PlatformWorld } from '../helpers/platform-world.ts';
-import { seedShipments, type Shipments } from '../helpers/shipments-world.ts';
-import { integrationGet, qs } from '../helpers/integrations.ts';
-import { ManualClock } from '../../cloud/clock.ts';
+import { shipmentsSuite } from '../helpers/shipments-world.ts';
+import { qs } from '../helpers/integrations.ts';
 import { updateClient } from '../../cloud/services/platform/clients.ts';
 import { updatePlatformCompany } from '../../cloud/services/platform/companies.ts';
 import { createParcel } from '../../cloud/services/platform/parcels.ts';
@@ -27,46 +24,35 @@ describe('trigrams that cover a search text (SQLite)', () => {
 
 for (const dialect of DIALECTS) {
   describe(`search indexes, migration 009_platform_search (${dialect.name})`, () => {
-    let cloud: TestCloud;
-    let w: PlatformWorld;
-    let s: Shipments;
-    const clock = new ManualClock('2026-03-07T09:00:00.000Z');
-    const get = integrationGet(() => cloud);
+    const t = shipmentsSuite(dialect, '2026-03-07T09:00:00.000Z');
     const ids = async (table: 'parcel' | 'cargo', search: string) =>
-      (await get(w.keys.logist.key, `/logistic-company/${table}/list${qs({ search, pageSize: 100 })}`)).body.data.map((x: any) => x.id).sort((a: number, b: number) => a - b);
-
-    before(async () => {
-      cloud = await startTestCloud(dialect, { clock });
-      w = await seedPlatformWorld(cloud.storage.db, clock.now());
-      s = await seedShipments(cloud.storage.db, w, clock.now());
-    });
-    after(() => cloud.stop());
+      (await t.get(t.w.keys.logist.key, `/logistic-company/${table}/list${qs({ search, pageSize: 100 })}`)).body.data.map((x: any) => x.id).sort((a: number, b: number) => a - b);
 
     it('a new parcel is found at once', async () => {
-      const p = await createParcel(cloud.storage.db, { companyId: w.logist.id, trackCode: 'FRESHLYMADE', weight: 1, currency: 'KGS', clientId: w.aibek.id }, clock.now());
+      const p = await createParcel(t.cloud.storage.db, { companyId: t.w.logist.id, trackCode: 'FRESHLYMADE', weight: 1, currency: 'KGS', clientId: t.w.aibek.id }, t.clock.now());
       assert.deepEqual(await ids('parcel', 'freshly'), [p.id]);
     });
 
     it('a renamed client is found by the new name only, in parcels and cargo', async () => {
       const before = await ids('parcel', 'bermet');
       assert.ok(before.length > 0);
-      await updateClient(cloud.storage.db, w.bermet.id, { name: 'Gulmira', phone: '+996700999999' }, clock.now());
+      await updateClient(t.cloud.storage.db, t.w.bermet.id, { name: 'Gulmira', phone: '+996700999999' }, t.clock.now());
       assert.deepEqual(await ids('parcel', 'bermet'), []);
       assert.deepEqual(await ids('parcel', 'gulmira'), before);
       assert.deepEqual(await ids('parcel', '700999'), before);
-      assert.deepEqual(await ids('cargo', 'gulmira'), [s.cargo.packed, s.cargo.atDepot, s.cargo.lost].sort((a, b) => a - b));
+      assert.deepEqual(await ids('cargo', 'gulmira'), [t.s.cargo.packed, t.s.cargo.atDepot, t.s.cargo.lost].sort((a, b) => a - b));
     });
 
     it('a logistics company\'s new title is found in its cargo', async () => {
-      await updatePlatformCompany(cloud.storage.db, w.logist.id, { title: 'Pamir Freight' }, clock.now());
+      await updatePlatformCompany(t.cloud.storage.db, t.w.logist.id, { title: 'Pamir Freight' }, t.clock.now());
       assert.equal((await ids('cargo', 'pamir')).length, 7);
       assert.deepEqual(await ids('cargo', 'silk road'), []);
     });
 
     it('the list search reads the trigram index', async () => {
-      const db = cloud.storage.db;
+      const db = t.cloud.storage.db;
       if (dialect.name === 'sqlite') {
-        const q = await selectShipments(db, dialect.name, 'parcel', { companyId: w.logist.id, search: parseListSearch('kettle') });
+        const q = await selectShipments(db, dialect.name, 'parcel', { companyId: t.w.logist.id, search: parseListSearch('kettle') });
         const list = q!.selectAll().orderBy('id', 'desc').limit(10).compile();
         const plan = (await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${list.sql}`, [...list.parameters]))).rows.map((r) => r.detail).join(' | ');
         assert.match(plan, /parcel_search VIRTUAL TABLE INDEX/, plan);
