@@ -60,7 +60,7 @@ for (const dialect of DIALECTS) {
         await sql`insert into parcel_search(parcel_search, rank) values ('integrity-check', 1)`.execute(db);
         await sql`insert into cargo_search(cargo_search, rank) values ('integrity-check', 1)`.execute(db);
       } else {
-        const idx = await sql<{ indexdef: string }>`select indexdef from pg_indexes where tablename in ('parcel', 'cargo') and indexname like '%search_trgm'`.execute(db);
+        const idx = await sql<{ indexdef: string }>`select indexdef from pg_indexes where schemaname = current_schema() and tablename in ('parcel', 'cargo') and indexname like '%search_trgm'`.execute(db);
         assert.equal(idx.rows.length, 2);
         for (const r of idx.rows) assert.match(r.indexdef, /USING gin \("searchText" public\.gin_trgm_ops\)/);
         // A handful of rows is cheaper to read otherwise: forbid the alternatives to see that the
