@@ -10,6 +10,7 @@ import { createParcel } from '../../cloud/services/platform/parcels.ts';
 import { parseListSearch } from '../../cloud/domain/platform/list-search.ts';
 import { selectShipments } from '../../cloud/storage/shipment-queries.ts';
 import { coveringTrigrams, searchTextMatch } from '../../cloud/storage/shipment-search.ts';
+import { runOperator } from '../../cloud/operator/cli.ts';
 
 describe('trigrams that cover a search text (SQLite)', () => {
   it('consecutive three-character pieces, the last one ending with the text, quoted for FTS5', () => {
@@ -47,6 +48,18 @@ for (const dialect of DIALECTS) {
       await updatePlatformCompany(t.cloud.storage.db, t.w.logist.id, { title: 'Pamir Freight' }, t.clock.now());
       assert.equal((await ids('cargo', 'pamir')).length, 7);
       assert.deepEqual(await ids('cargo', 'silk road'), []);
+    });
+
+    it('npm run operator -- search optimize compacts both indexes, and the answers stay the same', async () => {
+      const before = [await ids('parcel', 'kettle'), await ids('parcel', 'aibek'), await ids('cargo', '01kg00')];
+      const r = await runOperator(['search', 'optimize', '--json'], {}, t.cloud.storage);
+      assert.equal(r.code, 0, r.stderr);
+      const done = JSON.parse(r.stdout);
+      assert.deepEqual(done.map((d: any) => d.table), ['parcel', 'cargo']);
+      assert.deepEqual(done.map((d: any) => d.index), dialect.name === 'sqlite' ? ['parcel_search', 'cargo_search'] : ['parcel_search_trgm', 'cargo_search_trgm']);
+      assert.deepEqual([await ids('parcel', 'kettle'), await ids('parcel', 'aibek'), await ids('cargo', '01kg00')], before);
+      assert.ok(before.every((x) => x.length > 0));
+      assert.equal((await runOperator(['search', 'optimize', '--now'], {}, t.cloud.storage)).code, 2, 'unknown flags are refused');
     });
 
     it('the list search reads the trigram index', async () => {
