@@ -1,4 +1,7 @@
 /** autocannon runs: throughput at N connections, and latency at a fixed request rate. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
 
 export interface LoadRequest {
@@ -55,4 +58,88 @@ export function table(rows: Array<Record<string, string | number>>): string {
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i])).join('  ');
   return [line(cols), line(width.map((w) => '-'.repeat(w))), ...rows.map((r) => line(cols.map((c) => String(r[c]))))].join('\n');
+}
+
+export interface Case {
+  name: string;
+  url: string;
+  req: LoadRequest;
+}
+
+export interface CaseResult {
+  name: string;
+  throughput: Figures;
+  fixedRate: Figures;
+  adjacentBare: Figures;
+  /** every repeat, when there were several (the figures above are their medians) */
+  runs?: { pairs: Array<{ throughput: Figures; adjacentBare: Figures }>; fixedRate: Figures[] };
+}
+
+/** BENCH_REPEATS: how many times each measurement runs; the median is kept (default 3). */
+export const REPEATS = Math.max(1, Number(process.env.BENCH_REPEATS ?? 3));
+
+/**
+ * Measures each case: throughput at 50 connections and latency at a fixed 200 req/s. The first
+ * case is the bare baseline; every throughput run follows a bare run of its own, so a ratio
+ * compares two figures taken seconds apart: other work on a shared machine drifts less in between.
+ * Each measurement is repeated `repeats` times and the median kept: the pair with the median
+ * ratio, the fixed-rate run with the median p99.
+ */
+export async function measureCases(cases: Case[], seconds: number, log: (line: string) => void, cleanup: () => Promise<void>, repeats = REPEATS): Promise<CaseResult[]> {
+  const bare = cases[0];
+  const results: CaseResult[] = [];
+  try {
+    for (const c of cases) {
+      log(`measuring ${c.name}${repeats > 1 ? ` (${repeats} times)` : ''}`);
+      const pairs: Array<{ throughput: Figures; adjacentBare: Figures }> = [];
+      const fixed: Figures[] = [];
+      for (let r = 0; r < repeats; r++) {
+        const adjacentBare = await measure(bare.url, bare.req, { connections: 50, seconds });
+        const throughput = c === bare ? adjacentBare : await measure(c.url, c.req, { connections: 50, seconds });
+        pairs.push({ throughput, adjacentBare });
+        fixed.push(await measure(c.url, c.req, { connections: 10, seconds, rate: 200 }));
+      }
+      const pair = median(pairs, (p) => p.throughput.rps / p.adjacentBare.rps);
+      results.push({ name: c.name, ...pair, fixedRate: median(fixed, (f) => f.p99), ...(repeats > 1 ? { runs: { pairs, fixedRate: fixed } } : {}) });
+    }
+  } finally {
+    await cleanup();
+  }
+  return results;
+}
+
+export const byName = (results: CaseResult[], prefix: string) => results.find((r) => r.name.startsWith(prefix))!;
+
+export const ratioToBare = (r: CaseResult) => r.throughput.rps / r.adjacentBare.rps;
+
+/** One table row per case, as the benchmarks print them. */
+export function caseRows(results: CaseResult[]): Array<Record<string, string | number>> {
+  return results.map((r) => ({
+    endpoint: r.name,
+    'req/s @50': r.throughput.rps,
+    'bare just before': r.adjacentBare.rps,
+    'vs bare': `${Math.round(ratioToBare(r) * 100)}%`,
+    'p50 ms @200/s': r.fixedRate.p50,
+    'p99 ms @200/s': r.fixedRate.p99,
+    errors: r.throughput.errors + r.fixedRate.errors + r.throughput.non2xx + r.fixedRate.non2xx,
+  }));
+}
+
+/** Prints the table and the targets, and writes them with the machine and the run's details to `bench/results/<name>.json`. */
+export function report(name: string, results: CaseResult[], targets: Record<string, boolean>, details: Record<string, unknown>, log: (line: string) => void): void {
+  console.log(table(caseRows(results)));
+  console.log('\ntargets:', targets);
+  const out = {
+    when: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, node: process.version, loadavgAtEnd: os.loadavg() },
+    ...details,
+    repeats: REPEATS,
+    baseline: { name: results[0].name, rps: results[0].throughput.rps, p99AtFixedRate: results[0].fixedRate.p99 },
+    results,
+    targets,
+  };
+  const dir = path.resolve(import.meta.dirname, '../results');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(out, null, 2) + '\n');
+  log(`written bench/results/${name}.json`);
 }

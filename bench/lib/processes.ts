@@ -1,6 +1,8 @@
 /** Child processes for benchmarks: each prints one JSON line with its port when ready. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -67,4 +69,36 @@ export function startChildUntil<T>(script: string, env: Record<string, string>, 
       resolve({ proc, ready, stop: () => new Promise((r) => (proc.once('exit', () => r()), proc.kill('SIGTERM'))) });
     });
   });
+}
+
+export interface SeededCloud<S> {
+  seed: S;
+  /** the cloud (`npm run cloud`) on the seeded SQLite file */
+  cloud: Child;
+  /** the bare Express baseline */
+  bare: Child;
+  /** stops both and deletes the database */
+  cleanup(): Promise<void>;
+}
+
+/** Seeds a fresh SQLite file in a temporary folder, then starts the cloud on it and the bare baseline beside it. */
+export async function seededCloud<S>(what: string, log: (line: string) => void, seed: (file: string) => Promise<S>): Promise<SeededCloud<S>> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plk-bench-'));
+  const file = path.join(dir, 'bench.db');
+  const t0 = Date.now();
+  log(`seeding ${what} into ${file}`);
+  const seeded = await seed(file);
+  log(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s (${(fs.statSync(file).size / 1e6).toFixed(0)} MB)`);
+  const cloud = await startChild('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: file, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info', MQTT_PORT: '0' });
+  const bare = await startChild('bench/lib/bare-server.ts');
+  return {
+    seed: seeded,
+    cloud,
+    bare,
+    async cleanup() {
+      await cloud.stop();
+      await bare.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

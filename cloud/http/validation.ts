@@ -16,8 +16,8 @@ export const NAMED_FORMATS = new Map<string, string>();
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v: any = root;
   for (const key of path) {
-    // A lone query value of an array parameter is coerced to an array of one (query.ts#toArray).
-    if (typeof v === 'string' && key === 0) continue;
+    // A single value of an array parameter counts as an array of one (toArray in query.ts).
+    if (key === 0 && v !== null && v !== undefined && typeof v !== 'object') continue;
     if (v === null || typeof v !== 'object') return undefined;
     v = v[key as any];
   }

@@ -16,6 +16,8 @@ import { apiKeysRouter } from './api-keys.ts';
 import { webhooksRouter } from './webhooks.ts';
 import { postomatRouter } from './postomat.ts';
 import { marketRouter } from './market.ts';
+import { readRoutes } from './read-routes.ts';
+import { cargoTypesRouter } from './cargo-types.ts';
 
 export function platformApi(deps: AppDeps): Router {
   const root = Router();
@@ -33,6 +35,8 @@ export function platformApi(deps: AppDeps): Router {
   integrations.use(apiKeyAuth(deps.db, deps.clock));
   integrations.use('/postomat', postomatRouter(deps));
   integrations.use('/market-company', marketRouter(deps));
+  readRoutes(integrations, deps);
   root.use('/api/v1/integrations', integrations);
+  root.use('/api/v1/public/cargo-types', rateLimit({ ...limits, keyOf: (req) => `ip:${req.ip}` }), cargoTypesRouter(deps));
   return root;
 }

@@ -11,9 +11,10 @@ import { commands as platformCompanies } from './platform-companies.ts';
 import { commands as platformReference } from './platform-reference.ts';
 import { commands as platformPeople } from './platform-people.ts';
 import { commands as platformShipments } from './platform-shipments.ts';
+import { commands as search } from './search.ts';
 
 export const ALL_COMMANDS: Command[] = [
   ...companies, ...directories, ...postomats, ...lockerLink, ...orders, ...events,
-  ...platformCompanies, ...platformReference, ...platformPeople, ...platformShipments,
+  ...platformCompanies, ...platformReference, ...platformPeople, ...platformShipments, ...search,
   ...demo,
 ];

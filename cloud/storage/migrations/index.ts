@@ -16,6 +16,7 @@ import * as m005 from './005_read_paths.ts';
 import * as m006 from './006_platform.ts';
 import * as m007 from './007_sync.ts';
 import * as m008 from './008_covering_reads.ts';
+import * as m009 from './009_platform_search.ts';
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -28,6 +29,7 @@ export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['006_platform', m006],
   ['007_sync', m007],
   ['008_covering_reads', m008],
+  ['009_platform_search', m009],
 ];
 
 const LOCK_KEY = 7_340_021;

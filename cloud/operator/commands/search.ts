@@ -1,0 +1,17 @@
+/** Upkeep of the parcel and cargo search indexes (migration 009, storage/search-maintenance.ts). */
+import { defineCommand, type Command } from '../command.ts';
+import { flagsOf } from '../flags.ts';
+import { table } from '../format.ts';
+import { optimizeSearchIndexes } from '../../storage/search-maintenance.ts';
+
+export const commands: Command[] = [
+  defineCommand({
+    name: 'search optimize',
+    summary: 'compact the parcel and cargo search indexes (after a bulk import, or nightly); searches keep working meanwhile',
+    flags: flagsOf({}),
+    async run(ctx) {
+      const done = await optimizeSearchIndexes(ctx.db, ctx.dialect);
+      return { json: done, text: table(done, ['table', 'index', 'ms']) };
+    },
+  }),
+];
