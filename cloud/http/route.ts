@@ -41,6 +41,18 @@ export function route<S extends RouteSchemas>(
     const query = schemas.query ? parsePart('querystring', schemas.query, req.query ?? {}, options.separator) : undefined;
     const result = await handler({ params, body, query, req, res } as RouteInput<S>);
     if (res.headersSent) return;
-    res.status(options.status ?? 200).json(result === undefined ? null : result);
+    sendJson(res, options.status ?? 200, result === undefined ? null : result);
   };
+}
+
+/**
+ * The answer, written directly: Express's res.json adds a freshness check and header
+ * bookkeeping that an API without ETags never uses, on every request of the hottest reads.
+ */
+export function sendJson(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(text));
+  res.end(res.req.method === 'HEAD' ? undefined : text);
 }
