@@ -9,7 +9,7 @@ import { updatePlatformCompany } from '../../cloud/services/platform/companies.t
 import { createParcel } from '../../cloud/services/platform/parcels.ts';
 import { parseListSearch } from '../../cloud/domain/platform/list-search.ts';
 import { selectShipments } from '../../cloud/storage/shipment-queries.ts';
-import { coveringTrigrams, searchTextMatch } from '../../cloud/storage/shipment-search.ts';
+import { coveringTrigrams, textMatch } from '../../cloud/storage/shipment-search.ts';
 import { runOperator } from '../../cloud/operator/cli.ts';
 
 describe('trigrams that cover a search text (SQLite)', () => {
@@ -78,7 +78,7 @@ for (const dialect of DIALECTS) {
         for (const r of idx.rows) assert.match(r.indexdef, /USING gin \("searchText" public\.gin_trgm_ops\)/);
         // A handful of rows is cheaper to read otherwise: forbid the alternatives to see that the
         // index serves the very condition the list writes.
-        const match = db.selectFrom('parcel').select('id').where(searchTextMatch('postgres', 'parcel', 'kettle', true)).compile();
+        const match = db.selectFrom('parcel').select('id').where(textMatch('postgres', 'parcel', 'kettle', true)).compile();
         await db.connection().execute(async (c) => {
           await sql`set enable_seqscan = off`.execute(c);
           const plan = (await c.executeQuery<Record<string, string>>(CompiledQuery.raw(`explain ${match.sql}`, [...match.parameters]))).rows.map((r) => Object.values(r)[0]).join('\n');
