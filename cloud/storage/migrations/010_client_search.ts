@@ -40,9 +40,12 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   // PostgreSQL estimates `like '%…%'` from the column's histogram: with the default 100 entries, a
   // name that happens to be one of them counts as 1% of the rows (1,000 clients instead of a
   // few dozen), and the planner reads every client instead of the trigram index. A finer
-  // histogram bounds that guess at 0.1%.
+  // histogram bounds that guess at 0.1%. Every text has changed, so the statistics are taken anew.
   if (dialect === 'postgres') {
-    for (const t of ['platform_client', 'parcel', 'cargo']) await sql`alter table ${sql.table(t)} alter column "searchText" set statistics 1000`.execute(db);
+    for (const t of ['platform_client', 'parcel', 'cargo']) {
+      await sql`alter table ${sql.table(t)} alter column "searchText" set statistics 1000`.execute(db);
+      await sql`analyze ${sql.table(t)}`.execute(db);
+    }
   }
 }
 
