@@ -68,15 +68,15 @@ function scoped(table: SearchedTable, scope: ItemScope): Array<RawBuilder<unknow
 }
 
 /**
- * The ids of clients whose search text holds the text. Without an index they are looked for
- * among the caller's clients only (when the list holds only those). With one, the index alone
- * finds them: a condition on the company would tempt SQLite to walk the company's clients
- * instead, and the few other companies' clients it finds only cost a lookup of their items,
- * which the list's scope then drops.
+ * The ids of clients whose search text holds the text: only the caller's, when the list holds
+ * only the caller's clients' items, so that no other company's items are looked up. With a
+ * trigram index the unary plus keeps the company's index out of the plan: SQLite would
+ * otherwise walk the company's clients and test each against the index's answer.
  */
 function matchingClients(dialect: DialectName, s: TextSearch, scope: ItemScope) {
   const parts = [textMatch(dialect, 'platform_client', s.text, s.indexed)];
-  if (!s.indexed && scope.clientCompanyId !== undefined) parts.push(sql`${sql.ref('platform_client.companyId')} = ${scope.clientCompanyId}`);
+  const companyId = sql.ref('platform_client.companyId');
+  if (scope.clientCompanyId !== undefined) parts.push(s.indexed ? sql`+${companyId} = ${scope.clientCompanyId}` : sql`${companyId} = ${scope.clientCompanyId}`);
   return sql`select ${sql.ref('platform_client.id')} from ${sql.table('platform_client')} where ${and(parts)}`;
 }
 

@@ -5,10 +5,10 @@
 import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { allocateClientCode } from '../../domain/platform/client-codes.ts';
+import { clientSearchText } from '../../domain/platform/search-text.ts';
 import { isUniqueViolation } from '../../storage/sql-errors.ts';
 import { getPlatformCompany } from './companies.ts';
 import { resolvePlaceChange, resolvePlatformPlace } from './directories.ts';
-import { clientSearchText } from '../../domain/platform/search-text.ts';
 import { defined, flag, inTransaction } from './tx.ts';
 
 export interface ClientInput {
