@@ -131,7 +131,7 @@ export function platformRows(plan: ParcelPlan, w: PlanWorld, at: string) {
     originWarehouseId: place.originWarehouseId, currentWarehouseId: place.currentWarehouseId, deliveryWarehouseId: place.deliveryWarehouseId,
     receiptCityId: w.receiptCityId, deliveryCityId: w.deliveryCityId, isPaid: order ? order.isPaid : null,
     status: place.status, atPickupPoint: place.atPickupPoint ? 1 : 0, atFinalPoint: place.atFinalPoint ? 1 : 0,
-    searchText: parcelSearchText(plan, codeNamesFor(w.codesOf(plan.client.companyId), plan.cargoTypeId), plan.client),
+    searchText: parcelSearchText(plan, codeNamesFor(w.codesOf(plan.client.companyId), plan.cargoTypeId)),
     deliveryMethod: place.deliveryMethod, postomatId: null, postomatOrderId: null, partnerCompanyId: null, redirectedAt: place.redirectedAt,
     createdAt: at, updatedAt: at,
   };

@@ -3,10 +3,10 @@
  * 1,000,000 parcels with their status history and payment orders. The companies, places and
  * the first parcels go through the platform services; the rest is written straight through
  * better-sqlite3 in large transactions (the services would take hours), as platform-plan.ts
- * computes it with the same domain rules. The FTS rows are written by the triggers of migration
- * 009 in both cases. Before returning, the straight rows are checked against what the services
- * wrote for the first parcels, and the search indexes are compacted as the operator does after
- * a bulk import.
+ * computes it with the same domain rules (clients likewise: the first through the services).
+ * The FTS rows are written by the triggers of migrations 009 and 010 in both cases. The straight
+ * rows are checked against what the services wrote for the first clients and parcels, and the
+ * search indexes (parcels, cargo, clients) are compacted as the operator does after a bulk import.
  */
 import assert from 'node:assert/strict';
 import SQLite from 'better-sqlite3';
@@ -16,6 +16,8 @@ import { createPlatformCity, createPlatformCountry } from '../../cloud/services/
 import { createCargoType } from '../../cloud/services/platform/cargo-types.ts';
 import { createPlatformCompany } from '../../cloud/services/platform/companies.ts';
 import { createPlatformApiKey } from '../../cloud/services/platform/api-keys.ts';
+import { createClient } from '../../cloud/services/platform/clients.ts';
+import { clientSearchText } from '../../cloud/domain/platform/search-text.ts';
 import { createWarehouse } from '../../cloud/services/platform/warehouses.ts';
 import { changeParcelStatus, createParcel } from '../../cloud/services/platform/parcels.ts';
 import { createPaymentOrder } from '../../cloud/services/platform/payment-orders.ts';
@@ -90,12 +92,23 @@ export async function seedPlatformBench(file: string, opts: { clients: number; p
   };
   const next = (table: string) => Number((sqlite.prepare(`select coalesce(max(id), 0) + 1 as n from ${table}`).get() as { n: number }).n);
 
-  const clientRow = (c: BenchClient) => ({ ...c, address: null, isActive: 1, countryId: kg.id, cityId: bishkek.id, deliveryWarehouseCompanyId: null, createdAt: iso, updatedAt: iso });
+  const clientRow = (c: BenchClient) => ({
+    ...c, searchText: clientSearchText(c), address: null, isActive: 1, countryId: kg.id, cityId: bishkek.id, deliveryWarehouseCompanyId: null, createdAt: iso, updatedAt: iso,
+  });
+  // The first clients through the services too, the rest straight; checked below like the parcels.
+  const viaServiceClients = Math.min(VERIFIED, opts.clients);
+  for (let n = 0; n < viaServiceClients; n++) {
+    const c = clients(n);
+    await createClient(db, { companyId: c.companyId, code: c.code, name: c.name, phone: c.phone, countryId: kg.id, cityId: bishkek.id }, at);
+  }
   sqlite.transaction(() => {
-    for (let n = 0; n < opts.clients; n++) put('platform_client', clientRow(clients(n)));
+    for (let n = viaServiceClients; n < opts.clients; n++) put('platform_client', clientRow(clients(n)));
     for (const c of companies) sqlite.prepare('update platform_company set "lastClientCode" = (select max(code) from platform_client where "companyId" = ?) where id = ?').run(c.id, c.id);
   })();
-  opts.progress(`seeded ${opts.clients.toLocaleString('en')} clients`);
+  for (let n = 0; n < viaServiceClients; n++) {
+    assert.deepEqual(sqlite.prepare('select * from platform_client where id = ?').get(n + 1), clientRow(clients(n)), `client ${n + 1}`);
+  }
+  opts.progress(`seeded ${opts.clients.toLocaleString('en')} clients (the first ${viaServiceClients} through the services, matching the straight rows)`);
 
   // The first parcels through the services, exactly as warehouse staff would move them.
   for (let i = 0; i < VERIFIED; i++) await viaServices(db, plan(i), world, at);

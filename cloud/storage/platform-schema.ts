@@ -210,6 +210,8 @@ export interface PlatformClientTable {
   code: number;
   name: string | null;
   phone: string | null;
+  /** name and phone, lower-cased, for the list search (domain/platform/search-text.ts; migration 010) */
+  searchText: string;
   address: string | null;
   isActive: Flag;
   countryId: number | null;
@@ -273,7 +275,7 @@ interface ShipmentColumns {
   atPickupPoint: Flag;
   /** 1 when the item has reached its final point (domain/platform/final-point.ts) */
   atFinalPoint: Flag;
-  /** what the list search matches (track code, description, code name, client, …), maintained by the services */
+  /** what the list search matches of the item itself (track code, description, code names, …), maintained by the services */
   searchText: string;
   createdAt: Iso;
   updatedAt: Iso;

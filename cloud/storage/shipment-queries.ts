@@ -1,7 +1,7 @@
 /**
  * The parcel and cargo lists: the spec's filters (domain/platform/list-search.ts and
  * list-filters.ts) turned into one query over the denormalised columns, newest first. Every
- * condition is an index range of migration 006 or the trigram index of 009.
+ * condition is an index range of migration 006 or a lookup in the trigram indexes of 009 and 010.
  */
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Db, DialectName } from './database.ts';
@@ -9,7 +9,7 @@ import type { Database } from './schema.ts';
 import type { CargoKind } from '../domain/platform/enums.ts';
 import { clientCodesFilter, type ListSearch } from '../domain/platform/list-search.ts';
 import type { StatusSelection, Term } from '../domain/platform/list-filters.ts';
-import { searchTextMatch, type SearchedTable } from './shipment-search.ts';
+import { searchMatch, type ItemScope, type SearchedTable } from './shipment-search.ts';
 import type { Row } from './platform-related.ts';
 
 export interface ShipmentFilter {
@@ -59,16 +59,17 @@ export async function selectShipments(db: Db, dialect: DialectName, table: Searc
   if (codes === null || codes?.length === 0) return undefined;
   if (f.search?.kind === 'client' && !(await ownsCodeName(db, f.companyId, f.search.codeName))) return undefined;
 
-  let q = db.selectFrom(table as 'parcel');
-  if (f.supplierId !== undefined) q = q.where('supplierId', '=', f.supplierId);
   // Rule 1 names a client of the caller: its items are the caller's clients' items too.
-  if (f.supplierId === undefined || f.search?.kind === 'client') q = q.where('clientCompanyId', '=', f.companyId);
+  const scope: ItemScope = {
+    supplierId: f.supplierId,
+    clientCompanyId: f.supplierId === undefined || f.search?.kind === 'client' ? f.companyId : undefined,
+  };
+  let q = db.selectFrom(table as 'parcel');
+  if (scope.supplierId !== undefined) q = q.where('supplierId', '=', scope.supplierId);
+  if (scope.clientCompanyId !== undefined) q = q.where('clientCompanyId', '=', scope.clientCompanyId);
   if (codes) q = q.where('clientCode', 'in', codes);
   const s = f.search;
-  if (s?.kind === 'text') {
-    const text = searchTextMatch(dialect, table, s.text, s.indexed);
-    q = q.where((eb) => (s.code === undefined ? text : eb.or([text, eb('clientCode', '=', s.code)])));
-  }
+  if (s?.kind === 'text') q = q.where(searchMatch(dialect, table, s, scope));
   const sel = f.statuses;
   if (sel) {
     q = q.where((eb) => eb.or(sel.include.map((t) => termSql(eb, t))));

@@ -28,12 +28,13 @@ export interface TestStorage extends Storage {
   destroy(): Promise<void>;
 }
 
-export async function openTestStorage(dialect: TestDialect): Promise<TestStorage> {
+/** `migrate: false` leaves the database empty (a migration test builds an older schema itself). */
+export async function openTestStorage(dialect: TestDialect, options: { migrate?: boolean } = {}): Promise<TestStorage> {
   const tag = crypto.randomBytes(5).toString('hex');
   if (dialect.name === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plk-test-'));
     const file = path.join(dir, 'cloud.db');
-    const s = await openStorage(file);
+    const s = await openStorage(file, options);
     return {
       ...s,
       databaseUrl: file,
@@ -51,7 +52,7 @@ export async function openTestStorage(dialect: TestDialect): Promise<TestStorage
     await c.query(`drop schema if exists ${schema} cascade`);
     await c.end();
   };
-  const s = await openStorage(dialect.url, { schema, poolSize: 5 }).catch(async (err) => {
+  const s = await openStorage(dialect.url, { ...options, schema, poolSize: 5 }).catch(async (err) => {
     await dropSchema();
     throw err;
   });

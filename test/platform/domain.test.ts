@@ -13,7 +13,7 @@ import {
 import { cargoPlaceAfter, parcelPlaceAfter, type ParcelPlace } from '../../cloud/domain/platform/placement.ts';
 import { marketStatus } from '../../cloud/domain/platform/market-status.ts';
 import { allocateClientCode, codeNamesFor, normalizeCodeName, parseClientCode } from '../../cloud/domain/platform/client-codes.ts';
-import { cargoSearchText, parcelSearchText } from '../../cloud/domain/platform/search-text.ts';
+import { cargoSearchText, clientSearchText, parcelSearchText } from '../../cloud/domain/platform/search-text.ts';
 import { newTrackCode } from '../../cloud/domain/platform/track-codes.ts';
 import { DomainError } from '../../cloud/domain/errors.ts';
 
@@ -190,14 +190,16 @@ describe('client codes', () => {
 });
 
 describe('search text', () => {
-  it('parcels: track code, description, code name, client name and phone, lower-cased', () => {
-    const t = parcelSearchText({ trackCode: 'PL12AB', description: 'Red Shoes' }, ['ABC'], { name: 'Aibek', phone: '+996555000111' });
-    assert.equal(t, 'pl12ab\nred shoes\nabc\naibek\n+996555000111');
+  it('parcels: track code, description, code name, lower-cased; the client\'s name and phone are the client\'s text', () => {
+    const t = parcelSearchText({ trackCode: 'PL12AB', description: 'Red Shoes' }, ['ABC']);
+    assert.equal(t, 'pl12ab\nred shoes\nabc');
+    assert.equal(clientSearchText({ name: ' Айбек Sadykov ', phone: '+996555000111' }), 'айбек sadykov\n+996555000111', 'Cyrillic lower-cased too');
+    assert.equal(clientSearchText({ name: null, phone: '+996555000111' }), '+996555000111');
   });
-  it('cargo: description, code name, client, company title, tractor number (no track code)', () => {
-    const t = cargoSearchText({ description: null, tractorNumber: '01KG123ABC' }, ['XYZ'], null, 'Silk Road Cargo');
-    assert.equal(t, 'silk road cargo\n01kg123abc');
-    assert.ok(!cargoSearchText({ description: 'Tiles', tractorNumber: null }, [], { name: 'A', phone: null }, 'C').includes('\n\n'));
+  it('cargo: description, code name, company title, tractor number (no track code)', () => {
+    const t = cargoSearchText({ description: null, tractorNumber: '01KG123ABC' }, ['XYZ'], 'Silk Road Cargo');
+    assert.equal(t, 'xyz\nsilk road cargo\n01kg123abc');
+    assert.ok(!cargoSearchText({ description: 'Tiles', tractorNumber: null }, [], 'C').includes('\n\n'));
   });
 });
 

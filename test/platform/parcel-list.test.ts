@@ -128,10 +128,15 @@ for (const dialect of DIALECTS) {
         }
       });
 
-      it('agrees with a scan of the stored search text, for any substring', async () => {
-        const rows = await t.cloud.storage.db.selectFrom('parcel').select(['id', 'searchText']).where('clientCompanyId', '=', t.w.logist.id).execute();
-        for (const needle of ['et', 'ket', 'kettle', '555', '0000', 'srla', 'ed s', 'trkarrived', 'mode', '+99655500000', 'ber']) {
-          const want = rows.filter((r) => r.searchText.includes(needle)).map((r) => r.id).sort((a, b) => b - a);
+      it('agrees with a scan of the stored search texts (the parcel\'s own and its client\'s), for any substring', async () => {
+        const rows = await t.cloud.storage.db
+          .selectFrom('parcel')
+          .innerJoin('platform_client as c', 'c.id', 'parcel.clientId')
+          .select(['parcel.id', 'parcel.searchText', 'c.searchText as clientText'])
+          .where('clientCompanyId', '=', t.w.logist.id)
+          .execute();
+        for (const needle of ['et', 'ket', 'kettle', '555', '0000', 'srla', 'ed s', 'trkarrived', 'mode', '+99655500000', 'ber', 'be', 'k']) {
+          const want = rows.filter((r) => r.searchText.includes(needle) || r.clientText.includes(needle)).map((r) => r.id).sort((a, b) => b - a);
           const got = (await list({ search: needle })).body.data.map((p: any) => p.id);
           assert.deepEqual(got, want, needle);
         }

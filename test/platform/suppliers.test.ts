@@ -71,6 +71,8 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(ids(await parcels({ search: 'kettle' })), [t.s.parcels.receivedHub]);
         assert.deepEqual(ids(await parcels({ search: 'SRL-1' })), [t.s.parcels.receivedAtDelivery, t.s.parcels.receivedHub, t.s.parcels.awaiting]);
         assert.deepEqual(ids(await parcels({ search: 'SRL-2' })), []);
+        const aibeks = [t.s.parcels.receivedAtDelivery, t.s.parcels.receivedHub, t.s.parcels.awaiting];
+        for (const search of ['Aibek', 'ib', '+996555000001']) assert.deepEqual(ids(await parcels({ search })), aibeks, `${search}: the client's name or phone`);
         assert.deepEqual(ids(await parcels({ statuses: 'RECEIVED' })), [t.s.parcels.receivedAtDelivery, t.s.parcels.receivedHub]);
         assert.deepEqual(ids(await parcels({ statuses: ['ARRIVED', 'AWAITING'] })), [t.s.parcels.awaiting]);
         assert.deepEqual(ids(await parcels({ isPayed: false })), [t.s.parcels.receivedHub]);

@@ -1,4 +1,4 @@
-/** Upkeep of the parcel and cargo search indexes (migration 009, storage/search-maintenance.ts). */
+/** Upkeep of the list search indexes of parcels, cargo and clients (migrations 009 and 010, storage/search-maintenance.ts). */
 import { defineCommand, type Command } from '../command.ts';
 import { flagsOf } from '../flags.ts';
 import { table } from '../format.ts';
@@ -7,7 +7,7 @@ import { optimizeSearchIndexes } from '../../storage/search-maintenance.ts';
 export const commands: Command[] = [
   defineCommand({
     name: 'search optimize',
-    summary: 'compact the parcel and cargo search indexes (after a bulk import, or nightly); searches keep working meanwhile',
+    summary: 'compact the parcel, cargo and client search indexes (after a bulk import, or nightly); searches keep working meanwhile',
     flags: flagsOf({}),
     async run(ctx) {
       const done = await optimizeSearchIndexes(ctx.db, ctx.dialect);

@@ -5,10 +5,10 @@
 import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { allocateClientCode } from '../../domain/platform/client-codes.ts';
+import { clientSearchText } from '../../domain/platform/search-text.ts';
 import { isUniqueViolation } from '../../storage/sql-errors.ts';
 import { getPlatformCompany } from './companies.ts';
 import { resolvePlaceChange, resolvePlatformPlace } from './directories.ts';
-import { refreshShipmentSearch } from './shipments.ts';
 import { defined, flag, inTransaction } from './tx.ts';
 
 export interface ClientInput {
@@ -79,6 +79,7 @@ export function createClient(db: Db, input: ClientInput, now = new Date()) {
         code,
         name: input.name ?? null,
         phone: input.phone ?? null,
+        searchText: clientSearchText({ name: input.name ?? null, phone: input.phone ?? null }),
         address: input.address ?? null,
         ...place,
         deliveryWarehouseCompanyId: input.deliveryWarehouseCompanyId ?? null,
@@ -91,26 +92,25 @@ export function createClient(db: Db, input: ClientInput, now = new Date()) {
   });
 }
 
-/** Changes a client (its code and company never change); parcels and cargo find it by its new name and phone. */
+/**
+ * Changes a client (its code and company never change). Its items are found by its new name
+ * and phone at once: the list search matches the client's own search text, so none of its
+ * parcels or cargo is rewritten.
+ */
 export function updateClient(db: Db, id: number, changes: Partial<Omit<ClientInput, 'companyId' | 'code'>>, now = new Date()) {
   return inTransaction(db, async (trx) => {
     const before = await getClient(trx, id);
     const { isActive, countryId, cityId, ...rest } = changes;
     await checkDeliveryCompany(trx, rest.deliveryWarehouseCompanyId);
     const place = await resolvePlaceChange(trx, before, countryId, cityId);
-    const row = await trx
+    const searchText = clientSearchText({ name: rest.name === undefined ? before.name : rest.name, phone: rest.phone === undefined ? before.phone : rest.phone });
+    return trx
       .updateTable('platform_client')
-      .set({ ...defined(rest), ...place, ...defined({ isActive: flag(isActive) }), updatedAt: now.toISOString() })
+      // Only a changed text is written: on SQLite every write of the column re-files the row in its index.
+      .set({ ...defined(rest), ...place, ...defined({ isActive: flag(isActive), searchText: searchText === before.searchText ? undefined : searchText }), updatedAt: now.toISOString() })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (row.name !== before.name || row.phone !== before.phone) {
-      for (const kind of ['parcel', 'cargo'] as const) {
-        const items = await trx.selectFrom(kind).select('id').where('clientId', '=', id).execute();
-        for (const item of items) await refreshShipmentSearch(trx, kind, item.id);
-      }
-    }
-    return row;
   });
 }
 

@@ -10,7 +10,7 @@ import type { CompanyType } from '../../domain/platform/enums.ts';
 import { getLockerCompany } from '../admin/companies.ts';
 import { getCargoType } from './cargo-types.ts';
 import { resolvePlaceChange, resolvePlatformPlace } from './directories.ts';
-import { refreshShipmentSearch } from './shipments.ts';
+import { refreshCargoSearchOfCompany } from './shipments.ts';
 import { defined, flag, inTransaction } from './tx.ts';
 
 export interface PlatformCompanyFields {
@@ -246,9 +246,4 @@ export async function removePartnership(db: Db, companyId: number, partnerId: nu
 export async function partnerIdsOf(db: Db, companyId: number): Promise<number[]> {
   const rows = await db.selectFrom('company_partnership').select('partnerId').where('companyId', '=', companyId).execute();
   return rows.map((r) => r.partnerId);
-}
-
-async function refreshCargoSearchOfCompany(trx: Db, companyId: number) {
-  const cargo = await trx.selectFrom('cargo').select('id').where('companyId', '=', companyId).execute();
-  for (const c of cargo) await refreshShipmentSearch(trx, 'cargo', c.id);
 }

@@ -75,32 +75,31 @@ export async function checkShipmentRefs(
   };
 }
 
-/** The search text of one item from what it points at now. */
+/**
+ * The search text of one item from what it points at now: its own parts and the code names of
+ * its client's company. The client's name and phone are the client's own search text.
+ */
 export async function shipmentSearchText(
   db: Db,
   kind: ShipmentKind,
   item: { trackCode?: string | null; description: string | null; tractorNumber?: string | null; clientId: number | null; cargoTypeId: number | null; companyId: number },
 ): Promise<string> {
   const client = item.clientId === null
-    ? null
-    : await db.selectFrom('platform_client').select(['companyId', 'name', 'phone']).where('id', '=', item.clientId).executeTakeFirst() ?? null;
+    ? undefined
+    : await db.selectFrom('platform_client').select('companyId').where('id', '=', item.clientId).executeTakeFirst();
   const codes = client
     ? await db.selectFrom('company_code').select(['title', 'cargoTypeId']).where('companyId', '=', client.companyId).orderBy('id').execute()
     : [];
   const names = codeNamesFor(codes, item.cargoTypeId);
-  if (kind === 'parcel') return parcelSearchText({ trackCode: item.trackCode ?? '', description: item.description }, names, client);
+  if (kind === 'parcel') return parcelSearchText({ trackCode: item.trackCode ?? '', description: item.description }, names);
   const company = await db.selectFrom('platform_company').select('title').where('id', '=', item.companyId).executeTakeFirstOrThrow();
-  return cargoSearchText({ description: item.description, tractorNumber: item.tractorNumber ?? null }, names, client, company.title);
+  return cargoSearchText({ description: item.description, tractorNumber: item.tractorNumber ?? null }, names, company.title);
 }
 
-export async function refreshShipmentSearch(db: Db, kind: ShipmentKind, id: number): Promise<void> {
-  if (kind === 'parcel') {
-    const p = await db.selectFrom('parcel').select(['trackCode', 'description', 'clientId', 'cargoTypeId', 'companyId']).where('id', '=', id).executeTakeFirstOrThrow();
-    await db.updateTable('parcel').set({ searchText: await shipmentSearchText(db, 'parcel', p) }).where('id', '=', id).execute();
-  } else {
-    const c = await db.selectFrom('cargo').select(['description', 'tractorNumber', 'clientId', 'cargoTypeId', 'companyId']).where('id', '=', id).executeTakeFirstOrThrow();
-    await db.updateTable('cargo').set({ searchText: await shipmentSearchText(db, 'cargo', c) }).where('id', '=', id).execute();
-  }
+/** A logistics company's new title: its cargo's search text holds it. */
+export async function refreshCargoSearchOfCompany(db: Db, companyId: number): Promise<void> {
+  const cargo = await db.selectFrom('cargo').select(['id', 'description', 'tractorNumber', 'clientId', 'cargoTypeId', 'companyId']).where('companyId', '=', companyId).execute();
+  for (const c of cargo) await db.updateTable('cargo').set({ searchText: await shipmentSearchText(db, 'cargo', c) }).where('id', '=', c.id).execute();
 }
 
 /** A warehouse became (or stopped being) a pickup point: re-file the parcels and cargo inside it. */

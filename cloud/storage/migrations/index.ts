@@ -17,6 +17,7 @@ import * as m006 from './006_platform.ts';
 import * as m007 from './007_sync.ts';
 import * as m008 from './008_covering_reads.ts';
 import * as m009 from './009_platform_search.ts';
+import * as m010 from './010_client_search.ts';
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -30,11 +31,13 @@ export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['007_sync', m007],
   ['008_covering_reads', m008],
   ['009_platform_search', m009],
+  ['010_client_search', m010],
 ];
 
 const LOCK_KEY = 7_340_021;
 
-export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
+/** Applies the migrations not yet applied; `migrations` (a prefix of the list) lets a test build an older schema. */
+export async function migrateToLatest(db: Kysely<any>, dialect: DialectName, migrations = MIGRATIONS): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${LOCK_KEY})`.execute(trx);
     else await sql`create table if not exists schema_migration (name text primary key, "appliedAt" text not null)`.execute(trx);
@@ -42,7 +45,7 @@ export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Pr
       await sql`create table if not exists schema_migration (name text primary key, "appliedAt" text not null)`.execute(trx);
     }
     const done = new Set((await trx.selectFrom('schema_migration').select('name').execute()).map((r: { name: string }) => r.name));
-    for (const [name, migration] of MIGRATIONS) {
+    for (const [name, migration] of migrations) {
       if (done.has(name)) continue;
       try {
         await migration.up(trx, dialect);
