@@ -1,5 +1,10 @@
-/** autocannon runs: throughput at N connections, and latency at a fixed request rate. */
+/**
+ * Load runs: throughput at N connections (autocannon), and latency at a fixed request rate
+ * (an evenly paced, open-loop sender of our own, see `paced`).
+ */
 import fs from 'node:fs';
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -21,6 +26,7 @@ export interface Figures {
 }
 
 export async function measure(baseUrl: string, req: LoadRequest, opts: { connections: number; seconds: number; rate?: number }): Promise<Figures> {
+  if (opts.rate) return paced(baseUrl, req, { rate: opts.rate, seconds: opts.seconds });
   const path = typeof req.path === 'function' ? req.path : () => req.path as string;
   const body = typeof req.body === 'function' ? req.body : () => req.body as string | undefined;
   const result = await autocannon({
@@ -43,6 +49,59 @@ export async function measure(baseUrl: string, req: LoadRequest, opts: { connect
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
+}
+
+/**
+ * Latency at a fixed rate, as wrk2 measures it: request k is due at start + k/rate (every 5 ms
+ * at 200 req/s) whatever happened to the others, and its latency counts from when it was due,
+ * so a stalled server is charged for the requests it made wait. autocannon's `overallRate`
+ * instead lets each connection send its share of a second back to back at the top of every
+ * second: 200 requests arrive as one burst, and p99 then measures how long that burst takes to
+ * drain rather than what a request at that rate waits.
+ */
+export async function paced(baseUrl: string, req: LoadRequest, opts: { rate: number; seconds: number }): Promise<Figures> {
+  const url = new URL(baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const nextPath = typeof req.path === 'function' ? req.path : () => req.path as string;
+  const nextBody = typeof req.body === 'function' ? req.body : () => req.body as string | undefined;
+  const total = Math.round(opts.rate * opts.seconds);
+  const interval = 1000 / opts.rate;
+  const latencies: number[] = [];
+  let errors = 0;
+  let non2xx = 0;
+  const send = (due: number) =>
+    new Promise<void>((resolve) => {
+      const body = req.body ? nextBody() : undefined;
+      const headers = { ...(req.headers ?? {}), ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) };
+      const r = http.request({ agent, host: url.hostname, port: url.port, method: req.method ?? 'GET', path: nextPath(), headers, timeout: 10_000 }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(performance.now() - due);
+          if (res.statusCode! < 200 || res.statusCode! >= 300) non2xx++;
+          resolve();
+        });
+      });
+      r.on('timeout', () => r.destroy(new Error('timeout')));
+      r.on('error', () => {
+        errors++;
+        resolve();
+      });
+      r.end(body);
+    });
+  const started = performance.now() + 20;
+  const inFlight: Array<Promise<void>> = [];
+  for (let k = 0; k < total; k++) {
+    const due = started + k * interval;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    inFlight.push(send(due));
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] * 10) / 10 : NaN);
+  return { rps: Math.round(latencies.length / elapsed), p50: at(0.5), p99: at(0.99), errors, non2xx };
 }
 
 /**
