@@ -135,6 +135,8 @@ export interface CaseResult {
 }
 
 /** BENCH_REPEATS: how many times each measurement runs; the median is kept (default 3). */
+const SETTLE_MS = 1_000;
+
 export const REPEATS = Math.max(1, Number(process.env.BENCH_REPEATS ?? 3));
 
 /**
@@ -156,6 +158,9 @@ export async function measureCases(cases: Case[], seconds: number, log: (line: s
         const adjacentBare = await measure(bare.url, bare.req, { connections: 50, seconds });
         const throughput = c === bare ? adjacentBare : await measure(c.url, c.req, { connections: 50, seconds });
         pairs.push({ throughput, adjacentBare });
+        // The flood above leaves up to 50 requests queued in the server: let them drain, so the
+        // fixed-rate run measures the rate, not the tail of the previous run.
+        await new Promise((r) => setTimeout(r, SETTLE_MS));
         fixed.push(await measure(c.url, c.req, { connections: 10, seconds, rate: 200 }));
       }
       const pair = median(pairs, (p) => p.throughput.rps / p.adjacentBare.rps);

@@ -81,14 +81,33 @@ export interface SeededCloud<S> {
   cleanup(): Promise<void>;
 }
 
-/** Seeds a fresh SQLite file in a temporary folder, then starts the cloud on it and the bare baseline beside it. */
+/**
+ * Seeds a fresh SQLite file in a temporary folder, then starts the cloud on it and the bare
+ * baseline beside it. With BENCH_KEEP=<folder>, the database and what the seed returned are kept
+ * there (bench.db, seed.json) and reused by the next run with the same folder, so a developer
+ * can measure again without seeding for minutes; delete the folder to seed afresh.
+ */
 export async function seededCloud<S>(what: string, log: (line: string) => void, seed: (file: string) => Promise<S>): Promise<SeededCloud<S>> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plk-bench-'));
+  const keep = process.env.BENCH_KEEP ? path.resolve(process.env.BENCH_KEEP) : undefined;
+  const dir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'plk-bench-'));
   const file = path.join(dir, 'bench.db');
-  const t0 = Date.now();
-  log(`seeding ${what} into ${file}`);
-  const seeded = await seed(file);
-  log(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s (${(fs.statSync(file).size / 1e6).toFixed(0)} MB)`);
+  const seedFile = path.join(dir, 'seed.json');
+  let seeded: S;
+  if (keep && fs.existsSync(file) && fs.existsSync(seedFile)) {
+    log(`reusing ${file} (BENCH_KEEP); delete ${dir} to seed afresh`);
+    seeded = JSON.parse(fs.readFileSync(seedFile, 'utf8')) as S;
+  } else {
+    if (keep) {
+      fs.mkdirSync(dir, { recursive: true });
+      for (const f of fs.readdirSync(dir).filter((f) => f.startsWith('bench.db') || f === 'seed.json')) fs.rmSync(path.join(dir, f));
+    }
+    const t0 = Date.now();
+    log(`seeding ${what} into ${file}`);
+    seeded = await seed(file);
+    log(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s (${(fs.statSync(file).size / 1e6).toFixed(0)} MB)`);
+    // Written last: a seed cut short leaves no seed.json, so the next run seeds again.
+    if (keep) fs.writeFileSync(seedFile, JSON.stringify(seeded));
+  }
   const cloud = await startChild('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: file, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info', MQTT_PORT: '0' });
   const bare = await startChild('bench/lib/bare-server.ts');
   return {
@@ -98,7 +117,7 @@ export async function seededCloud<S>(what: string, log: (line: string) => void, 
     async cleanup() {
       await cloud.stop();
       await bare.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (!keep) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -9,7 +9,7 @@ import type { Database } from './schema.ts';
 import type { CargoKind } from '../domain/platform/enums.ts';
 import { clientCodesFilter, type ListSearch } from '../domain/platform/list-search.ts';
 import type { StatusSelection, Term } from '../domain/platform/list-filters.ts';
-import { searchMatch, type ItemScope, type SearchedTable } from './shipment-search.ts';
+import { scopedSearchIds, searchMatch, type ItemScope, type SearchedTable } from './shipment-search.ts';
 import type { Row } from './platform-related.ts';
 
 export interface ShipmentFilter {
@@ -93,7 +93,12 @@ export async function listShipments<T extends SearchedTable>(db: Db, dialect: Di
   if (!q) return { total: 0, rows: [] };
   const offset = page?.offset ?? 0;
   const paged = <Q extends { limit(n: number): Q; offset(n: number): Q }>(x: Q) => (page ? x.limit(page.limit).offset(page.offset) : x);
-  if (page && f.search?.kind === 'text') {
+  const s = f.search;
+  if (page && s?.kind === 'text' && s.indexed && onlySearched(f)) {
+    const ids = scopedSearchIds(dialect, table, s, f.companyId);
+    const hits = await sql<{ id: number; total: number }>`select ${sql.ref('hit.id')}, count(*) over () as ${sql.ref('total')} from (${ids}) as ${sql.ref('hit')} order by ${sql.ref('hit.id')} desc limit ${page.limit} offset ${page.offset}`.execute(db);
+    if (hits.rows.length || offset === 0) return { total: Number(hits.rows[0]?.total ?? 0), rows: await rowsByIdDesc(db, table, hits.rows.map((h) => h.id)) };
+  } else if (page && s?.kind === 'text') {
     const hits = await paged(q.select((eb) => ['id', eb.fn.countAll<number>().over().as('total')]).orderBy('id', 'desc')).execute();
     if (hits.length || offset === 0) return { total: Number(hits[0]?.total ?? 0), rows: await rowsByIdDesc(db, table, hits.map((h) => h.id)) };
   }
@@ -102,6 +107,11 @@ export async function listShipments<T extends SearchedTable>(db: Db, dialect: Di
   if (known) return { total: offset + rows.length, rows };
   const counted = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return { total: Number(counted.n), rows };
+}
+
+/** The list is the caller's clients' items matching a text search, and nothing else. */
+function onlySearched(f: ShipmentFilter): boolean {
+  return f.supplierId === undefined && f.code === undefined && f.codes === undefined && f.statuses === undefined && f.isPaid === undefined && f.cargoKinds === undefined;
 }
 
 async function rowsByIdDesc<T extends SearchedTable>(db: Db, table: T, ids: number[]): Promise<Array<ItemRow<T>>> {

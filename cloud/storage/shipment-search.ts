@@ -15,6 +15,11 @@
  * - PostgreSQL: `like '%…%'`, which the planner serves from the GIN trigram index.
  * Shorter searches have no trigram: both dialects test each of the caller's items with `like`
  * (its client's among the caller's clients matching, found once).
+ *
+ * When the search is a list's only condition besides "the caller's clients' items", the branches
+ * can be scoped one by one (`scopedSearchIds`) and their ids counted and paged as they are: the
+ * client branch then reads no item row at all (an item's clientCompanyId is its client's company,
+ * and only the caller's clients match), which is most of a name search's work otherwise.
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { DialectName } from './database.ts';
@@ -101,4 +106,23 @@ export function searchMatch(dialect: DialectName, table: SearchedTable, s: TextS
   // name that happens to be in the histogram counts as 1% of the clients, and the join then
   // walks the caller's items. An array is worked out first and then read by primary key.
   return dialect === 'postgres' ? sql<SqlBool>`${id} = any(array(${found}))` : sql<SqlBool>`${id} in (${found})`;
+}
+
+/**
+ * The ids of the caller's clients' items that an indexed search finds, each branch carrying the
+ * scope itself, without duplicates: for a list that has no other condition.
+ */
+export function scopedSearchIds(dialect: DialectName, table: SearchedTable, s: TextSearch, companyId: number): RawBuilder<{ id: number }> {
+  const t = sql.table(table);
+  const id = sql.ref(`${table}.id`);
+  const clientCompanyId = sql.ref(`${table}.clientCompanyId`);
+  const clients = matchingClients(dialect, s, { clientCompanyId: companyId });
+  const clientId = sql.ref(`${table}.clientId`);
+  const branches = [
+    sql`select ${id} from ${t} where ${textMatch(dialect, table, s.text, true)} and ${clientCompanyId} = ${companyId}`,
+    // As in searchMatch: PostgreSQL reads the clients found as an array, not as a join it may misjudge.
+    sql`select ${id} from ${t} where ${dialect === 'postgres' ? sql`${clientId} = any(array(${clients}))` : sql`${clientId} in (${clients})`}`,
+  ];
+  if (s.code !== undefined) branches.push(sql`select ${id} from ${t} where ${clientCompanyId} = ${companyId} and ${sql.ref(`${table}.clientCode`)} = ${s.code}`);
+  return sql<{ id: number }>`${sql.join(branches, sql` union `)}`;
 }
