@@ -77,15 +77,15 @@ export interface SeededCloud<S> {
   cloud: Child;
   /** the bare Express baseline */
   bare: Child;
-  /** stops both and deletes the database */
+  /** stops both and deletes the database (unless BENCH_KEEP keeps it) */
   cleanup(): Promise<void>;
 }
 
 /**
  * Seeds a fresh SQLite file in a temporary folder, then starts the cloud on it and the bare
  * baseline beside it. With BENCH_KEEP=<folder>, the database and what the seed returned are kept
- * there (bench.db, seed.json) and reused by the next run with the same folder, so a developer
- * can measure again without seeding for minutes; delete the folder to seed afresh.
+ * there (bench.db, seed.json) and reused by the next run with the same folder and sizes, so a
+ * developer can measure again without seeding for minutes; other sizes seed afresh.
  */
 export async function seededCloud<S>(what: string, log: (line: string) => void, seed: (file: string) => Promise<S>): Promise<SeededCloud<S>> {
   const keep = process.env.BENCH_KEEP ? path.resolve(process.env.BENCH_KEEP) : undefined;
@@ -93,9 +93,10 @@ export async function seededCloud<S>(what: string, log: (line: string) => void, 
   const file = path.join(dir, 'bench.db');
   const seedFile = path.join(dir, 'seed.json');
   let seeded: S;
-  if (keep && fs.existsSync(file) && fs.existsSync(seedFile)) {
-    log(`reusing ${file} (BENCH_KEEP); delete ${dir} to seed afresh`);
-    seeded = JSON.parse(fs.readFileSync(seedFile, 'utf8')) as S;
+  const kept = keep && fs.existsSync(file) && fs.existsSync(seedFile) ? (JSON.parse(fs.readFileSync(seedFile, 'utf8')) as { what: string; seed: S }) : undefined;
+  if (kept?.what === what) {
+    log(`reusing ${file} (BENCH_KEEP) with ${what}; delete ${dir} to seed afresh`);
+    seeded = kept.seed;
   } else {
     if (keep) {
       fs.mkdirSync(dir, { recursive: true });
@@ -106,7 +107,7 @@ export async function seededCloud<S>(what: string, log: (line: string) => void, 
     seeded = await seed(file);
     log(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s (${(fs.statSync(file).size / 1e6).toFixed(0)} MB)`);
     // Written last: a seed cut short leaves no seed.json, so the next run seeds again.
-    if (keep) fs.writeFileSync(seedFile, JSON.stringify(seeded));
+    if (keep) fs.writeFileSync(seedFile, JSON.stringify({ what, seed: seeded }));
   }
   const cloud = await startChild('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: file, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info', MQTT_PORT: '0' });
   const bare = await startChild('bench/lib/bare-server.ts');
