@@ -7,7 +7,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, openTestStorage, type TestStorage } from '../helpers/storage.ts';
-import { createPlatformCompany } from '../../cloud/services/platform/companies.ts';
+import { addCompanyCode, createPlatformCompany, removeCompanyCode } from '../../cloud/services/platform/companies.ts';
+import { createCargo } from '../../cloud/services/platform/cargo.ts';
+import { createWarehouse } from '../../cloud/services/platform/warehouses.ts';
 import { createCargoType } from '../../cloud/services/platform/cargo-types.ts';
 import { createClient } from '../../cloud/services/platform/clients.ts';
 import { createParcel } from '../../cloud/services/platform/parcels.ts';
@@ -20,6 +22,8 @@ for (const dialect of DIALECTS) {
     const at = new Date('2026-05-04T08:00:00.000Z');
     let ours = 0;
     let kanatCode = 0;
+    let packId = 0;
+    let cargoId = 0;
     const id: Record<string, number> = {};
 
     before(async () => {
@@ -28,6 +32,7 @@ for (const dialect of DIALECTS) {
       const mine = await createPlatformCompany(s.db, { title: 'Silk Road', type: 'LOGIST', codes: [{ title: 'SRL', cargoTypeId: pack.id }] }, at);
       const theirs = await createPlatformCompany(s.db, { title: 'Other Road', type: 'LOGIST', codes: [{ title: 'OTR', cargoTypeId: pack.id }] }, at);
       ours = mine.id;
+      packId = pack.id;
       const kanat = await createClient(s.db, { companyId: mine.id, name: 'Kanat Orozov', phone: '+996700424242' }, at);
       kanatCode = kanat.code;
       const namesake = await createClient(s.db, { companyId: theirs.id, name: 'Kanat Orozov', phone: '+996700424243' }, at);
@@ -39,6 +44,8 @@ for (const dialect of DIALECTS) {
       // The namesake's parcel, and another company's parcel that names our client: never ours.
       await parcel('namesakes', namesake.id, 'Box for Kanat Orozov', theirs.id);
       await parcel('unclaimed', undefined, 'Kanat Orozov spare parts');
+      const store = await createWarehouse(s.db, { companyId: mine.id, title: 'Urumqi hub' }, at);
+      cargoId = (await createCargo(s.db, { companyId: mine.id, warehouseId: store.id, weight: 5, currency: 'USD', description: 'Tiles', tractorNumber: '01KG001AAA', clientId: kanat.id, cargoTypeId: pack.id }, at)).id;
     });
     after(() => s?.destroy());
 
@@ -64,6 +71,18 @@ for (const dialect of DIALECTS) {
       // Every parcel found is Kanat's: the same answer through the filtered (general) query.
       const general = await list('424242', { limit: 4, offset: 4 }, { code: kanatCode });
       assert.deepEqual([general.total, general.rows.map((r) => r.id)], [pages[1].total, pages[1].rows.map((r) => r.id)]);
+    });
+  
+    it('finds the items by a code name added later, and no longer by one removed', async () => {
+      const cargo = (q: string) => listShipments(s.db, s.dialect, 'cargo', { companyId: ours, search: parseListSearch(q) }, { limit: 50, offset: 0 });
+      assert.equal((await list('knt', { limit: 50, offset: 0 })).total, 0);
+      const code = await addCompanyCode(s.db, ours, 'KNT', packId, at);
+      assert.equal((await list('knt', { limit: 50, offset: 0 })).total, 6, 'every parcel of the company\'s clients');
+      assert.deepEqual((await cargo('knt')).rows.map((r) => r.id), [cargoId]);
+      await removeCompanyCode(s.db, ours, code.id);
+      assert.equal((await list('knt', { limit: 50, offset: 0 })).total, 0);
+      assert.equal((await cargo('knt')).total, 0);
+      assert.equal((await list('srl', { limit: 50, offset: 0 })).total, 6, 'the other code name stays');
     });
   });
 }

@@ -10,7 +10,7 @@ import type { CompanyType } from '../../domain/platform/enums.ts';
 import { getLockerCompany } from '../admin/companies.ts';
 import { getCargoType } from './cargo-types.ts';
 import { resolvePlaceChange, resolvePlatformPlace } from './directories.ts';
-import { refreshCargoSearchOfCompany } from './shipments.ts';
+import { refreshCargoSearchOfCompany, refreshSearchOfClientCompany } from './shipments.ts';
 import { defined, flag, inTransaction } from './tx.ts';
 
 export interface PlatformCompanyFields {
@@ -182,13 +182,18 @@ export function addCompanyCode(db: Db, companyId: number, title: string, cargoTy
       .values({ companyId, cargoTypeId })
       .onConflict((oc) => oc.columns(['companyId', 'cargoTypeId']).doNothing())
       .execute();
+    await refreshSearchOfClientCompany(trx, companyId);
     return row;
   });
 }
 
-export async function removeCompanyCode(db: Db, companyId: number, codeId: number) {
-  const res = await db.deleteFrom('company_code').where('id', '=', codeId).where('companyId', '=', companyId).executeTakeFirst();
-  if (Number(res.numDeletedRows) !== 1) throw new DomainError('NOT_FOUND', `company ${companyId} has no code name ${codeId}`);
+/** Removes a code name; its clients' items are no longer found by it. */
+export function removeCompanyCode(db: Db, companyId: number, codeId: number) {
+  return inTransaction(db, async (trx) => {
+    const res = await trx.deleteFrom('company_code').where('id', '=', codeId).where('companyId', '=', companyId).executeTakeFirst();
+    if (Number(res.numDeletedRows) !== 1) throw new DomainError('NOT_FOUND', `company ${companyId} has no code name ${codeId}`);
+    await refreshSearchOfClientCompany(trx, companyId);
+  });
 }
 
 async function checkIds(db: Db, table: 'cargo_type' | 'delivery_type', ids: number[]) {
