@@ -134,9 +134,10 @@ export interface CaseResult {
   runs?: { pairs: Array<{ throughput: Figures; adjacentBare: Figures }>; fixedRate: Figures[] };
 }
 
-/** BENCH_REPEATS: how many times each measurement runs; the median is kept (default 3). */
+/** The pause between a throughput run and the fixed-rate run after it (see measureCases). */
 const SETTLE_MS = 1_000;
 
+/** BENCH_REPEATS: how many times each measurement runs; the median is kept (default 3). */
 export const REPEATS = Math.max(1, Number(process.env.BENCH_REPEATS ?? 3));
 
 /**

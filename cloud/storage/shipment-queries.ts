@@ -94,12 +94,10 @@ export async function listShipments<T extends SearchedTable>(db: Db, dialect: Di
   const offset = page?.offset ?? 0;
   const paged = <Q extends { limit(n: number): Q; offset(n: number): Q }>(x: Q) => (page ? x.limit(page.limit).offset(page.offset) : x);
   const s = f.search;
-  if (page && s?.kind === 'text' && s.indexed && onlySearched(f)) {
-    const ids = scopedSearchIds(dialect, table, s, f.companyId);
-    const hits = await sql<{ id: number; total: number }>`select ${sql.ref('hit.id')}, count(*) over () as ${sql.ref('total')} from (${ids}) as ${sql.ref('hit')} order by ${sql.ref('hit.id')} desc limit ${page.limit} offset ${page.offset}`.execute(db);
-    if (hits.rows.length || offset === 0) return { total: Number(hits.rows[0]?.total ?? 0), rows: await rowsByIdDesc(db, table, hits.rows.map((h) => h.id)) };
-  } else if (page && s?.kind === 'text') {
-    const hits = await paged(q.select((eb) => ['id', eb.fn.countAll<number>().over().as('total')]).orderBy('id', 'desc')).execute();
+  if (page && s?.kind === 'text') {
+    const hits = s.indexed && onlySearched(f)
+      ? (await sql<{ id: number; total: number }>`select ${sql.ref('hit.id')}, count(*) over () as ${sql.ref('total')} from (${scopedSearchIds(dialect, table, s, f.companyId)}) as ${sql.ref('hit')} order by ${sql.ref('hit.id')} desc limit ${page.limit} offset ${page.offset}`.execute(db)).rows
+      : await paged(q.select((eb) => ['id', eb.fn.countAll<number>().over().as('total')]).orderBy('id', 'desc')).execute();
     if (hits.length || offset === 0) return { total: Number(hits[0]?.total ?? 0), rows: await rowsByIdDesc(db, table, hits.map((h) => h.id)) };
   }
   const rows = (await paged(q.selectAll().orderBy('id', 'desc')).execute()) as Array<ItemRow<T>>;

@@ -85,23 +85,33 @@ function matchingClients(dialect: DialectName, s: TextSearch, scope: ItemScope) 
   return sql`select ${sql.ref('platform_client.id')} from ${sql.table('platform_client')} where ${and(parts)}`;
 }
 
-/** Rule 2 on the items of `table` within `scope` (which the list applies as well). */
-export function searchMatch(dialect: DialectName, table: SearchedTable, s: TextSearch, scope: ItemScope): RawBuilder<SqlBool> {
+/**
+ * The indexed search's branches, each giving ids of `table`. With `scopeOwn`, the own-text branch
+ * also keeps only the scope's items (the client branch has only the scope's clients already, and
+ * the code branch is scoped always).
+ */
+function indexedBranches(dialect: DialectName, table: SearchedTable, s: TextSearch, scope: ItemScope, scopeOwn: boolean) {
   const t = sql.table(table);
   const id = sql.ref(`${table}.id`);
   const clientId = sql.ref(`${table}.clientId`);
-  const clientCode = sql.ref(`${table}.clientCode`);
+  const clients = matchingClients(dialect, s, scope);
+  const branches = [
+    sql`select ${id} from ${t} where ${and([textMatch(dialect, table, s.text, true), ...(scopeOwn ? scoped(table, scope) : [])])}`,
+    sql`select ${id} from ${t} where ${clientId} in (${clients})`,
+  ];
+  if (s.code !== undefined) branches.push(sql`select ${id} from ${t} where ${and([...scoped(table, scope), sql`${sql.ref(`${table}.clientCode`)} = ${s.code}`])}`);
+  return branches;
+}
+
+/** Rule 2 on the items of `table` within `scope` (which the list applies as well). */
+export function searchMatch(dialect: DialectName, table: SearchedTable, s: TextSearch, scope: ItemScope): RawBuilder<SqlBool> {
+  const id = sql.ref(`${table}.id`);
   if (!s.indexed) {
-    const branches = [textMatch(dialect, table, s.text, false), sql`${clientId} in (${matchingClients(dialect, s, scope)})`];
-    if (s.code !== undefined) branches.push(sql`${clientCode} = ${s.code}`);
+    const branches = [textMatch(dialect, table, s.text, false), sql`${sql.ref(`${table}.clientId`)} in (${matchingClients(dialect, s, scope)})`];
+    if (s.code !== undefined) branches.push(sql`${sql.ref(`${table}.clientCode`)} = ${s.code}`);
     return sql<SqlBool>`(${sql.join(branches, sql` or `)})`;
   }
-  const branches = [
-    sql`select ${id} from ${t} where ${textMatch(dialect, table, s.text, true)}`,
-    sql`select ${id} from ${t} where ${clientId} in (${matchingClients(dialect, s, scope)})`,
-  ];
-  if (s.code !== undefined) branches.push(sql`select ${id} from ${t} where ${and([...scoped(table, scope), sql`${clientCode} = ${s.code}`])}`);
-  const found = sql.join(branches, sql` union all `);
+  const found = sql.join(indexedBranches(dialect, table, s, scope, false), sql` union all `);
   // PostgreSQL plans `id in (…)` as a join and judges its size from the column statistics: a
   // name that happens to be in the histogram counts as 1% of the clients, and the join then
   // walks the caller's items. An array is worked out first and then read by primary key.
@@ -113,16 +123,5 @@ export function searchMatch(dialect: DialectName, table: SearchedTable, s: TextS
  * scope itself, without duplicates: for a list that has no other condition.
  */
 export function scopedSearchIds(dialect: DialectName, table: SearchedTable, s: TextSearch, companyId: number): RawBuilder<{ id: number }> {
-  const t = sql.table(table);
-  const id = sql.ref(`${table}.id`);
-  const clientCompanyId = sql.ref(`${table}.clientCompanyId`);
-  const clients = matchingClients(dialect, s, { clientCompanyId: companyId });
-  const clientId = sql.ref(`${table}.clientId`);
-  const branches = [
-    sql`select ${id} from ${t} where ${textMatch(dialect, table, s.text, true)} and ${clientCompanyId} = ${companyId}`,
-    // As in searchMatch: PostgreSQL reads the clients found as an array, not as a join it may misjudge.
-    sql`select ${id} from ${t} where ${dialect === 'postgres' ? sql`${clientId} = any(array(${clients}))` : sql`${clientId} in (${clients})`}`,
-  ];
-  if (s.code !== undefined) branches.push(sql`select ${id} from ${t} where ${clientCompanyId} = ${companyId} and ${sql.ref(`${table}.clientCode`)} = ${s.code}`);
-  return sql<{ id: number }>`${sql.join(branches, sql` union `)}`;
+  return sql<{ id: number }>`${sql.join(indexedBranches(dialect, table, s, { clientCompanyId: companyId }, true), sql` union `)}`;
 }
