@@ -33,12 +33,17 @@ export function lockerAuth(db: Db, clock: Clock, cacheMs = 5_000): RequestHandle
       .where('c.isActive', '=', 1)
       .executeTakeFirst(),
   );
-  return async (req, _res, next) => {
-    const token = bearerToken(req);
-    if (!token) throw new HttpError(401, 'Unauthorized');
-    const caller = await callerOf(token);
+  const admit = (req: Request, caller: LockerCaller | null, next: () => void) => {
     if (!caller) throw new HttpError(401, 'Unauthorized');
     callers.set(req, caller);
     next();
+  };
+  return (req, _res, next) => {
+    const token = bearerToken(req);
+    if (!token) throw new HttpError(401, 'Unauthorized');
+    const caller = callerOf(token);
+    // A cached key admits in the same tick; only a lookup waits.
+    if (caller instanceof Promise) return caller.then((c) => admit(req, c, next));
+    admit(req, caller, next);
   };
 }

@@ -1,7 +1,7 @@
 /** Reads of locker orders for the Locker API: pages, single orders, codes and nested objects. */
 import type { Db } from './database.ts';
 import { MONEY_FIELDS, readStats, type Amounts } from './order-stats.ts';
-import type { LockerOrderTable } from './schema.ts';
+import type { LockerOrderTable, PostomatTable } from './schema.ts';
 import { sql } from 'kysely';
 import { prepared } from './prepared.ts';
 
@@ -92,13 +92,31 @@ export async function findOrder(db: Db, companyId: string, id: string): Promise<
 }
 
 /**
- * One order of a company with its DOWN code (the hot path of GET /order/{id}). Two prepared
- * lookups: on SQLite they cost about half of the equivalent LEFT JOIN, and nothing is rebuilt.
+ * One order of a company with its DOWN code (the hot path of GET /order/{id}), in one statement:
+ * the code's fields are scalar subqueries on the covering code index. On SQLite at a million
+ * orders that costs half of two statements (each statement opens its own read transaction) and
+ * far less than the equivalent LEFT JOIN, which SQLite runs several times slower here; the
+ * repeated subqueries walk the same index pages, already in cache after the first.
  */
+const orderWithDownCode = prepared<[companyId: string, id: string], LockerOrderTable & DownColumns>(2, (db: Db, companyId, id) =>
+  db
+    .selectFrom('locker_order as o')
+    .selectAll('o')
+    .select((eb) => {
+      const down = (column: 'id' | 'password' | 'createdAt' | 'updatedAt') =>
+        eb.selectFrom('order_code as c').select(`c.${column}`).whereRef('c.orderId', '=', 'o.id').where('c.type', '=', 'DOWN');
+      return [down('id').as('downId'), down('password').as('downPassword'), down('createdAt').as('downCreatedAt'), down('updatedAt').as('downUpdatedAt')];
+    })
+    .where('o.id', '=', id)
+    .where('o.companyId', '=', companyId),
+);
+interface DownColumns { downId: string | null; downPassword: string | null; downCreatedAt: string | null; downUpdatedAt: string | null }
+
 export async function findOrderWithDownCode(db: Db, companyId: string, id: string): Promise<{ order: LockerOrderTable; down?: CodeRow } | undefined> {
-  const [order] = await orderById(db, companyId, id);
-  if (!order) return undefined;
-  const [down] = await codeOfOrder(db, order.id, 'DOWN');
+  const [row] = await orderWithDownCode(db, companyId, id);
+  if (!row) return undefined;
+  const { downId, downPassword, downCreatedAt, downUpdatedAt, ...order } = row;
+  const down = downId === null ? undefined : { id: downId, type: 'DOWN', password: downPassword!, orderId: order.id, createdAt: downCreatedAt!, updatedAt: downUpdatedAt! };
   return { order, down };
 }
 
@@ -123,6 +141,10 @@ export interface OrderExtrasFlags {
 
 /** Loads the nested objects asked for, for a whole page at once (one query per kind). */
 export async function loadOrderExtras(db: Db, orders: LockerOrderTable[], flags: OrderExtrasFlags, knownDownCodes?: Map<string, CodeRow>) {
+  // A single order read without nested objects (the common case) has nothing more to load.
+  if (knownDownCodes && !flags.withToUser && !flags.withCell && !flags.withPostomat && !flags.withStatuses && !flags.withCurrentStatus) {
+    return { downCodes: knownDownCodes, users: new Map<string, any>(), cells: new Map<string, any>(), postomats: new Map<string, PostomatTable>(), statuses: new Map<string, any[]>() };
+  }
   const ids = orders.map((o) => o.id);
   const none = Promise.resolve([] as any[]);
   const uniq = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => !!x))];

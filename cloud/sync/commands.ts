@@ -8,6 +8,7 @@ import { CONTRACT_VERSION, type CommandMessage, type ResponseMessage } from '../
 import { DomainError } from '../domain/errors.ts';
 import type { Db } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
+import { prepared } from '../storage/prepared.ts';
 import type { LockerCommandTable } from './types.ts';
 
 export const COMMAND_TTL_MS = 10 * 60_000;
@@ -54,22 +55,32 @@ export function commandMessage(c: LockerCommandTable): CommandMessage {
  * message was lost with the connection). Expired ones are closed first. With `postomatId`,
  * every unanswered command of that locker (it has just come back).
  */
+// The publisher asks several times a second: these reads are prepared once (prepared.ts), not rebuilt per poll.
+const expiredCommands = prepared<[at: string], { id: string }>(1, (db: Db, at) =>
+  db.selectFrom('locker_command').select('id').where('state', 'in', OPEN).where('expiresAt', '<=', at),
+);
+const commandsOfLocker = prepared<[postomatId: string], LockerCommandTable>(1, (db: Db, postomatId) =>
+  db.selectFrom('locker_command').selectAll().where('state', 'in', OPEN).where('postomatId', '=', postomatId).orderBy('createdAt').limit(500),
+);
+// An offline locker gets its commands when it comes back (and they stay PENDING meanwhile).
+const commandsOfOnlineLockers = prepared<[resendBefore: string], LockerCommandTable>(1, (db: Db, resendBefore) =>
+  db
+    .selectFrom('locker_command')
+    .selectAll()
+    .where('state', 'in', OPEN)
+    .where('postomatId', 'in', db.selectFrom('locker_link').select('postomatId').where('online', '=', 1))
+    .where((eb) => eb.or([eb('state', '=', 'PENDING'), eb('sentAt', '<=', resendBefore)]))
+    .orderBy('createdAt')
+    .limit(500),
+);
+
 export async function commandsDue(db: Db, now: Date, resendAfterMs: number, postomatId?: string): Promise<LockerCommandTable[]> {
-  const at = now.toISOString();
-  // Read first: the publisher asks many times a second, and a write would take SQLite's write lock each time.
-  const expired = await db.selectFrom('locker_command').select('id').where('state', 'in', OPEN).where('expiresAt', '<=', at).execute();
+  // Read first: a write would take SQLite's write lock on every poll.
+  const expired = await expiredCommands(db, now.toISOString());
   if (expired.length) {
     await db.updateTable('locker_command').set({ state: 'EXPIRED' }).where('id', 'in', expired.map((c) => c.id)).where('state', 'in', OPEN).execute();
   }
-  let q = db.selectFrom('locker_command').selectAll().where('state', 'in', OPEN);
-  if (postomatId) q = q.where('postomatId', '=', postomatId);
-  else {
-    // An offline locker gets its commands when it comes back (and they stay PENDING meanwhile).
-    q = q
-      .where('postomatId', 'in', db.selectFrom('locker_link').select('postomatId').where('online', '=', 1))
-      .where((eb) => eb.or([eb('state', '=', 'PENDING'), eb('sentAt', '<=', new Date(now.getTime() - resendAfterMs).toISOString())]));
-  }
-  return q.orderBy('createdAt').limit(500).execute();
+  return postomatId ? commandsOfLocker(db, postomatId) : commandsOfOnlineLockers(db, new Date(now.getTime() - resendAfterMs).toISOString());
 }
 
 /** Claims a send: false when another process sent it in the meantime. */

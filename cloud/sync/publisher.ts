@@ -8,6 +8,7 @@ import { topics } from '../../shared/mqtt/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
+import { prepared } from '../storage/prepared.ts';
 import { commandMessage, commandsDue, markSent } from './commands.ts';
 import { deltaSync, fullSync } from './sync-out.ts';
 
@@ -28,6 +29,11 @@ export interface PublisherOptions {
 }
 
 const BATCH = 200;
+
+/** Lockers whose data moved past what was published; asked on every poll, so prepared once. */
+const unpublished = prepared<[], { postomatId: string; version: number | string; publishedVersion: number | string; floor: number | string }>(0, (db: Db) =>
+  db.selectFrom('locker_sync').select(['postomatId', 'version', 'publishedVersion', 'floor']).whereRef('version', '>', 'publishedVersion').limit(BATCH),
+);
 
 export class SyncPublisher {
   private timer: NodeJS.Timeout | undefined;
@@ -102,12 +108,7 @@ export class SyncPublisher {
   /** Deltas since what was published; the mark only ever moves forward. */
   private async publishChanges(): Promise<void> {
     const { db } = this.deps;
-    const due = await db
-      .selectFrom('locker_sync')
-      .select(['postomatId', 'version', 'publishedVersion', 'floor'])
-      .whereRef('version', '>', 'publishedVersion')
-      .limit(BATCH)
-      .execute();
+    const due = await unpublished(db);
     for (const row of due) {
       const [version, published] = [Number(row.version), Number(row.publishedVersion)];
       const msg = published < Number(row.floor) ? await fullSync(db, row.postomatId, version) : await deltaSync(db, row.postomatId, published, version);
