@@ -103,18 +103,15 @@ function tuneReads(sqlite: SQLite.Database): void {
  * JSON.stringify, so no name can change the generated code.
  */
 function rowReader(sqlite: SQLite.Database): DirectReader {
-  const cache = new Map<string, { statement: SQLite.Statement; row: (values: unknown[]) => unknown }>();
+  const entryOf = boundedCache(1000, (text: string) => {
+    const statement = sqlite.prepare(text).raw(true);
+    const names = statement.columns().map((c) => c.name);
+    const row = new Function('v', `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}};`) as (values: unknown[]) => unknown;
+    return { statement, row };
+  });
   return (text, parameters) => {
-    let entry = cache.get(text);
-    if (!entry) {
-      const statement = sqlite.prepare(text).raw(true);
-      const names = statement.columns().map((c) => c.name);
-      const row = new Function('v', `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}};`) as (values: unknown[]) => unknown;
-      if (cache.size >= 1000) cache.delete(cache.keys().next().value as string);
-      entry = { statement, row };
-      cache.set(text, entry);
-    }
-    return (entry.statement.all(...parameters) as unknown[][]).map(entry.row);
+    const { statement, row } = entryOf(text);
+    return (statement.all(...parameters) as unknown[][]).map(row);
   };
 }
 
@@ -133,19 +130,27 @@ export function directReaderOf(db: Kysely<any>): DirectReader | undefined {
  * Safe because Kysely runs one query at a time on its single SQLite connection.
  */
 export function withStatementCache(sqlite: SQLite.Database, max = 1000): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
+  const statementOf = boundedCache(max, (sql: string) => sqlite.prepare(sql));
   return {
     close: () => sqlite.close(),
-    prepare(sql: string) {
-      let stmt = cache.get(sql);
-      if (!stmt) {
-        stmt = sqlite.prepare(sql);
-        // Queries with IN-lists of varying length make new texts: bound the cache.
-        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-        cache.set(sql, stmt);
-      }
-      return stmt as unknown as SqliteStatement;
-    },
+    prepare: (sql: string) => statementOf(sql) as unknown as SqliteStatement,
+  };
+}
+
+/**
+ * What `make` built for each SQL text, kept for the next call. Queries with IN-lists of varying
+ * length make new texts: past `max` entries the oldest goes.
+ */
+function boundedCache<T>(max: number, make: (sql: string) => T): (sql: string) => T {
+  const cache = new Map<string, T>();
+  return (sql) => {
+    let value = cache.get(sql);
+    if (value === undefined) {
+      value = make(sql);
+      if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+      cache.set(sql, value);
+    }
+    return value;
   };
 }
 

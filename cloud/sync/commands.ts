@@ -49,12 +49,6 @@ export function commandMessage(c: LockerCommandTable): CommandMessage {
   return { v: CONTRACT_VERSION, commandId: c.id, type: 'OPEN_CELL', cellId: c.cellId, orderId: c.orderId ?? undefined, expiresAt: c.expiresAt };
 }
 
-/**
- * Commands to publish now, to lockers that are online: pending ones, and sent ones still
- * unanswered after `resendAfterMs` (a process died between claiming and publishing, or the
- * message was lost with the connection). Expired ones are closed first. With `postomatId`,
- * every unanswered command of that locker (it has just come back).
- */
 // The publisher asks several times a second: these reads are prepared once (prepared.ts), not rebuilt per poll.
 const expiredCommands = prepared<[at: string], { id: string }>(1, (db: Db, at) =>
   db.selectFrom('locker_command').select('id').where('state', 'in', OPEN).where('expiresAt', '<=', at),
@@ -74,6 +68,12 @@ const commandsOfOnlineLockers = prepared<[resendBefore: string], LockerCommandTa
     .limit(500),
 );
 
+/**
+ * Commands to publish now, to lockers that are online: pending ones, and sent ones still
+ * unanswered after `resendAfterMs` (a process died between claiming and publishing, or the
+ * message was lost with the connection). Expired ones are closed first. With `postomatId`,
+ * every unanswered command of that locker (it has just come back).
+ */
 export async function commandsDue(db: Db, now: Date, resendAfterMs: number, postomatId?: string): Promise<LockerCommandTable[]> {
   // Read first: a write would take SQLite's write lock on every poll.
   const expired = await expiredCommands(db, now.toISOString());
