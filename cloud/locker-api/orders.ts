@@ -67,6 +67,8 @@ export async function orderPage(deps: AppDeps, companyId: string, query: z.outpu
 export async function orderView(deps: AppDeps, companyId: string, id: string, flags: OrderExtrasFlags) {
   const found = await findOrderWithDownCode(deps.db, companyId, id);
   if (!found) throw new DomainError('ORDER_NOT_FOUND');
+  // The common read asks for no nested objects: nothing more to load, and the same shape as presentOrders gives.
+  if (!hasExtras(flags)) return { ...presentOrder(found.order), passwords: found.down ? [found.down] : [] };
   const [one] = await presentOrders(deps, [found.order], flags, new Map(found.down ? [[found.order.id, found.down]] : []));
   return one;
 }
@@ -107,3 +109,5 @@ export async function presentOrders(deps: AppDeps, orders: LockerOrderTable[], f
     return out;
   });
 }
+
+const hasExtras = (f: OrderExtrasFlags) => !!(f.withToUser || f.withCell || f.withPostomat || f.withCurrentStatus || f.withStatuses || f.withRent);

@@ -7,12 +7,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrateToLatest } from './migrations/index.ts';
 import { redactUrl } from '../../shared/urls.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
+
+/** The dialect behind a Kysely instance, for the few fragments that differ (a JSON function's name). */
+export function dialectOf(db: Kysely<any>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
 export type Db = Kysely<Database>;
 
 export interface Storage {
