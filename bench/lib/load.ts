@@ -141,6 +141,13 @@ const SETTLE_MS = 1_000;
 export const REPEATS = Math.max(1, Number(process.env.BENCH_REPEATS ?? 3));
 
 /**
+ * BENCH_WARMUP_SECONDS: an unmeasured run of each case first (default 3). A server's first
+ * seconds on an endpoint run unoptimized code; without this the first of the repeats measured
+ * the JIT, not the endpoint (one order-read pair came out at 43% of bare, the next two at 67%).
+ */
+export const WARMUP_SECONDS = Math.max(0, Number(process.env.BENCH_WARMUP_SECONDS ?? 3));
+
+/**
  * Measures each case: throughput at 50 connections and latency at a fixed 200 req/s. The first
  * case is the bare baseline; every throughput run follows a bare run of its own, so a ratio
  * compares two figures taken seconds apart: other work on a shared machine drifts less in between.
@@ -153,6 +160,7 @@ export async function measureCases(cases: Case[], seconds: number, log: (line: s
   try {
     for (const c of cases) {
       log(`measuring ${c.name}${repeats > 1 ? ` (${repeats} times)` : ''}`);
+      if (WARMUP_SECONDS > 0) await measure(c.url, c.req, { connections: 50, seconds: WARMUP_SECONDS });
       const pairs: Array<{ throughput: Figures; adjacentBare: Figures }> = [];
       const fixed: Figures[] = [];
       for (let r = 0; r < repeats; r++) {
