@@ -51,8 +51,7 @@ export function route<S extends RouteSchemas>(
  */
 export function sendJson(res: Response, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('content-type', 'application/json; charset=utf-8');
-  res.setHeader('content-length', Buffer.byteLength(text));
+  // writeHead with the headers spares setHeader's per-call validation (headers already set, such as the rate limit's, are kept).
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(res.req.method === 'HEAD' ? undefined : text);
 }

@@ -1,7 +1,7 @@
 /** Locker API: countries, cities, districts (active records only in lists). */
-import type { Router } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
+import type { Routes } from '../http/routes-under.ts';
 import type { Db } from '../storage/database.ts';
 import { route } from '../http/route.ts';
 import { pageWindow } from '../http/query.ts';
@@ -9,7 +9,7 @@ import { CityListQuery, CityReadQuery, CountryQuery, DistrictListQuery, IdParams
 import { presentCity, presentCountry, presentDistrict } from './present.ts';
 
 /** Adds these routes to `r` itself: a nested Router per resource cost a layer walk on every request. */
-export function directoriesRoutes(r: Router, deps: AppDeps): void {
+export function directoriesRoutes(r: Routes, deps: AppDeps): void {
   const { db } = deps;
 
   r.get('/country', route({ query: CountryQuery }, async ({ query }) => {

@@ -1,9 +1,10 @@
 /** The Locker API family, mounted at /api/v1/integration/company (plus its public endpoints). */
-import { Router, type Express } from 'express';
+import type { Express } from 'express';
 import type { AppDeps } from '../deps.ts';
 import { lockerAuth } from '../http/locker-auth.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { bearerToken } from '../http/bearer.ts';
+import { routesUnder } from '../http/routes-under.ts';
 import { ordersRoutes } from './orders.ts';
 import { postomatsRoutes } from './postomats.ts';
 import { directoriesRoutes } from './directories.ts';
@@ -15,14 +16,13 @@ export const LOCKER_API_BASE = '/api/v1/integration/company';
 export function mountLockerApi(app: Express, deps: AppDeps): void {
   const limits = { ...deps.config.rateLimit, clock: deps.clock };
 
-  const api = Router();
   // Limited per API key, before the key is looked up, so a flood of guesses cannot reach the database.
-  api.use(rateLimit({ ...limits, keyOf: (req) => { const t = bearerToken(req); return t ? `key:${t}` : `ip:${req.ip}`; } }));
-  api.use(lockerAuth(deps.db, deps.clock));
+  const perKey = rateLimit({ ...limits, keyOf: (req) => { const t = bearerToken(req); return t ? `key:${t}` : `ip:${req.ip}`; } });
+  app.use(LOCKER_API_BASE, perKey, lockerAuth(deps.db, deps.clock));
+  const api = routesUnder(app, LOCKER_API_BASE);
   ordersRoutes(api, deps);
   postomatsRoutes(api, deps);
   directoriesRoutes(api, deps);
-  app.use(LOCKER_API_BASE, api);
 
   // Public endpoints are limited per client address.
   app.use(['/api/v1/open-api', '/api/v1/public/postomat'], rateLimit({ ...limits, keyOf: (req) => `ip:${req.ip}` }));

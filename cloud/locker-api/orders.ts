@@ -1,7 +1,7 @@
 /** Locker API: orders and their codes. */
-import type { Router } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
+import type { Routes } from '../http/routes-under.ts';
 import { route } from '../http/route.ts';
 import { HttpError } from '../http/http-error.ts';
 import { lockerCaller } from '../http/locker-auth.ts';
@@ -14,7 +14,7 @@ import { CreateOrderBody, IdParams, OrderListQuery, OrderReadQuery } from './sch
 import { presentAggregate, presentCell, presentOrder, presentPostomat } from './present.ts';
 
 /** Adds these routes to `r` itself: a nested Router per resource cost a layer walk on every request. */
-export function ordersRoutes(r: Router, deps: AppDeps): void {
+export function ordersRoutes(r: Routes, deps: AppDeps): void {
   r.post('/order/create', route({ body: CreateOrderBody }, async ({ body, req }) => {
     try {
       return await createCompanyOrder(deps, { ...body, companyId: lockerCaller(req).companyId });

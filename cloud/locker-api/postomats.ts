@@ -1,6 +1,6 @@
 /** Locker API: lockers and their free cells. */
-import type { Router } from 'express';
 import type { AppDeps } from '../deps.ts';
+import type { Routes } from '../http/routes-under.ts';
 import type { Db } from '../storage/database.ts';
 import { route } from '../http/route.ts';
 import { pageWindow } from '../http/query.ts';
@@ -11,7 +11,7 @@ import { presentBoard, presentCell, presentCity, presentDistrict, presentPostoma
 import type { z } from 'zod';
 
 /** Adds these routes to `r` itself: a nested Router per resource cost a layer walk on every request. */
-export function postomatsRoutes(r: Router, deps: AppDeps): void {
+export function postomatsRoutes(r: Routes, deps: AppDeps): void {
   const { db } = deps;
 
   r.get('/postomat/list', route({ query: PostomatListQuery }, ({ query }) => postomatList(db, query)));

@@ -1,13 +1,13 @@
 /** Public locker endpoints: no authentication, paths from the host root. */
-import type { Router } from 'express';
 import type { AppDeps } from '../deps.ts';
+import type { Routes } from '../http/routes-under.ts';
 import { route } from '../http/route.ts';
 import { DomainError } from '../domain/errors.ts';
 import { PublicPostomatListQuery, ShortIdParams } from './schemas.ts';
 import { presentPostomat } from './present.ts';
 import { postomatList } from './postomats.ts';
 
-export function publicRoutes(r: Router, deps: AppDeps): void {
+export function publicRoutes(r: Routes, deps: AppDeps): void {
   const { db } = deps;
 
   r.get('/api/v1/open-api/postomat/list', route({ query: PublicPostomatListQuery }, ({ query }) => postomatList(db, query)));
