@@ -95,7 +95,7 @@ export async function findOrder(db: Db, companyId: string, id: string): Promise<
  * One order of a company with its DOWN code (the hot path of GET /order/{id}), in one statement:
  * the code's four fields come back as one JSON array from a subquery on the covering code
  * index. On SQLite at a million orders this costs two thirds of four scalar subqueries (each is
- * its own index descent) and half of two statements (each opens its own read transaction); the
+ * its own index descent) and a third of two statements (each opens its own read transaction); the
  * equivalent LEFT JOIN runs several times slower there.
  */
 const orderWithDownCode = prepared<[companyId: string, id: string], LockerOrderTable & { down: string | DownCode | null }>(2, (db: Db, companyId, id) => {
