@@ -68,7 +68,7 @@ export async function orderView(deps: AppDeps, companyId: string, id: string, fl
   const found = await findOrderWithDownCode(deps.db, companyId, id);
   if (!found) throw new DomainError('ORDER_NOT_FOUND');
   // The common read asks for no nested objects: nothing more to load, and the same shape as presentOrders gives.
-  if (!hasExtras(flags)) return { ...presentOrder(found.order), passwords: found.down ? [found.down] : [] };
+  if (!hasExtras(flags)) return { ...presentOrder(found.order), passwords: passwordsOf(found.down) };
   const [one] = await presentOrders(deps, [found.order], flags, new Map(found.down ? [[found.order.id, found.down]] : []));
   return one;
 }
@@ -104,10 +104,12 @@ export async function presentOrders(deps: AppDeps, orders: LockerOrderTable[], f
     if (flags.withStatuses) out.statuses = history;
     // Lockers here rent no cells; the field is there, empty, when asked for.
     if (flags.withRent) out.rent = null;
-    const down = x.downCodes.get(o.id);
-    out.passwords = down ? [down] : [];
+    out.passwords = passwordsOf(x.downCodes.get(o.id));
     return out;
   });
 }
+
+/** An order's `passwords`: its DOWN code alone (the UP code is the recipient's secret). */
+const passwordsOf = (down: CodeRow | undefined) => (down ? [down] : []);
 
 const hasExtras = (f: OrderExtrasFlags) => !!(f.withToUser || f.withCell || f.withPostomat || f.withCurrentStatus || f.withStatuses || f.withRent);

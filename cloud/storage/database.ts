@@ -18,6 +18,7 @@ export type DialectName = 'sqlite' | 'postgres';
 export function dialectOf(db: Kysely<any>): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
+
 export type Db = Kysely<Database>;
 
 export interface Storage {

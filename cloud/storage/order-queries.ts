@@ -1,7 +1,7 @@
 /** Reads of locker orders for the Locker API: pages, single orders, codes and nested objects. */
 import { dialectOf, type Db } from './database.ts';
 import { MONEY_FIELDS, readStats, type Amounts } from './order-stats.ts';
-import type { LockerOrderTable, PostomatTable } from './schema.ts';
+import type { LockerOrderTable } from './schema.ts';
 import { sql } from 'kysely';
 import { prepared } from './prepared.ts';
 
@@ -181,4 +181,3 @@ function groupBy<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
   }
   return m;
 }
-
