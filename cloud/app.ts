@@ -19,10 +19,11 @@ export function buildApp(deps: AppDeps, extraMounts: Mount[] = []): express.Expr
   // No ETags: they cost a SHA-1 of every JSON answer, and API clients do not revalidate.
   app.set('etag', false);
   app.set('query parser', 'simple');
-  // No endpoint reads a body on GET: skipping the parser there keeps it off the hottest reads.
   const json = express.json({ limit: '1mb' });
+  // The Locker API parses bodies only on its POST routes (routes-under.ts), so it comes first.
+  mountLockerApi(app, deps, json);
+  // No endpoint reads a body on GET: skipping the parser there keeps it off the other families' reads.
   app.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : json(req, res, next)));
-  mountLockerApi(app, deps);
   app.use(platformApi(deps));
   for (const mount of [...mounts, ...extraMounts]) mount(app, deps);
   app.get('/health', (_req, res) => void res.json({ status: 'ok' }));

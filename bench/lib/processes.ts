@@ -13,9 +13,21 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** Starts `node --import tsx <script>`; resolves on the first stdout line with a port, or a "cloud ready" log line. */
+/**
+ * The node flags `npm run cloud` runs with, read from package.json so a benchmark cannot drift
+ * from what operators run. The bare baseline gets them too: a ratio to bare then compares the
+ * applications, not two runtime configurations.
+ */
+export function cloudNodeFlags(): string[] {
+  const script: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.cloud;
+  const words = script.split(/\s+/);
+  if (words[0] !== 'node' || !words.includes('--import')) throw new Error(`package.json's cloud script is not "node <flags> --import tsx …": ${script}`);
+  return words.slice(1, words.indexOf('--import'));
+}
+
+/** Starts `node <cloud flags> --import tsx <script>`; resolves on the first stdout line with a port, or a "cloud ready" log line. */
 export function startChild(script: string, env: Record<string, string> = {}, args: string[] = []): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const proc = spawn(process.execPath, [...cloudNodeFlags(), '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,5 +1,5 @@
 /** The Locker API family, mounted at /api/v1/integration/company (plus its public endpoints). */
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import type { AppDeps } from '../deps.ts';
 import { lockerAuth } from '../http/locker-auth.ts';
 import { rateLimit } from '../http/rate-limit.ts';
@@ -12,17 +12,23 @@ import { publicRoutes } from './public.ts';
 
 export const LOCKER_API_BASE = '/api/v1/integration/company';
 
-/** Mounts the family on the app itself: every extra Router level is walked on every request. */
-export function mountLockerApi(app: Express, deps: AppDeps): void {
+/**
+ * Mounts the family on the app itself (see routes-under.ts). `json` parses the POST bodies of
+ * its routes, after authentication; the app's own body parser comes after this family.
+ */
+export function mountLockerApi(app: Express, deps: AppDeps, json: RequestHandler): void {
   const limits = { ...deps.config.rateLimit, clock: deps.clock };
 
   // Limited per API key, before the key is looked up, so a flood of guesses cannot reach the database.
   const perKey = rateLimit({ ...limits, keyOf: (req) => { const t = bearerToken(req); return t ? `key:${t}` : `ip:${req.ip}`; } });
-  app.use(LOCKER_API_BASE, perKey, lockerAuth(deps.db, deps.clock));
-  const api = routesUnder(app, LOCKER_API_BASE);
+  const guards = [perKey, lockerAuth(deps.db, deps.clock)];
+  const api = routesUnder(app, LOCKER_API_BASE, { guards, body: json });
   ordersRoutes(api, deps);
   postomatsRoutes(api, deps);
   directoriesRoutes(api, deps);
+  // A path under the base that no route serves is counted and authenticated like the others
+  // before it is a 404: unauthenticated callers learn nothing about which paths exist.
+  app.use(LOCKER_API_BASE, ...guards);
 
   // Public endpoints are limited per client address.
   app.use(['/api/v1/open-api', '/api/v1/public/postomat'], rateLimit({ ...limits, keyOf: (req) => `ip:${req.ip}` }));

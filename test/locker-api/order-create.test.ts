@@ -154,6 +154,18 @@ for (const dialect of DIALECTS) {
           assert.deepEqual(res.body, { statusCode: 401, error: 'Unauthorized', message: 'Unauthorized' });
         });
       }
+      it('authenticates before it reads the body: a body that is not JSON is 401 without a key', async () => {
+        const res = await cloud.request('POST', `${BASE}/order/create`, { rawBody: '{"toUserPhone":' });
+        assert.equal(res.status, 401);
+      });
+      it('a path under the base that no route serves is 401 without a key and 404 with one', async () => {
+        const anonymous = await cloud.request('GET', `${BASE}/no-such-endpoint`);
+        assert.equal(anonymous.status, 401);
+        const known = await cloud.request('GET', `${BASE}/no-such-endpoint`, { token: w.companyB.key });
+        assert.equal(known.status, 404);
+        const wrongMethod = await cloud.request('POST', `${BASE}/order/list`, { body: {} });
+        assert.equal(wrongMethod.status, 401);
+      });
     });
   });
 }

@@ -37,6 +37,16 @@ describe('rate limit', () => {
     assert.equal((await cloud.request('GET', `${BASE}/country`, { token: w.companyA.key })).status, 200);
   });
 
+  it('counts a request once, on a route or on a path no route serves, in the same window', async () => {
+    clock.advance(60_000);
+    const statuses = [];
+    statuses.push((await cloud.request('GET', `${BASE}/country`, { token: w.companyB.key })).status);
+    statuses.push((await cloud.request('GET', `${BASE}/no-such-endpoint`, { token: w.companyB.key })).status);
+    statuses.push((await cloud.request('GET', `${BASE}/country`, { token: w.companyB.key })).status);
+    statuses.push((await cloud.request('GET', `${BASE}/no-such-endpoint`, { token: w.companyB.key })).status);
+    assert.deepEqual(statuses, [200, 404, 200, 429]);
+  });
+
   it('limits public endpoints per client address', async () => {
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await cloud.request('GET', '/api/v1/public/postomat/ZETA01')).status);
