@@ -3,16 +3,15 @@
  * lockers) against a bare Express endpoint measured in the same run. Figures: req/s at 50
  * connections, and p50/p99 latency at a fixed 200 req/s. Writes bench/results/api.json.
  *
- * Each measurement runs BENCH_REPEATS times (default 3) and the median is kept. BENCH_ORDERS,
+ * Each measurement runs BENCH_REPEATS times (default 6, of BENCH_SECONDS = 5 s each) and the median is kept. BENCH_ORDERS,
  * BENCH_LOCKERS, BENCH_SECONDS and BENCH_REPEATS shrink a run for a quick look.
  */
 import { seedBenchDatabase } from './lib/seed-orders.ts';
 import { seededCloud } from './lib/processes.ts';
-import { byName, measureCases, ratioToBare, report, type Case, type LoadRequest } from './lib/load.ts';
+import { byName, measureCases, ratioToBare, report, type Case, type LoadRequest, SECONDS } from './lib/load.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const LOCKERS = Number(process.env.BENCH_LOCKERS ?? 10_000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const log = (line: string) => process.stderr.write(`[bench:api] ${line}\n`);
 
 const { seed, cloud, bare, cleanup } = await seededCloud(`${ORDERS.toLocaleString('en')} orders and ${LOCKERS.toLocaleString('en')} lockers`, log, (file) => seedBenchDatabase(file, { lockers: LOCKERS, orders: ORDERS, progress: log }));

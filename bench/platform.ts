@@ -9,16 +9,15 @@
  * - client/search-by-code, rotating over its forms (SRL-123, 123, -123, SRLP-123, SRL).
  * Writes bench/results/platform.json.
  *
- * Each measurement runs BENCH_REPEATS times (default 3) and the median is kept. BENCH_PARCELS,
+ * Each measurement runs BENCH_REPEATS times (default 6, of BENCH_SECONDS = 5 s each) and the median is kept. BENCH_PARCELS,
  * BENCH_CLIENTS, BENCH_SECONDS and BENCH_REPEATS shrink a run for a quick look.
  */
 import { seedPlatformBench } from './lib/seed-platform.ts';
 import { seededCloud } from './lib/processes.ts';
-import { byName, measureCases, ratioToBare, report, type Case, type LoadRequest } from './lib/load.ts';
+import { byName, measureCases, ratioToBare, report, type Case, type LoadRequest, SECONDS } from './lib/load.ts';
 
 const PARCELS = Number(process.env.BENCH_PARCELS ?? 1_000_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 100_000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const log = (line: string) => process.stderr.write(`[bench:platform] ${line}\n`);
 
 const { seed, cloud, bare, cleanup } = await seededCloud(`${PARCELS.toLocaleString('en')} parcels and ${CLIENTS.toLocaleString('en')} clients`, log, (file) => seedPlatformBench(file, { clients: CLIENTS, parcels: PARCELS, progress: log }));

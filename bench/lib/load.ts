@@ -137,8 +137,17 @@ export interface CaseResult {
 /** The pause between a throughput run and the fixed-rate run after it (see measureCases). */
 const SETTLE_MS = 1_000;
 
-/** BENCH_REPEATS: how many times each measurement runs; the median is kept (default 3). */
-export const REPEATS = Math.max(1, Number(process.env.BENCH_REPEATS ?? 3));
+/**
+ * BENCH_REPEATS: how many times each measurement runs; the median is kept (default 6). Six short
+ * pairs rather than three long ones: this machine's speed drifts within seconds (the bare
+ * endpoint alone went from 4,800 to 8,400 req/s in one minute), so two runs taken closer
+ * together compare like with like, and the median of six moves less with one unlucky pair
+ * (three pairs of the same build gave medians of 80% and 68% of bare in two runs).
+ */
+export const REPEATS = Math.max(1, Number(process.env.BENCH_REPEATS ?? 6));
+
+/** BENCH_SECONDS: the length of each measured run (default 5; see REPEATS). */
+export const SECONDS = Math.max(1, Number(process.env.BENCH_SECONDS ?? 5));
 
 /**
  * BENCH_WARMUP_SECONDS: an unmeasured run of each case first (default 3). A server's first
