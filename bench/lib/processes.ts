@@ -15,23 +15,29 @@ export interface Child {
 
 /**
  * The node flags `npm run cloud` runs with, read from package.json so a benchmark cannot drift
- * from what operators run. The bare baseline gets them too: a ratio to bare then compares the
- * applications, not two runtime configurations.
+ * from what operators run. Every process a benchmark starts gets them, the bare baseline too: a
+ * ratio to bare then compares the applications, not two runtime configurations.
  */
-export function cloudNodeFlags(): string[] {
+function cloudNodeFlags(): string[] {
   const script: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.cloud;
   const words = script.split(/\s+/);
   if (words[0] !== 'node' || !words.includes('--import')) throw new Error(`package.json's cloud script is not "node <flags> --import tsx …": ${script}`);
   return words.slice(1, words.indexOf('--import'));
 }
+const CLOUD_NODE_FLAGS = cloudNodeFlags();
 
-/** Starts `node <cloud flags> --import tsx <script>`; resolves on the first stdout line with a port, or a "cloud ready" log line. */
-export function startChild(script: string, env: Record<string, string> = {}, args: string[] = []): Promise<Child> {
-  const proc = spawn(process.execPath, [...cloudNodeFlags(), '--import', 'tsx', script, ...args], {
+/** `node <cloud flags> <extra flags> --import tsx <script> <args>` in the project folder. */
+function spawnScript(script: string, env: Record<string, string>, stdin: 'ignore' | 'pipe', nodeArgs: string[] = [], args: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...CLOUD_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: [stdin, 'pipe', 'inherit'],
   });
+}
+
+/** Starts a script as `spawnScript` does; resolves on the first stdout line with a port, or a "cloud ready" log line. */
+export function startChild(script: string, env: Record<string, string> = {}, args: string[] = []): Promise<Child> {
+  const proc = spawnScript(script, env, 'ignore', [], args);
   return new Promise((resolve, reject) => {
     let buf = '';
     proc.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
@@ -58,9 +64,9 @@ export function startChild(script: string, env: Record<string, string> = {}, arg
   });
 }
 
-/** Starts a child with tsx; resolves with the first stdout JSON line that `pick` accepts. */
+/** Starts a script as `spawnScript` does; resolves with the first stdout JSON line that `pick` accepts. */
 export function startChildUntil<T>(script: string, env: Record<string, string>, pick: (msg: any) => T | undefined, nodeArgs: string[] = []): Promise<{ proc: ChildProcess; ready: T; stop(): Promise<void> }> {
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const proc = spawnScript(script, env, 'pipe', nodeArgs);
   // Never leave a child behind, whatever way this process ends.
   process.once('exit', () => proc.kill('SIGKILL'));
   return new Promise((resolve, reject) => {
