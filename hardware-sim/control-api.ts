@@ -4,9 +4,19 @@ import { z } from 'zod';
 import { CONTRACT_VERSION, SyncMessage, SyncOrder } from '../shared/mqtt/index.ts';
 import { SimError, type SimLocker } from './locker.ts';
 
+/**
+ * A code's answer takes a board round trip, or the unlock confirmation time (2 s) when the cell
+ * does not open; 5 s leaves room for a slow machine.
+ */
+const KEYPAD_ANSWER_MS = 5_000;
+
 type Handler = (locker: SimLocker, params: Record<string, string>, body: unknown) => Promise<unknown> | unknown;
 
-const Code = z.object({ code: z.string().regex(/^\d{1,16}$/, 'code must be digits') });
+const Code = z.object({
+    code: z.string().regex(/^\d{1,16}$/, 'code must be digits'),
+    /** how long to wait for the locker's answer on its display; 0 answers at once */
+    waitMs: z.number().int().min(0).max(30_000).default(KEYPAD_ANSWER_MS),
+});
 const Present = z.object({ present: z.boolean() });
 const Flag = (key: string) => z.object({ [key]: z.boolean() });
 const Delay = z.object({ ms: z.number().int().min(0).max(10_000) });
@@ -41,7 +51,15 @@ const routes: [string, string, Handler][] = [
             return l.agent.applySync(message);
         },
     ],
-    ['POST', '/lockers/:id/keypad', async (l, _p, body) => (await l.typeCode(Code.parse(body).code), { typed: true })],
+    [
+        'POST',
+        '/lockers/:id/keypad',
+        async (l, _p, body) => {
+            const { code, waitMs } = Code.parse(body);
+            if (waitMs === 0) return (await l.typeCode(code), { typed: true });
+            return { typed: true, display: (await l.typeCodeForAnswer(code, waitMs)) ?? null };
+        },
+    ],
     ['POST', '/lockers/:id/cells/:cellId/parcel', (l, p, body) => (l.setParcel(p.cellId, Present.parse(body).present), cellOf(l, p.cellId))],
     ['POST', '/lockers/:id/cells/:cellId/close', (l, p) => (l.closeDoor(p.cellId), cellOf(l, p.cellId))],
     ['POST', '/lockers/:id/cells/:cellId/jam', (l, p, body) => (l.setJammed(p.cellId, Flag('jammed').parse(body).jammed as boolean), cellOf(l, p.cellId))],

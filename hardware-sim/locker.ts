@@ -118,8 +118,13 @@ export class SimLocker {
         return ++this.syncVersion;
     }
 
-    onDisplay(fn: (line: string) => void): void {
+    /** Calls `fn` with every line the agent shows; returns a function that stops it. */
+    onDisplay(fn: (line: string) => void): () => void {
         this.listeners.push(fn);
+        return () => {
+            const i = this.listeners.indexOf(fn);
+            if (i >= 0) this.listeners.splice(i, 1);
+        };
     }
 
     lastDisplay(): string | undefined {
@@ -129,6 +134,28 @@ export class SimLocker {
     /** Types a code on the keypad, as the keypad board sends it. */
     async typeCode(code: string): Promise<void> {
         await this.keypadWrite(`${code}\r\n`);
+    }
+
+    /**
+     * Types a code and resolves with the first line the agent shows after it (its answer: a
+     * cell opened, a wrong code, an unpaid order...), or undefined when none comes within
+     * `waitMs`. The agent answers codes one at a time, so the first line is this code's.
+     */
+    async typeCodeForAnswer(code: string, waitMs: number): Promise<string | undefined> {
+        let stop = () => {};
+        const answer = new Promise<string | undefined>((resolve) => {
+            const timer = setTimeout(() => resolve(undefined), waitMs);
+            stop = this.onDisplay((line) => {
+                clearTimeout(timer);
+                resolve(line);
+            });
+        });
+        try {
+            await this.typeCode(code);
+            return await answer;
+        } finally {
+            stop();
+        }
     }
 
     cell(cellId: string): { cell: CellConfig; board: SimBoard } {

@@ -46,13 +46,20 @@ describe('simulator fleet and control API', () => {
         assert.deepEqual(json.agent.map((c: any) => c.state), ['OK', 'OK']);
     });
 
+    it('answers a typed code with what the locker shows: a wrong code at once, or with waitMs 0 nothing', async () => {
+        const wrong = await call(url, 'POST', '/lockers/beta/keypad', { code: '4444' });
+        assert.deepEqual(wrong, { status: 200, json: { typed: true, display: 'Wrong code' } });
+        assert.deepEqual((await call(url, 'POST', '/lockers/beta/keypad', { code: '4445', waitMs: 0 })).json, { typed: true });
+        // The unwaited code is still answered on the display.
+        await poll('second wrong code on display', async () => ((await call(url, 'GET', '/lockers/beta/display')).json.lines.filter((l: string) => l === 'Wrong code').length === 2 ? true : undefined));
+        assert.equal((await call(url, 'POST', '/lockers/beta/keypad', { code: '4446', waitMs: -1 })).status, 400);
+    });
+
     it('drives a placement end to end: code, display, parcel, door, PLACED', async () => {
-        assert.equal((await call(url, 'POST', '/lockers/alpha/keypad', { code: '1234' })).status, 200);
-        const display = await poll('cell open on display', async () => {
-            const { json } = await call(url, 'GET', '/lockers/alpha/display');
-            return json.lines.find((l: string) => /is open/.test(l));
-        });
-        assert.match(display, /Cell 1 is open/);
+        const typed = await call(url, 'POST', '/lockers/alpha/keypad', { code: '1234' });
+        assert.equal(typed.status, 200);
+        assert.equal(typed.json.display, 'Cell 1 is open: put the parcel in and close the door');
+        assert.equal((await call(url, 'GET', '/lockers/alpha/display')).json.last, typed.json.display);
         assert.equal((await call(url, 'POST', '/lockers/alpha/cells/1/parcel', { present: true })).json.parcel, true);
         await call(url, 'POST', '/lockers/alpha/cells/1/close');
         const placed = await poll('PLACED', async () => (await call(url, 'GET', '/lockers/alpha/events')).json.outbox.find((e: any) => e.type === 'PLACED'));
