@@ -1,7 +1,12 @@
 /** The baseline: a bare Express 5 JSON endpoint, in its own process like the server under test. */
 import express from 'express';
 const app = express();
-app.get('/bare', (_req, res) => void res.json({ id: 'bare', ok: true, at: new Date().toISOString() }));
+const answer = () => ({ id: 'bare', ok: true, at: new Date().toISOString() });
+app.get('/bare', (_req, res) => void res.json(answer()));
+// The cloud's prepared reads run at the end of the event-loop turn (cloud/storage/end-of-turn.ts),
+// so its answers to one turn's requests go out together. This endpoint answers the same way,
+// to show what that alone is worth to an endpoint that does no work.
+app.get('/bare-end-of-turn', (_req, res) => void setImmediate(() => res.json(answer())));
 const server = app.listen(0, '127.0.0.1', () => {
   const addr = server.address();
   process.stdout.write(JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0 }) + '\n');

@@ -8,6 +8,7 @@
  */
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import { directReaderOf } from './database.ts';
+import { atEndOfTurn } from './end-of-turn.ts';
 
 const MARKER = '\u0000prepared-param-';
 
@@ -35,7 +36,7 @@ export function prepared<A extends unknown[], R>(arity: A['length'], build: (db:
     }
     const parameters = c.slots.map((s) => (typeof s === 'number' ? args[s] : s.value));
     const direct = directReaderOf(db);
-    if (direct) return direct(c.sql, parameters) as R[];
+    if (direct) return atEndOfTurn(() => direct(c.sql, parameters) as R[]);
     const result = await db.executeQuery<R>(CompiledQuery.raw(c.sql, parameters));
     return result.rows;
   };

@@ -1,0 +1,59 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { atEndOfTurn } from '../../cloud/storage/end-of-turn.ts';
+import { DIALECTS, openTestStorage } from '../helpers/storage.ts';
+import { prepared } from '../../cloud/storage/prepared.ts';
+import type { Db } from '../../cloud/storage/database.ts';
+import { createLockerCompany } from '../../cloud/services/admin/companies.ts';
+
+describe('reads at the end of the turn', () => {
+  it('runs the reads asked for in one turn after its synchronous work, back to back, before any answer', async () => {
+    const log: string[] = [];
+    const first = atEndOfTurn(() => (log.push('read 1'), 1)).then((v) => (log.push('answer 1'), v));
+    const second = atEndOfTurn(() => (log.push('read 2'), 2)).then((v) => (log.push('answer 2'), v));
+    log.push('rest of the turn');
+    assert.deepEqual(await Promise.all([first, second]), [1, 2]);
+    assert.deepEqual(log, ['rest of the turn', 'read 1', 'read 2', 'answer 1', 'answer 2']);
+  });
+
+  it('rejects only the read that failed', async () => {
+    const failing = atEndOfTurn(() => {
+      throw new Error('no such table');
+    });
+    const fine = atEndOfTurn(() => 'row');
+    await assert.rejects(failing, /no such table/);
+    assert.equal(await fine, 'row');
+  });
+
+  it('runs a read asked for by an answer in a later turn', async () => {
+    const log: string[] = [];
+    await atEndOfTurn(() => log.push('read 1')).then(() => {
+      const next = atEndOfTurn(() => log.push('read 2'));
+      log.push('answer 1');
+      return next;
+    });
+    assert.deepEqual(log, ['read 1', 'answer 1', 'read 2']);
+  });
+});
+
+const companyName = prepared<[id: string], { title: string }>(1, (db: Db, id) => db.selectFrom('locker_company').select('title').where('id', '=', id));
+
+for (const dialect of DIALECTS) {
+  describe(`prepared reads (${dialect.name})`, () => {
+    it('see what was committed before them, and inside a transaction its own writes', async () => {
+      const storage = await openTestStorage(dialect);
+      try {
+        const { id } = await createLockerCompany(storage.db, { title: 'First', orderPrice: 0, deliveryPrice: 0, defaultDays: 3 });
+        assert.deepEqual(await companyName(storage.db, id), [{ title: 'First' }]);
+        await storage.db.transaction().execute(async (trx) => {
+          await trx.updateTable('locker_company').set({ title: 'Renamed' }).where('id', '=', id).execute();
+          assert.deepEqual(await companyName(trx, id), [{ title: 'Renamed' }]);
+          assert.deepEqual(await companyName(storage.db, id), [{ title: 'First' }], 'outside the transaction, the last committed state');
+        });
+        assert.deepEqual(await companyName(storage.db, id), [{ title: 'Renamed' }]);
+      } finally {
+        await storage.destroy();
+      }
+    });
+  });
+}
