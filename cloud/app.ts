@@ -2,6 +2,7 @@
 import express from 'express';
 import type { AppDeps } from './deps.ts';
 import { errorHandler, notFoundHandler } from './http/errors-middleware.ts';
+import { jsonBody } from './http/json-body.ts';
 import { mountLockerApi } from './locker-api/index.ts';
 import { platformApi } from './platform-api/index.ts';
 
@@ -19,7 +20,7 @@ export function buildApp(deps: AppDeps, extraMounts: Mount[] = []): express.Expr
   // No ETags: they cost a SHA-1 of every JSON answer, and API clients do not revalidate.
   app.set('etag', false);
   app.set('query parser', 'simple');
-  const json = express.json({ limit: '1mb' });
+  const json = jsonBody('1mb');
   // The Locker API parses bodies only on its POST routes (routes-under.ts), so it comes first.
   mountLockerApi(app, deps, json);
   // No endpoint reads a body on GET: skipping the parser there keeps it off the other families' reads.

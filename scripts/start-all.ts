@@ -120,15 +120,19 @@ function banner(url: string, mqttUrl: string, simUrl: string | undefined, demo: 
   ].join('\n');
 }
 
+/** "Bazaar Online" (6), as the README names the demo companies; the id alone in a demo.json that has no titles. */
+const named = (c: { companyId: number; title?: string }) => (c.title ? `"${c.title}" (${c.companyId})` : String(c.companyId));
+
 function platformLines(url: string, p: NonNullable<DemoData['platform']>): string[] {
   return [
     '',
     'Platform API (company ids; keys go in x-api-token, user tokens in Authorization: Bearer):',
-    `  logistics company ${p.logist.companyId}: API key ${p.logist.apiKey}`,
-    `    administrator ${p.logist.admin.email} / ${p.logist.admin.password}, user ${p.logist.user.email} / ${p.logist.user.password}`,
-    `  other logistics company ${p.otherLogist.companyId}: API key ${p.otherLogist.apiKey}, administrator ${p.otherLogist.admin.email} / ${p.otherLogist.admin.password}`,
-    `  warehouse company ${p.warehouse.companyId}: API key ${p.warehouse.apiKey}`,
-    `  marketplace ${p.market.companyId} (locker access): API key ${p.market.apiKey}; marketplace ${p.noLockerAccess.companyId} (none): API key ${p.noLockerAccess.apiKey}`,
+    `  logistics company ${named(p.logist)}: API key ${p.logist.apiKey} (PKEY)`,
+    `    administrator ${p.logist.admin.email} / ${p.logist.admin.password} (EMAIL / PASSWORD), user ${p.logist.user.email} / ${p.logist.user.password}`,
+    `  other logistics company ${named(p.otherLogist)}: API key ${p.otherLogist.apiKey}, administrator ${p.otherLogist.admin.email} / ${p.otherLogist.admin.password}`,
+    `  warehouse company ${named(p.warehouse)}: API key ${p.warehouse.apiKey}`,
+    `  marketplace ${named(p.market)}, with locker access: API key ${p.market.apiKey} (MKEY)`,
+    `  marketplace ${named(p.noLockerAccess)}, without: API key ${p.noLockerAccess.apiKey}`,
     `  pickup points ${p.pickupPointIds.join(', ')}; clients ${p.clients.map((c) => `${c.codeName}-${c.code}`).join(', ')}`,
     'Try:',
     `  curl -s -X POST -H 'Content-Type: application/json' -d '{"email":"${p.logist.admin.email}","password":"${p.logist.admin.password}"}' '${url}/api/v1/auth/login'`,

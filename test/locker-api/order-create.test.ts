@@ -129,6 +129,28 @@ for (const dialect of DIALECTS) {
         assert.equal(res.status, 400);
         assert.equal(res.body.statusCode, 400);
       });
+      it('415 naming the type for a body that is not sent as JSON (curl -d without a Content-Type), and writes nothing', async () => {
+        const before = await count('locker_order');
+        const form = await cloud.request('POST', `${BASE}/order/create`, {
+          rawBody: JSON.stringify(valid()),
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          token: w.companyB.key,
+        });
+        assert.deepEqual(form.body, {
+          statusCode: 415,
+          error: 'Unsupported Media Type',
+          message: 'Unsupported Media Type: application/x-www-form-urlencoded',
+          code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+        });
+        assert.equal((await create(valid())).status, 200, 'application/json is accepted');
+        const jsonWithCharset = await cloud.request('POST', `${BASE}/order/create`, {
+          rawBody: JSON.stringify(valid()),
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          token: w.companyB.key,
+        });
+        assert.equal(jsonWithCharset.status, 200, 'with a charset too');
+        assert.equal(await count('locker_order'), before + 2);
+      });
       it('400 "body must be object" without a body', async () => {
         const res = await cloud.request('POST', `${BASE}/order/create`, { token: w.companyB.key });
         assert.equal(res.status, 400);

@@ -55,6 +55,16 @@ for (const dialect of DIALECTS) {
         assert.equal(res.body.message, "body must have required property 'email', body must have required property 'password'");
       });
 
+      it('415 for credentials sent as a form rather than JSON', async () => {
+        const res = await cloud.request('POST', '/api/v1/auth/login', {
+          rawBody: JSON.stringify({ email: 'admin@silkroad.example', password: PASSWORD }),
+          headers: { 'content-type': 'text/plain' },
+        });
+        assert.equal(res.status, 415);
+        assert.equal(res.body.code, 'FST_ERR_CTP_INVALID_MEDIA_TYPE');
+        assert.equal(res.body.message, 'Unsupported Media Type: text/plain');
+      });
+
       it('a switched-off user cannot sign in', async () => {
         await updatePlatformUser(cloud.storage.db, w.storeKeeper.id, { isActive: false });
         assert.equal((await signIn('keeper@storage.example')).body.message, 'USER_NOT_FOUND');

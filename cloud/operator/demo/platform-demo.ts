@@ -28,13 +28,20 @@ interface Login {
   password: string;
 }
 
+/** `title` came later: a demo.json written before it has none. */
+interface DemoCompany {
+  companyId: number;
+  title?: string;
+  apiKey: string;
+}
+
 export interface PlatformDemo {
-  logist: { companyId: number; apiKey: string; admin: Login; user: Login; lockerCompanyId: string };
-  otherLogist: { companyId: number; apiKey: string; admin: Login };
-  warehouse: { companyId: number; apiKey: string; user: Login };
-  market: { companyId: number; apiKey: string; lockerCompanyId: string };
-  noLockerAccess: { companyId: number; apiKey: string };
-  courier: { companyId: number; apiKey: string };
+  logist: DemoCompany & { admin: Login; user: Login; lockerCompanyId: string };
+  otherLogist: DemoCompany & { admin: Login };
+  warehouse: DemoCompany & { user: Login };
+  market: DemoCompany & { lockerCompanyId: string };
+  noLockerAccess: DemoCompany;
+  courier: DemoCompany;
   pickupPointIds: number[];
   warehouseIds: { hub: number; depot: number; storage: number };
   clients: Array<{ id: number; code: number; codeName: string; phone: string; companyId: number }>;
@@ -145,12 +152,12 @@ export async function seedPlatformDemo(db: Db, clock: Clock, locker: LockerDemo,
   progress(`platform: ${parcels.length} parcels, ${cargo.length} cargo items over every status`);
 
   return {
-    logist: { companyId: logist.id, apiKey: keys.logist, admin: logins.admin, user: logins.user, lockerCompanyId: expressCourier.id },
-    otherLogist: { companyId: otherLogist.id, apiKey: keys.other, admin: logins.other },
-    warehouse: { companyId: storageCo.id, apiKey: keys.storage, user: logins.keeper },
-    market: { companyId: market.id, apiKey: keys.market, lockerCompanyId: greenMarket.id },
-    noLockerAccess: { companyId: noAccess.id, apiKey: keys.noAccess },
-    courier: { companyId: courier.id, apiKey: keys.courier },
+    logist: { companyId: logist.id, title: logist.title, apiKey: keys.logist, admin: logins.admin, user: logins.user, lockerCompanyId: expressCourier.id },
+    otherLogist: { companyId: otherLogist.id, title: otherLogist.title, apiKey: keys.other, admin: logins.other },
+    warehouse: { companyId: storageCo.id, title: storageCo.title, apiKey: keys.storage, user: logins.keeper },
+    market: { companyId: market.id, title: market.title, apiKey: keys.market, lockerCompanyId: greenMarket.id },
+    noLockerAccess: { companyId: noAccess.id, title: noAccess.title, apiKey: keys.noAccess },
+    courier: { companyId: courier.id, title: courier.title, apiKey: keys.courier },
     pickupPointIds: [pvz1.id, pvz2.id],
     warehouseIds: { hub: hub.id, depot: depot.id, storage: storage.id },
     clients,
