@@ -22,6 +22,8 @@ export interface AgentHandleEvents {
 /** What the simulator needs from a running agent, in-process or a child process. */
 export interface AgentHandle extends EventEmitter<AgentHandleEvents> {
     readonly pid: number | undefined;
+    /** The agent's recent log lines, oldest first (the last 250 to 500). */
+    readonly output: string[];
     applySync(message: unknown): Promise<{ applied: boolean; version: number }>;
     command(message: unknown): Promise<ResponseMessage>;
     cells(): Promise<CellsMessage>;
@@ -51,11 +53,29 @@ export interface AgentSink {
 
 const quietLog: Log = { info: () => {}, warn: () => {}, error: (m) => console.error(`[agent] ${m}`) };
 
+/** Keeps the last lines of a log, as a technician would read them on the board. */
+function keepLines(output: string[], lines: string[]): void {
+    output.push(...lines);
+    if (output.length > 500) output.splice(0, 250);
+}
+
+function recorded(log: Log, output: string[]): Log {
+    const at = (level: string, m: string) => keepLines(output, [`[${level}] ${m}`]);
+    return {
+        info: (m) => (at('info', m), log.info(m)),
+        warn: (m) => (at('warn', m), log.warn(m)),
+        error: (m) => (at('error', m), log.error(m)),
+    };
+}
+
 /** Runs LockerAgent in this process, over in-memory links or over the pseudo-terminals. */
 export class InProcessAgent extends EventEmitter<AgentHandleEvents> implements AgentHandle {
     readonly pid = undefined;
     private sync: AgentSync | undefined;
-    private constructor(readonly agent: LockerAgent) {
+    private constructor(
+        readonly agent: LockerAgent,
+        readonly output: string[],
+    ) {
         super();
     }
 
@@ -71,14 +91,15 @@ export class InProcessAgent extends EventEmitter<AgentHandleEvents> implements A
             transport === 'pty'
                 ? { bus: (await openSerialLink(config.serial.device, config.serial.baudRate)).link, keypad: await openKeypad(config.keypad.device, config.keypad.baudRate) }
                 : { bus: transport.bus, keypad: new LineKeypad(transport.keypad) };
-        const agent = new LockerAgent(config, { ...deps, display, log, clock });
-        handle = new InProcessAgent(agent);
+        const output: string[] = [];
+        const agent = new LockerAgent(config, { ...deps, display, log: recorded(log, output), clock });
+        handle = new InProcessAgent(agent, output);
         agent.on('event', (e) => {
             sink.event(e);
             handle.emit('event', e);
         });
         await agent.start();
-        handle.sync = startAgentSync(agent, config, log, AGENT_VERSION, clock);
+        handle.sync = startAgentSync(agent, config, recorded(log, output), AGENT_VERSION, clock);
         return handle;
     }
 
@@ -132,10 +153,7 @@ export class ChildAgent extends EventEmitter<AgentHandleEvents> implements Agent
             this.pending.clear();
             this.emit('exit');
         });
-        const collect = (chunk: Buffer) => {
-            this.output.push(...chunk.toString().split('\n').filter(Boolean));
-            if (this.output.length > 500) this.output.splice(0, 250);
-        };
+        const collect = (chunk: Buffer) => keepLines(this.output, chunk.toString().split('\n').filter(Boolean));
         proc.stdout?.on('data', collect);
         proc.stderr?.on('data', collect);
         proc.on('message', (msg: any) => {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { CONTRACT_VERSION, SyncMessage, SyncOrder } from '../shared/mqtt/index.ts';
+import { CommandMessage, CONTRACT_VERSION, SyncMessage, SyncOrder } from '../shared/mqtt/index.ts';
 import { SimError, type SimLocker } from './locker.ts';
 
 /**
@@ -13,7 +13,7 @@ const KEYPAD_ANSWER_MS = 5_000;
 type Handler = (locker: SimLocker, params: Record<string, string>, body: unknown) => Promise<unknown> | unknown;
 
 const Code = z.object({
-    code: z.string().regex(/^\d{1,16}$/, 'code must be digits'),
+    code: z.string().regex(/^\d{1,16}$/, 'code must be 1 to 16 digits'),
     /** how long to wait for the locker's answer on its display; 0 answers at once */
     waitMs: z.number().int().min(0).max(30_000).default(KEYPAD_ANSWER_MS),
 });
@@ -22,8 +22,21 @@ const Flag = (key: string) => z.object({ [key]: z.boolean() });
 const Delay = z.object({ ms: z.number().int().min(0).max(10_000) });
 const Restart = z.object({ kill: z.boolean().default(false) });
 const Network = z.object({ online: z.boolean() });
-/** A full sync message, or just the orders (applied as the next full snapshot). */
-const Orders = z.union([SyncMessage, z.array(SyncOrder), z.object({ orders: z.array(SyncOrder) })]);
+/**
+ * A full sync message, or just the orders (applied as the next full snapshot). The shape is
+ * picked first, so an error names the field rather than "invalid input" for all three.
+ */
+function parseOrders(body: unknown): z.infer<typeof SyncMessage> | z.infer<typeof SyncOrder>[] {
+    if (Array.isArray(body)) return z.array(SyncOrder).parse(body);
+    if (body && typeof body === 'object' && 'orders' in body && !('version' in body)) return z.object({ orders: z.array(SyncOrder) }).parse(body).orders;
+    return SyncMessage.parse(body);
+}
+
+/** A board address from the path: a number, or no such board. */
+function boardAt(l: SimLocker, address: string) {
+    if (!/^\d+$/.test(address)) throw new SimError(404, `no board ${address} in locker ${l.id}`);
+    return l.board(Number(address));
+}
 
 async function describeLocker(l: SimLocker) {
     return {
@@ -42,13 +55,16 @@ const routes: [string, string, Handler][] = [
     ['GET', '/lockers/:id/cells', async (l) => ({ hardware: l.hardwareCells(), agent: (await l.agent.cells()).cells })],
     ['GET', '/lockers/:id/display', (l) => ({ last: l.lastDisplay() ?? null, lines: l.displayLines.slice(-50) })],
     ['GET', '/lockers/:id/events', async (l) => ({ seen: l.events.slice(-100), outbox: await l.agent.pendingEvents() })],
+    ['GET', '/lockers/:id/log', (l) => ({ lines: l.agent.output.slice(-200) })],
     [
         'POST',
         '/lockers/:id/orders',
         async (l, _p, body) => {
-            const parsed = Orders.parse(body);
-            const message = Array.isArray(parsed) || !('version' in parsed) ? asFullSync(l, Array.isArray(parsed) ? parsed : parsed.orders) : parsed;
-            return l.agent.applySync(message);
+            const parsed = parseOrders(body);
+            if (!Array.isArray(parsed)) return l.agent.applySync(parsed);
+            // Plain orders are the next full snapshot: newer than any sync message posted before.
+            const version = Math.max(l.nextSyncVersion(), (await l.agent.syncVersion()) + 1);
+            return l.agent.applySync({ v: CONTRACT_VERSION, version, full: true, upserts: parsed, removals: [] });
         },
     ],
     [
@@ -63,10 +79,10 @@ const routes: [string, string, Handler][] = [
     ['POST', '/lockers/:id/cells/:cellId/parcel', (l, p, body) => (l.setParcel(p.cellId, Present.parse(body).present), cellOf(l, p.cellId))],
     ['POST', '/lockers/:id/cells/:cellId/close', (l, p) => (l.closeDoor(p.cellId), cellOf(l, p.cellId))],
     ['POST', '/lockers/:id/cells/:cellId/jam', (l, p, body) => (l.setJammed(p.cellId, Flag('jammed').parse(body).jammed as boolean), cellOf(l, p.cellId))],
-    ['POST', '/lockers/:id/boards/:address/silence', (l, p, body) => ((l.board(Number(p.address)).silent = Flag('silent').parse(body).silent as boolean), describeLocker(l))],
-    ['POST', '/lockers/:id/boards/:address/delay', (l, p, body) => ((l.board(Number(p.address)).replyDelayMs = Delay.parse(body).ms), describeLocker(l))],
+    ['POST', '/lockers/:id/boards/:address/silence', (l, p, body) => ((boardAt(l, p.address).silent = Flag('silent').parse(body).silent as boolean), describeLocker(l))],
+    ['POST', '/lockers/:id/boards/:address/delay', (l, p, body) => ((boardAt(l, p.address).replyDelayMs = Delay.parse(body).ms), describeLocker(l))],
     ['POST', '/lockers/:id/agent/restart', async (l, _p, body) => (await l.restartAgent(Restart.parse(body ?? {})), describeLocker(l))],
-    ['POST', '/lockers/:id/commands', (l, _p, body) => l.agent.command(body)],
+    ['POST', '/lockers/:id/commands', (l, _p, body) => l.agent.command(CommandMessage.parse(body))],
     [
         'POST',
         '/lockers/:id/network',
@@ -80,11 +96,6 @@ const routes: [string, string, Handler][] = [
 
 function cellOf(l: SimLocker, cellId: string) {
     return l.hardwareCells().find((c) => c.cellId === cellId);
-}
-
-/** Plain orders become the locker's next full snapshot (a full snapshot replaces the store). */
-function asFullSync(l: SimLocker, orders: z.infer<typeof SyncOrder>[]) {
-    return { v: CONTRACT_VERSION, version: l.nextSyncVersion(), full: true, upserts: orders, removals: [] };
 }
 
 function match(pattern: string, path: string): Record<string, string> | undefined {
@@ -136,7 +147,12 @@ export async function startControlApi(lockers: Map<string, SimLocker>, port: num
             send(res, 500, { error: (err as Error).message });
         }
     });
-    await new Promise<void>((resolve) => server.listen(port, host, resolve));
+    await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => (server.off('error', reject), resolve()));
+    }).catch((err: NodeJS.ErrnoException) => {
+        throw err.code === 'EADDRINUSE' ? new Error(`port ${port} on ${host} is taken: choose another with --port or SIM_PORT`) : err;
+    });
     const { port: actual } = server.address() as AddressInfo;
     return {
         url: `http://${host}:${actual}`,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CellSize } from '../shared/mqtt/index.ts';
 import { DEFAULT_BAUD_RATE, LOCKS_PER_BOARD, MAX_BOARD_ADDRESS } from '../shared/protocols/kerong/index.ts';
 
-const CellConfig = z.object({
+const CellConfig = z.strictObject({
     cellId: z.string().min(1),
     /** Board address as set on the board's DIP switches (0-15). */
     board: z.number().int().min(0).max(MAX_BOARD_ADDRESS),
@@ -14,9 +14,9 @@ const CellConfig = z.object({
 });
 
 export const AgentConfig = z
-    .object({
+    .strictObject({
         lockerId: z.string().min(1),
-        serial: z.object({
+        serial: z.strictObject({
             device: z.string().min(1),
             baudRate: z.number().int().positive().default(DEFAULT_BAUD_RATE),
             replyTimeoutMs: z.number().int().positive().default(150),
@@ -25,7 +25,7 @@ export const AgentConfig = z
         }),
         boards: z.array(z.number().int().min(0).max(MAX_BOARD_ADDRESS)).min(1),
         cells: z.array(CellConfig).min(1),
-        keypad: z.object({
+        keypad: z.strictObject({
             /** `stdin`, or a serial device such as /dev/ttyUSB1. */
             device: z.string().min(1),
             baudRate: z.number().int().positive().default(9600),
@@ -34,7 +34,7 @@ export const AgentConfig = z
         /** A sync message (or a plain array of orders) loaded at start, until the cloud sync exists. */
         ordersFile: z.string().min(1).optional(),
         timing: z
-            .object({
+            .strictObject({
                 /** After an unlock the door must read open within this, or the lock is jammed. */
                 unlockConfirmMs: z.number().int().positive().default(3000),
                 doorOpenAlarmMs: z.number().int().positive().default(120_000),
@@ -44,7 +44,7 @@ export const AgentConfig = z
             })
             .prefault({}),
         cloud: z
-            .object({
+            .strictObject({
                 mqttUrl: z.string().url(),
                 username: z.string().min(1),
                 password: z.string().min(1),

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
 import { AGENT_VERSION, LockerAgent } from './agent.ts';
 import { openSerialLink } from './boards/serial-link.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type AgentConfig } from './config.ts';
 import { consoleLog, type Display } from './display.ts';
 import { openKeypad } from './keypad/keypad.ts';
 import { startAgentSync, type AgentSync } from './sync.ts';
+import { redactUrl } from '../shared/urls.ts';
 
 /**
  * `npm run agent -- --config locker.json`. With a `cloud` section the agent syncs with the cloud
@@ -12,10 +13,17 @@ import { startAgentSync, type AgentSync } from './sync.ts';
  * reports events and display lines over it, and takes what the simulator's control API drives
  * directly: sync messages and commands without a cloud, and "cut the network".
  */
+const USAGE = `usage: npm run agent -- --config <file> [--check]
+  --config, -c <file>  the locker's config (docs/field-technicians.md)
+  --check              validate the config, print what it describes and exit, without opening any device
+  --help, -h           this text`;
+
 async function main(): Promise<void> {
-    const { values } = parseArgs({ options: { config: { type: 'string', short: 'c' } } });
-    if (!values.config) throw new ConfigError('usage: locker-agent --config <file>');
+    const { values } = parseArguments();
+    if (values.help) return void console.log(USAGE);
+    if (!values.config) throw new ConfigError(USAGE);
     const config = loadConfig(values.config);
+    if (values.check) return void console.log(describeConfig(config));
     const send = process.send?.bind(process);
     const display: Display = {
         show(text) {
@@ -23,8 +31,8 @@ async function main(): Promise<void> {
             send?.({ type: 'display', text });
         },
     };
-    const { link } = await openSerialLink(config.serial.device, config.serial.baudRate);
-    const keypad = await openKeypad(config.keypad.device, config.keypad.baudRate);
+    const { link } = await openDevice('the lock bus', 'serial.device', config.serial.device, () => openSerialLink(config.serial.device, config.serial.baudRate));
+    const keypad = await openDevice('the keypad', 'keypad.device', config.keypad.device, () => openKeypad(config.keypad.device, config.keypad.baudRate));
     const agent = new LockerAgent(config, { bus: link, keypad, display, log: consoleLog });
     agent.on('event', (event) => send?.({ type: 'event', event }));
     agent.on('cells', (cells) => send?.({ type: 'cells', cells }));
@@ -38,6 +46,38 @@ async function main(): Promise<void> {
     await agent.start();
     sync = startAgentSync(agent, config, consoleLog, AGENT_VERSION);
     send?.({ type: 'ready' });
+}
+
+/** A device that will not open is a fault of the config or the wiring: said as such, without a stack. */
+async function openDevice<T>(what: string, key: string, device: string, open: () => Promise<T>): Promise<T> {
+    try {
+        return await open();
+    } catch (err) {
+        const reason = (err as Error).message.replace(/^(Error: )+/, '');
+        throw new ConfigError(`cannot open ${what} at ${device} (${key}): ${reason}; see ls -l /dev/serial/by-id/`);
+    }
+}
+
+function parseArguments() {
+    try {
+        return parseArgs({ options: { config: { type: 'string', short: 'c' }, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    } catch (err) {
+        throw new ConfigError(`${(err as Error).message}\n${USAGE}`);
+    }
+}
+
+/** What a technician checks against the locker in front of them; no secret is printed. */
+function describeConfig(config: AgentConfig): string {
+    const sizes = new Map<string, number>();
+    for (const cell of config.cells) sizes.set(cell.size, (sizes.get(cell.size) ?? 0) + 1);
+    return [
+        `config OK: locker ${config.lockerId}`,
+        `  lock boards ${config.boards.join(', ')} on ${config.serial.device} at ${config.serial.baudRate} baud`,
+        `  ${config.cells.length} cells: ${[...sizes].map(([size, n]) => `${n} ${size}`).join(', ')}`,
+        `  keypad ${config.keypad.device}`,
+        `  store in ${config.dataDir}`,
+        `  cloud ${config.cloud ? `${redactUrl(config.cloud.mqttUrl)} as ${config.cloud.username}` : 'none (offline: orders from ordersFile only)'}`,
+    ].join('\n');
 }
 
 async function onMessage(agent: LockerAgent, sync: AgentSync | undefined, msg: { type: string; id?: number; payload?: unknown }): Promise<void> {

@@ -1,5 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, parseConfig } from '../../locker-agent/config.ts';
 
 const valid = {
@@ -39,6 +43,39 @@ describe('agent config', () => {
 
     it('reports a missing serial device', () => {
         assert.throws(() => parseConfig({ ...valid, serial: {} }), /serial\.device/);
+    });
+
+    it('refuses a misspelled key instead of silently using the default, together with the cell map problems', () => {
+        const misspelled = { ...valid, serial: { device: '/dev/ttyUSB0', replyTimeoutMS: 100 }, cells: [{ cellId: 'A1', board: 3, lock: 1, size: 'S' }] };
+        assert.throws(() => parseConfig(misspelled), /Unrecognized key: "replyTimeoutMS"[\s\S]*at serial[\s\S]*board 3 is not listed/);
+        assert.throws(() => parseConfig({ ...valid, timing: { lockoutMS: 1 } }), /Unrecognized key: "lockoutMS"/);
+    });
+});
+
+describe('npm run agent -- --check', () => {
+    const agent = (...args: string[]) =>
+        spawnSync(process.execPath, ['--import', 'tsx', 'locker-agent/main.ts', ...args], { cwd: new URL('../..', import.meta.url).pathname, encoding: 'utf8' });
+
+    it('validates the shipped example and says what it describes, without opening its devices (they do not exist here)', () => {
+        const run = agent('--check', '--config', 'locker-agent/deploy/config.example.json');
+        assert.equal(run.status, 0, run.stderr);
+        assert.match(run.stdout, /config OK: locker ckv7qz1xk0000locker0001/);
+        assert.match(run.stdout, /8 cells: 3 S, 3 M, 1 L, 1 XL/);
+        assert.doesNotMatch(run.stdout, /password|secret/i);
+    });
+
+    it('fails with the problems and no stack on a bad config, and with the usage on a bad option', () => {
+        const dir = mkdtempSync(join(tmpdir(), 'agent-check-'));
+        const file = join(dir, 'bad.json');
+        writeFileSync(file, JSON.stringify({ ...valid, serial: { device: '/dev/null', baudRate: '19200' } }));
+        const bad = agent('--check', '--config', file);
+        assert.equal(bad.status, 1);
+        assert.match(bad.stderr, /expected number, received string[\s\S]*serial\.baudRate/);
+        assert.doesNotMatch(bad.stderr, /    at /, 'no stack trace');
+        const option = agent('--bogus');
+        assert.equal(option.status, 1);
+        assert.match(option.stderr, /Unknown option '--bogus'[\s\S]*usage: npm run agent -- --config <file> \[--check\]/);
+        rmSync(dir, { recursive: true, force: true });
     });
 });
 

@@ -1,5 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startFleet, type FleetHandle } from '../../hardware-sim/fleet.ts';
 
 async function call(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
@@ -65,6 +70,10 @@ describe('simulator fleet and control API', () => {
         const placed = await poll('PLACED', async () => (await call(url, 'GET', '/lockers/alpha/events')).json.outbox.find((e: any) => e.type === 'PLACED'));
         assert.equal(placed.orderId, 'o1');
         assert.equal(placed.cellId, '1');
+        // The agent's own log, as on the board, with the code masked.
+        const log = (await call(url, 'GET', '/lockers/alpha/log')).json.lines.join('\n');
+        assert.match(log, /→ DOWN order o1/);
+        assert.doesNotMatch(log, /1234/);
     });
 
     it('loads orders given as a plain list', async () => {
@@ -98,11 +107,51 @@ describe('simulator fleet and control API', () => {
         assert.equal(events.filter((e: any) => e.type === 'PLACED').length, 1);
     });
 
+    it('names the field of a bad body or path: orders, commands, boards', async () => {
+        const orders = await call(url, 'POST', '/lockers/beta/orders', [{ orderId: 'x' }]);
+        assert.equal(orders.status, 400);
+        assert.match(orders.json.error, /at \[0\]\.codes/);
+        const command = await call(url, 'POST', '/lockers/beta/commands', { commandId: 'c1', type: 'RESYNC' });
+        assert.equal(command.status, 400);
+        assert.match(command.json.error, /at v/);
+        assert.deepEqual(await call(url, 'POST', '/lockers/beta/boards/abc/delay', { ms: 10 }), { status: 404, json: { error: 'no board abc in locker beta' } });
+        assert.match((await call(url, 'POST', '/lockers/beta/keypad', { code: '1'.repeat(17) })).json.error, /1 to 16 digits/);
+    });
+
+    it('makes plain orders a snapshot newer than a sync message posted before them', async () => {
+        // o2 stays: the jam test below types its code.
+        const orders = [
+            { orderId: 'o2', codes: { DOWN: '1111', UP: '2222', SUBTRACT: '3333' }, notPaidAmount: 0, status: 'CREATED', cellSize: 'L' },
+            { orderId: 'o9', codes: { DOWN: '9901', UP: '9902', SUBTRACT: '9903' }, notPaidAmount: 0, status: 'CREATED' },
+        ];
+        const message = await call(url, 'POST', '/lockers/beta/orders', { v: '1.0', version: 40, full: true, upserts: orders, removals: [] });
+        assert.equal(message.json.version, 40);
+        const plain = await call(url, 'POST', '/lockers/beta/orders', orders);
+        assert.equal(plain.json.applied, true);
+        assert.equal(plain.json.version, 41);
+    });
+
     it('jams a lock so the agent reports a cell fault', async () => {
         await call(url, 'POST', '/lockers/beta/boards/1/silence', { silent: false });
         await call(url, 'POST', '/lockers/beta/cells/1/jam', { jammed: true });
         await call(url, 'POST', '/lockers/beta/keypad', { code: '1111' });
         const fault = await poll('CELL_FAULT', async () => (await call(url, 'GET', '/lockers/beta/events')).json.outbox.find((e: any) => e.type === 'CELL_FAULT' && e.cellId === '1'));
         assert.equal(fault.fault, 'JAMMED');
+    });
+});
+
+describe('simulator start on a port that is taken', () => {
+    it('says so and leaves no pseudo-terminal process behind', async () => {
+        const blocker = net.createServer();
+        await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+        const port = (blocker.address() as net.AddressInfo).port;
+        const dir = mkdtempSync(join(tmpdir(), 'sim-taken-'));
+        try {
+            await assert.rejects(startFleet({ transport: 'pty', port, dir, lockers: [{ id: 'solo', boards: [0], sizes: ['S'] }] }), new RegExp(`port ${port} on 127.0.0.1 is taken`));
+            assert.equal(spawnSync('pgrep', ['-f', dir]).status, 1, 'no socat or agent still runs on the fleet folder');
+        } finally {
+            blocker.close();
+            rmSync(dir, { recursive: true, force: true });
+        }
     });
 });
