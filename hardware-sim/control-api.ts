@@ -151,7 +151,8 @@ export async function startControlApi(lockers: Map<string, SimLocker>, port: num
         server.once('error', reject);
         server.listen(port, host, () => (server.off('error', reject), resolve()));
     }).catch((err: NodeJS.ErrnoException) => {
-        throw err.code === 'EADDRINUSE' ? new Error(`port ${port} on ${host} is taken: choose another with --port or SIM_PORT`) : err;
+        // The code stays, so that npm start can say which of its settings to change.
+        throw err.code === 'EADDRINUSE' ? Object.assign(new Error(`port ${port} on ${host} is taken: choose another with --port or SIM_PORT`), { code: err.code }) : err;
     });
     const { port: actual } = server.address() as AddressInfo;
     return {
