@@ -95,7 +95,10 @@ export async function startFleet(options: FleetOptions = {}): Promise<FleetHandl
                 agentConfig: spec.cloud ? { ...options.agentConfig, cloud: spec.cloud } : options.agentConfig,
             });
             lockers.set(spec.id, locker);
-            await locker.start();
+            // A fleet has many lockers: say which one a bad cell map or a failed start belongs to.
+            await locker.start().catch((err: Error) => {
+                throw Object.assign(new Error(`locker ${spec.id}: ${err.message}`), { cause: err });
+            });
             if (spec.orders.length) {
                 await locker.agent.applySync({ v: CONTRACT_VERSION, version: 1, full: true, upserts: spec.orders, removals: [] });
             }

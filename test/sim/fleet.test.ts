@@ -155,3 +155,12 @@ describe('simulator start on a port that is taken', () => {
         }
     });
 });
+
+describe('simulator start with a bad cell map', () => {
+    it('names the locker whose config is wrong', async () => {
+        await assert.rejects(
+            startFleet({ transport: 'memory', lockers: [{ id: 'north', boards: [0], cells: [{ cellId: '1', board: 3, lock: 1, size: 'S' }] }] }),
+            /locker north: invalid locker-agent config:[\s\S]*board 3 is not listed in boards/,
+        );
+    });
+});
