@@ -32,7 +32,7 @@ export const fMoney = () =>
 export const fPrice = () => fMoney().refine((v) => v >= 0, 'must not be negative');
 /** an amount to move: money above zero */
 export const fAmount = () => fMoney().refine((v) => v > 0, 'must be greater than zero');
-export const fUrl = () => z.url({ error: 'must be an http(s) URL' }).refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL');
+export const fUrl = () => z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 export const fLat = () => fNum(-90, 90);
 export const fLng = () => fNum(-180, 180);
 export const fSize = () => z.enum(CELL_SIZES, { error: `must be one of ${CELL_SIZES.join(', ')}` });

@@ -31,7 +31,12 @@ export async function lockerLinkStatus(db: Db, postomatId: string, recentEvents 
     title: p.title,
     isConnected: p.isConnected === 1,
     connection: link?.connectionAt
-      ? { online: link.online === 1, since: link.connectionAt, agentVersion: link.agentVersion, reportedSyncVersion: link.reportedVersion === null ? null : Number(link.reportedVersion) }
+      ? {
+          online: link.online === 1,
+          // Online: since the agent connected. Offline: since the cloud learned it (the Last Will
+          // carries the time of the connection it guarded, which says nothing of when it dropped).
+          since: link.online === 1 ? link.connectionAt : link.updatedAt,
+          agentVersion: link.agentVersion, reportedSyncVersion: link.reportedVersion === null ? null : Number(link.reportedVersion) }
       : null,
     sync: { version: versions.version, publishedVersion: versions.publishedVersion },
     cells: link?.cells ? { reportedAt: link.cellsAt, cells: JSON.parse(link.cells) as CellReport[] } : null,

@@ -90,7 +90,13 @@ for (const dialect of DIALECTS) {
       const p = await op.json('locker', 'create', '--title', 'Full', '--cells', '1:S:0:1');
       assert.match(await op.fails(1, 'cell', 'add', '--locker', p.id, '--cells', '1:S:0:2'), /cell number 1 is already used/);
       assert.match(await op.fails(1, 'cell', 'add', '--locker', p.id, '--cells', '2:S:0:1'), /lock 1 on board 0 already has a cell/);
-      assert.match(await op.fails(1, 'cell', 'add', '--locker', p.id, '--cells', '2:S:0:2,3:S:0:2'), /lock 2 on board 0 already has a cell/);
+      assert.match(await op.fails(1, 'cell', 'add', '--locker', p.id, '--cells', '2:S:0:2,3:S:0:2'), /lock 2 on board 0 is given to two cells/);
+      // A clash inside the list of a new locker names the list, not the locker the refusal rolls back.
+      const lockers = (await op.json('locker', 'list')).length;
+      const twice = await op.fails(1, 'locker', 'create', '--title', 'Twice', '--cells', '1:S:0:1,1:M:0:2');
+      assert.match(twice, /cell number 1 is given twice/);
+      assert.doesNotMatch(twice, /at locker/);
+      assert.equal((await op.json('locker', 'list')).length, lockers, 'no locker left behind');
       assert.match(await op.fails(1, 'cell', 'add', '--locker', p.id, '--count', '16', '--size', 'S'), /board 0 has 15 free locks/);
       assert.match(await op.fails(1, 'cell', 'add', '--locker', p.id, '--cells', '2:S:0:17'), /lock must be 1-16/);
       assert.match(await op.fails(2, 'cell', 'add', '--locker', p.id, '--cells', '2:Q:0:1'), /--cells "2:Q:0:1" is not number:size:board:lock/);

@@ -11,6 +11,7 @@ import { CONTRACT_VERSION, topics } from '../../shared/mqtt/index.ts';
 import { startTestCloud } from '../helpers/cloud.ts';
 import { DIALECTS } from '../helpers/storage.ts';
 import { typeAndWaitOpen } from '../helpers/sim-harness.ts';
+import { lockerLinkStatus } from '../../cloud/sync/status.ts';
 import { BASE, codesOf, link, startSyncWorld, until, untilAgent, untilOnline, type CloudLocker, type SyncWorld } from './harness.ts';
 
 function rawClient(url: string, username: string, password: string, clientId = `locker-${username}`) {
@@ -85,8 +86,9 @@ for (const dialect of DIALECTS) {
       assert.equal(stored.length, 0);
     });
 
-    it('marks the locker offline from its Last Will when the connection drops', async () => {
-      const at = new Date().toISOString();
+    it('marks the locker offline from its Last Will when the connection drops, since when the cloud learned it', async () => {
+      // The agent connected an hour ago; its Will carries that time.
+      const at = new Date(Date.now() - 3_600_000).toISOString();
       const will = { topic: topics.connection(b.id), payload: Buffer.from(JSON.stringify({ v: CONTRACT_VERSION, online: false, agentVersion: 't', syncVersion: 0, at })), qos: 1 as const, retain: true };
       const client = mqtt.connect(w.mqttUrl, { clientId: `locker-${b.id}`, username: b.id, password: b.agent.password, reconnectPeriod: 0, will });
       assert.equal(await connectOutcome(client), undefined);
@@ -96,6 +98,10 @@ for (const dialect of DIALECTS) {
       await untilOnline(w, b.id, false);
       const locker = await w.cloud.request('GET', `${BASE}/postomat/${b.id}`, { token: w.company.key });
       assert.equal(locker.body.isConnected, false);
+      const status = await lockerLinkStatus(w.db, b.id);
+      assert.equal(status.connection?.online, false);
+      assert.notEqual(status.connection?.since, at, 'not the time of the connection the Will guarded');
+      assert.equal(status.connection?.since, (await link(w.db, b.id))?.updatedAt);
     });
   });
 }

@@ -32,15 +32,21 @@ const clientFields = (f: { name?: string; phone?: string; address?: string; coun
 export const commands: Command[] = [
   defineCommand({
     name: 'platform-user create',
-    summary: 'create a platform user (signs in with email and password); the password is printed once',
+    summary: 'create a platform user (signs in with email and password); a generated password is printed once',
     usage: ['--email <address>  (required; stored lower-case)', '--company <id>  (required)', `--role ${USER_ROLES.join('|')}  (default USER; ADMIN manages API keys and webhooks)`, '--name <text>', '--password <text>   at least 8 characters; generated when absent'],
     flags: flagsOf({ email: fEmail(), company: fId(), role: fChoice(USER_ROLES).optional(), name: fText().optional(), password: fText().optional() }),
     async run(ctx, f) {
-      const password = f.password ?? newPassword(12);
+      // Only a generated password is printed: one the operator typed is already known to them,
+      // and printing it again would put it in scrollback and logs.
+      const generated = f.password === undefined ? newPassword(12) : undefined;
+      const password = f.password ?? generated!;
       const u = await createPlatformUser(ctx.db, { email: f.email, password, role: f.role, companyId: f.company, name: f.name }, ctx.clock.now());
+      const shown = generated ? { password: generated } : {};
       return {
-        json: { ...withBooleans(u), password },
-        text: `created platform user (the password is shown only now)\n${block({ id: u.id, email: u.email, role: u.role, company: u.companyId, password })}`,
+        json: { ...withBooleans(u), ...shown },
+        text: generated
+          ? `created platform user (the password is shown only now)\n${block({ id: u.id, email: u.email, role: u.role, company: u.companyId, password: generated })}`
+          : `created platform user (with the password given)\n${block({ id: u.id, email: u.email, role: u.role, company: u.companyId })}`,
       };
     },
   }),

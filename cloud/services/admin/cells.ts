@@ -31,6 +31,16 @@ async function checkCells(db: Db, postomatId: string, cells: CellInput[]) {
     .execute();
   const numbers = new Set(existing.map((c) => c.number));
   const locks = new Set(existing.map((c) => `${c.address}:${c.lock}`));
+  // A clash inside the list itself is named as such: the locker may be one this same
+  // transaction is creating, which will not exist once the refusal rolls it back.
+  const given = new Set<number>();
+  const givenLocks = new Set<string>();
+  for (const c of cells) {
+    if (given.has(c.number)) throw refuse(`cell number ${c.number} is given twice`);
+    if (givenLocks.has(`${c.board}:${c.lock}`)) throw refuse(`lock ${c.lock} on board ${c.board} is given to two cells`);
+    given.add(c.number);
+    givenLocks.add(`${c.board}:${c.lock}`);
+  }
   for (const c of cells) {
     if (!Number.isInteger(c.number) || c.number < 1) throw refuse(`cell number ${c.number} must be a whole number >= 1`);
     if (!CELL_SIZES.includes(c.size)) throw refuse(`cell ${c.number}: size must be one of ${CELL_SIZES.join(', ')}`);

@@ -76,7 +76,7 @@ export async function createParcel(db: Db, input: ParcelInput, now = new Date(),
       // A drawn track code clashed with one created meanwhile: draw again. (Inside the caller's
       // transaction the failed statement has spoilt it on PostgreSQL, so only retry our own.)
       if (isUniqueViolation(err) && input.trackCode === undefined && !db.isTransaction && draw < MAX_DRAWS) continue;
-      if (isUniqueViolation(err) && input.trackCode !== undefined) throw new DomainError('TRACK_CODE_ALREADY_EXISTS');
+      if (isUniqueViolation(err) && input.trackCode !== undefined) throw new DomainError('TRACK_CODE_ALREADY_EXISTS', `parcel track code ${input.trackCode} exists`);
       throw err;
     }
   }
@@ -84,7 +84,7 @@ export async function createParcel(db: Db, input: ParcelInput, now = new Date(),
 
 async function insertParcel(trx: Db, input: ParcelInput, now: Date, randomInt?: RandomInt): Promise<Parcel> {
   const trackCode = input.trackCode ?? newTrackCode(randomInt);
-  if (input.trackCode !== undefined && (await findParcelByTrackCode(trx, trackCode))) throw new DomainError('TRACK_CODE_ALREADY_EXISTS');
+  if (input.trackCode !== undefined && (await findParcelByTrackCode(trx, trackCode))) throw new DomainError('TRACK_CODE_ALREADY_EXISTS', `parcel track code ${input.trackCode} exists`);
   checkAmounts(input.weight, input.price ?? 0);
   const refs = await checkShipmentRefs(trx, {
     companyId: input.companyId,
