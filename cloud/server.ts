@@ -15,6 +15,7 @@ import { createDispatcher } from './events/start.ts';
 import type { Dispatcher } from './events/dispatcher.ts';
 import { resolveJwtSecret } from './platform-api/jwt-secret.ts';
 import { startSync, type SyncHandle } from './sync/index.ts';
+import { listenOn } from '../shared/listen.ts';
 
 export interface CloudHandle {
   url: string;
@@ -59,12 +60,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const app = buildApp(deps);
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => {
-      reject(err.code === 'EADDRINUSE' ? new Error(`PORT ${config.PORT} is already in use: choose another with PORT=…`) : err);
-    });
-    server.listen(config.PORT, config.HOST, () => resolve());
-  }).catch(async (err) => {
+  await listenOn(server, config.PORT, config.HOST, `PORT ${config.PORT} is already in use: choose another with PORT=…`).catch(async (err) => {
     await sync.close();
     await closeOwnStorage();
     throw err;

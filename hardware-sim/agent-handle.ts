@@ -92,14 +92,15 @@ export class InProcessAgent extends EventEmitter<AgentHandleEvents> implements A
                 ? { bus: (await openSerialLink(config.serial.device, config.serial.baudRate)).link, keypad: await openKeypad(config.keypad.device, config.keypad.baudRate) }
                 : { bus: transport.bus, keypad: new LineKeypad(transport.keypad) };
         const output: string[] = [];
-        const agent = new LockerAgent(config, { ...deps, display, log: recorded(log, output), clock });
+        const agentLog = recorded(log, output);
+        const agent = new LockerAgent(config, { ...deps, display, log: agentLog, clock });
         handle = new InProcessAgent(agent, output);
         agent.on('event', (e) => {
             sink.event(e);
             handle.emit('event', e);
         });
         await agent.start();
-        handle.sync = startAgentSync(agent, config, recorded(log, output), AGENT_VERSION, clock);
+        handle.sync = startAgentSync(agent, config, agentLog, AGENT_VERSION, clock);
         return handle;
     }
 

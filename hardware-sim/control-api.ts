@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { CommandMessage, CONTRACT_VERSION, SyncMessage, SyncOrder } from '../shared/mqtt/index.ts';
+import { listenOn } from '../shared/listen.ts';
 import { SimError, type SimLocker } from './locker.ts';
 
 /**
@@ -147,13 +148,7 @@ export async function startControlApi(lockers: Map<string, SimLocker>, port: num
             send(res, 500, { error: (err as Error).message });
         }
     });
-    await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => (server.off('error', reject), resolve()));
-    }).catch((err: NodeJS.ErrnoException) => {
-        // The code stays, so that npm start can say which of its settings to change.
-        throw err.code === 'EADDRINUSE' ? Object.assign(new Error(`port ${port} on ${host} is taken: choose another with --port or SIM_PORT`), { code: err.code }) : err;
-    });
+    await listenOn(server, port, host, `port ${port} on ${host} is taken: choose another with --port or SIM_PORT`);
     const { port: actual } = server.address() as AddressInfo;
     return {
         url: `http://${host}:${actual}`,

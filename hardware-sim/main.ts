@@ -3,16 +3,16 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { FleetFile, startFleet } from './fleet.ts';
 
-/**
- * `npm run sim [-- --fleet fleet.json --port 8080 --transport pty|memory]`: simulated lockers
- * with their agents, plus the HTTP control API (docs/simulator.md).
- */
 const USAGE = `usage: npm run sim -- [--fleet fleet.json] [--port 8090] [--host 127.0.0.1] [--transport pty|memory] [--dir <folder>]
   --fleet      lockers, boards, cells and orders (docs/simulator.md); two demo lockers without it
   --port       the control API's port (SIM_PORT, default 8090); --host its address (SIM_HOST)
   --transport  pty: agents as processes on pseudo-terminals (default); memory: in-process
   --dir        where the lockers' ptys and agent stores live (default: a temporary folder)`;
 
+/**
+ * `npm run sim [-- --fleet fleet.json --port 8080 --transport pty|memory]`: simulated lockers
+ * with their agents, plus the HTTP control API (docs/simulator.md).
+ */
 async function main(): Promise<void> {
     const { values } = parseArgs({
         options: {

@@ -7,17 +7,17 @@ import { openKeypad } from './keypad/keypad.ts';
 import { startAgentSync, type AgentSync } from './sync.ts';
 import { redactUrl } from '../shared/urls.ts';
 
+const USAGE = `usage: npm run agent -- --config <file> [--check]
+  --config, -c <file>  the locker's config (docs/field-technicians.md)
+  --check              validate the config, print what it describes and exit, without opening any device
+  --help, -h           this text`;
+
 /**
  * `npm run agent -- --config locker.json`. With a `cloud` section the agent syncs with the cloud
  * over MQTT (sync.ts). When started by the simulator with an IPC channel, the same process also
  * reports events and display lines over it, and takes what the simulator's control API drives
  * directly: sync messages and commands without a cloud, and "cut the network".
  */
-const USAGE = `usage: npm run agent -- --config <file> [--check]
-  --config, -c <file>  the locker's config (docs/field-technicians.md)
-  --check              validate the config, print what it describes and exit, without opening any device
-  --help, -h           this text`;
-
 async function main(): Promise<void> {
     const { values } = parseArguments();
     if (values.help) return void console.log(USAGE);

@@ -11,6 +11,7 @@ import { Aedes, type Client } from 'aedes';
 import type { Logger } from '../logger.ts';
 import { mayPublish, maySubscribe, type BrokerIdentity } from './acl.ts';
 import type { AgentCredentials } from './credentials.ts';
+import { listenOn } from '../../shared/listen.ts';
 
 /** The username of the cloud's own client: `$` cannot start a locker id. */
 export const CLOUD_USERNAME = '$cloud';
@@ -95,16 +96,7 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
 
   const server = net.createServer((socket) => broker.handle(socket));
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (err: NodeJS.ErrnoException) =>
-        reject(
-          err.code === 'EADDRINUSE'
-            ? new Error(`MQTT_PORT ${options.port} is already in use: choose another with MQTT_PORT=…, or use an external broker with MQTT_URL=mqtt://…`)
-            : err,
-        ),
-      );
-      server.listen(options.port, options.host, () => resolve());
-    });
+    await listenOn(server, options.port, options.host, `MQTT_PORT ${options.port} is already in use: choose another with MQTT_PORT=…, or use an external broker with MQTT_URL=mqtt://…`);
   } catch (err) {
     await new Promise<void>((resolve) => broker.close(() => resolve()));
     throw err;

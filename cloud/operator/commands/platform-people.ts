@@ -38,15 +38,14 @@ export const commands: Command[] = [
     async run(ctx, f) {
       // Only a generated password is printed: one the operator typed is already known to them,
       // and printing it again would put it in scrollback and logs.
-      const generated = f.password === undefined ? newPassword(12) : undefined;
-      const password = f.password ?? generated!;
+      const generated = f.password === undefined;
+      const password = f.password ?? newPassword(12);
       const u = await createPlatformUser(ctx.db, { email: f.email, password, role: f.role, companyId: f.company, name: f.name }, ctx.clock.now());
-      const shown = generated ? { password: generated } : {};
+      const shown = generated ? { password } : {};
+      const fields = { id: u.id, email: u.email, role: u.role, company: u.companyId, ...shown };
       return {
         json: { ...withBooleans(u), ...shown },
-        text: generated
-          ? `created platform user (the password is shown only now)\n${block({ id: u.id, email: u.email, role: u.role, company: u.companyId, password: generated })}`
-          : `created platform user (with the password given)\n${block({ id: u.id, email: u.email, role: u.role, company: u.companyId })}`,
+        text: `created platform user (${generated ? 'the password is shown only now' : 'with the password given'})\n${block(fields)}`,
       };
     },
   }),

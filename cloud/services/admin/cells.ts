@@ -29,28 +29,24 @@ async function checkCells(db: Db, postomatId: string, cells: CellInput[]) {
     .select(['cell.number', 'cell.lock', 'board.address'])
     .where('cell.postomatId', '=', postomatId)
     .execute();
+  // The locker's cells so far, and this list's. A clash inside the list is named as such: the
+  // locker may be one this same transaction is creating, which a refusal rolls back.
   const numbers = new Set(existing.map((c) => c.number));
   const locks = new Set(existing.map((c) => `${c.address}:${c.lock}`));
-  // A clash inside the list itself is named as such: the locker may be one this same
-  // transaction is creating, which will not exist once the refusal rolls it back.
   const given = new Set<number>();
   const givenLocks = new Set<string>();
   for (const c of cells) {
+    const lock = `${c.board}:${c.lock}`;
     if (given.has(c.number)) throw refuse(`cell number ${c.number} is given twice`);
-    if (givenLocks.has(`${c.board}:${c.lock}`)) throw refuse(`lock ${c.lock} on board ${c.board} is given to two cells`);
+    if (givenLocks.has(lock)) throw refuse(`lock ${c.lock} on board ${c.board} is given to two cells`);
     given.add(c.number);
-    givenLocks.add(`${c.board}:${c.lock}`);
-  }
-  for (const c of cells) {
+    givenLocks.add(lock);
     if (!Number.isInteger(c.number) || c.number < 1) throw refuse(`cell number ${c.number} must be a whole number >= 1`);
     if (!CELL_SIZES.includes(c.size)) throw refuse(`cell ${c.number}: size must be one of ${CELL_SIZES.join(', ')}`);
     if (!Number.isInteger(c.board) || c.board < BOARD_ADDRESSES.min || c.board > BOARD_ADDRESSES.max) throw refuse(`cell ${c.number}: board address must be 0-15`);
     if (!Number.isInteger(c.lock) || c.lock < 1 || c.lock > LOCKS_PER_BOARD) throw refuse(`cell ${c.number}: lock must be 1-16`);
     if (numbers.has(c.number)) throw refuse(`cell number ${c.number} is already used at locker ${postomatId}`);
-    const lock = `${c.board}:${c.lock}`;
     if (locks.has(lock)) throw refuse(`lock ${c.lock} on board ${c.board} already has a cell at locker ${postomatId}`);
-    numbers.add(c.number);
-    locks.add(lock);
   }
 }
 
