@@ -4,6 +4,7 @@
  * hangs (beside the same API with no receiver configured). Writes bench/results/events.json.
  * BENCH_EVENTS and BENCH_SECONDS shrink a run.
  */
+import { createUnitOfWork } from '../cloud/consequences.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,10 +37,11 @@ const locker = await createPostomat(storage.db, { title: 'Bench locker', lat: 42
 async function completions(s: Storage, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const o = await createOrder({ db: s.db, clock: systemClock }, { companyId: company.id, postomatId: locker.id, toUserPhone: `+9967${String(i).padStart(8, '0')}`, sendMessage: false });
-    await s.db.transaction().execute(async (trx) => {
-      await transitionOrder(trx, { orderId: o.id, to: 'DELIVERED', cellId: locker.cells[0].id, at: new Date() });
-      await transitionOrder(trx, { orderId: o.id, to: 'COMPLETED', at: new Date() });
+    const uow = createUnitOfWork(s.db, s.changes);
+    const o = await createOrder({ uow, clock: systemClock }, { companyId: company.id, postomatId: locker.id, toUserPhone: `+9967${String(i).padStart(8, '0')}`, sendMessage: false });
+    await uow.run(async (tx) => {
+      await transitionOrder(tx, { orderId: o.id, to: 'DELIVERED', cellId: locker.cells[0].id, at: new Date() });
+      await transitionOrder(tx, { orderId: o.id, to: 'COMPLETED', at: new Date() });
     });
     ids.push(o.id);
     if ((i + 1) % 1000 === 0) log(`committed ${i + 1} / ${n} events`);

@@ -15,7 +15,9 @@ const EnvSchema = z.object({
   MQTT_URL: z.string().regex(/^(mqtts?|wss?|tcp):\/\//, 'MQTT_URL must start with mqtt://, mqtts://, ws:// or wss://').optional(),
   MQTT_USERNAME: z.string().optional(),
   MQTT_PASSWORD: z.string().optional(),
-  SYNC_POLL_MS: z.coerce.number({ error: 'SYNC_POLL_MS must be a number' }).int().min(5, 'SYNC_POLL_MS must be >= 5').max(60_000, 'SYNC_POLL_MS must be <= 60000').default(25),
+  // Safety nets: changes wake the publisher and the dispatcher after their commit (change-feed.ts).
+  SYNC_POLL_MS: z.coerce.number({ error: 'SYNC_POLL_MS must be a number' }).int().min(5, 'SYNC_POLL_MS must be >= 5').max(60_000, 'SYNC_POLL_MS must be <= 60000').default(5_000),
+  EVENT_POLL_MS: z.coerce.number({ error: 'EVENT_POLL_MS must be a number' }).int().min(5, 'EVENT_POLL_MS must be >= 5').max(60_000, 'EVENT_POLL_MS must be <= 60000').default(5_000),
   RATE_LIMIT_MAX: z.coerce.number({ error: 'RATE_LIMIT_MAX must be a number' }).int().min(0, 'RATE_LIMIT_MAX must be >= 0 (0 turns limiting off)').default(600),
   RATE_LIMIT_WINDOW_MS: z.coerce.number({ error: 'RATE_LIMIT_WINDOW_MS must be a number' }).int().min(1, 'RATE_LIMIT_WINDOW_MS must be >= 1').default(60_000),
   MAP_URL_TEMPLATE: z.string().includes('{lat}', { message: 'MAP_URL_TEMPLATE must contain {lat} and {lng}' }).includes('{lng}', { message: 'MAP_URL_TEMPLATE must contain {lat} and {lng}' })

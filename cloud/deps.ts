@@ -3,7 +3,7 @@ import type { Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
 import type { Db, DialectName } from './storage/database.ts';
 import type { RandomInt } from './domain/codes.ts';
-import type { LockerOrderTable } from './storage/schema.ts';
+import type { UnitOfWork } from './services/unit-of-work.ts';
 
 export interface RateLimitConfig {
   /** requests per window per API key (0 switches limiting off) */
@@ -25,9 +25,9 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   config: AppConfig;
+  /** every operation that changes orders runs in it (services/unit-of-work.ts) */
+  uow: UnitOfWork;
   randomInt?: RandomInt;
-  /** runs inside the order-creation transaction (server.ts wakes the locker sync's publisher here) */
-  afterOrderCreate?: (trx: Db, order: LockerOrderTable) => Promise<void>;
 }
 
 export const DEFAULT_APP_CONFIG: AppConfig = {

@@ -15,6 +15,7 @@ import { createDispatcher } from './events/start.ts';
 import type { Dispatcher } from './events/dispatcher.ts';
 import { resolveJwtSecret } from './platform-api/jwt-secret.ts';
 import { startSync, type SyncHandle } from './sync/index.ts';
+import { createUnitOfWork } from './consequences.ts';
 import { listenOn } from '../shared/listen.ts';
 
 export interface CloudHandle {
@@ -39,8 +40,11 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const clock = options.clock ?? systemClock;
   const storage = options.storage ?? (await openStorage(config.DATABASE_URL));
   const closeOwnStorage = () => (options.storage ? Promise.resolve() : storage.close());
+  // Wake-ups after commit, from this process and (through the database) from every other one.
+  const feed = storage.changes;
+  const uow = createUnitOfWork(storage.db, feed);
   // Before HTTP: an order created by the first request must find the locker link running.
-  const sync = await startSync(config, { db: storage.db, clock, logger }).catch(async (err) => {
+  const sync = await startSync(config, { db: storage.db, uow, clock, logger }).catch(async (err) => {
     await closeOwnStorage();
     throw err;
   });
@@ -54,8 +58,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
       mapUrlTemplate: config.MAP_URL_TEMPLATE,
       jwtSecret: resolveJwtSecret(config),
     },
-    // The order's codes go to its locker right after this commit, not at the next poll.
-    afterOrderCreate: async () => sync.publisher.soon(),
+    uow,
   };
   const app = buildApp(deps);
   const server = http.createServer(app);
@@ -70,6 +73,17 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const url = `http://${host}:${port}`;
   const dispatcher = createDispatcher(config, storage, clock, logger, url);
   dispatcher.start();
+  // An order's codes go to its locker, and its events to their receivers, right after the
+  // commit that made them; the polls behind these are only a safety net.
+  const stopHearing = feed.onChange((change) => {
+    if (change.lockers === 'all' || change.lockers.length) sync.publisher.soon();
+    if (change.outbox) dispatcher.wake();
+  });
+  try {
+    await feed.listen((err) => logger.warn('change notifications from other processes interrupted: relying on polling meanwhile', { err: err.message }));
+  } catch (err) {
+    logger.warn('change notifications from other processes unavailable: relying on polling', { err: (err as Error).message });
+  }
   return {
     url,
     port,
@@ -78,6 +92,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     dispatcher,
     sync,
     async close() {
+      stopHearing();
       await dispatcher.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

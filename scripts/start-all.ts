@@ -5,6 +5,7 @@
  * again), and a simulated fleet of the demo lockers whose real agents connect to the broker
  * with the demo agent credentials, driven through the simulator's control API.
  */
+import { createUnitOfWork } from '../cloud/consequences.ts';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -43,7 +44,7 @@ async function main() {
   const companies = await storage.db.selectFrom('locker_company').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   if (Number(companies.n) === 0) {
     logger.info('empty database: seeding demo data');
-    const ctx = { db: storage.db, dialect: storage.dialect, clock: systemClock, progress: (line: string) => logger.info(line) };
+    const ctx = { db: storage.db, uow: createUnitOfWork(storage.db, storage.changes), dialect: storage.dialect, clock: systemClock, progress: (line: string) => logger.info(line) };
     demo = await seedDemo(ctx);
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(demoFile, JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 });

@@ -33,7 +33,8 @@ export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
   timeoutMs: 5_000,
   concurrency: 16,
   leaseMs: 60_000,
-  pollMs: 200,
+  // A safety net: rows written by this process or another wake the dispatcher after their commit.
+  pollMs: 5_000,
   publicBaseUrl: 'http://localhost:3000',
 };
 
@@ -108,11 +109,23 @@ export class Dispatcher {
     }
   }
 
-  /** Claims up to `limit` rows: pending ones, and claims whose holder's lease has run out. */
+  /**
+   * Claims up to `limit` rows: pending ones, and claims whose holder's lease has run out. It
+   * reads before it writes: an UPDATE would take SQLite's write lock (and wait for another
+   * process holding it) on every poll, even with nothing to send.
+   */
   async claim(limit: number): Promise<OutboxEventTable[]> {
     const { db, dialect, clock } = this.deps;
     const now = clock.now();
     const nowIso = now.toISOString();
+    const due = await db
+      .selectFrom('outbox_event')
+      .select('id')
+      .where('state', 'in', ['PENDING', 'SENDING'])
+      .where((eb) => eb.or([eb('state', '=', 'PENDING'), eb('claimedUntil', '<', nowIso)]))
+      .limit(1)
+      .executeTakeFirst();
+    if (!due) return [];
     let ids = db
       .selectFrom('outbox_event')
       .select('id')

@@ -22,6 +22,7 @@ export function createDispatcher(config: CloudConfig, storage: Storage, clock: C
       webhooksEnabled: config.WEBHOOKS_ENABLED,
       timeoutMs: config.EVENT_TIMEOUT_MS,
       concurrency: config.EVENT_CONCURRENCY,
+      pollMs: config.EVENT_POLL_MS,
       leaseMs: Math.max(60_000, config.EVENT_TIMEOUT_MS * 4),
       publicBaseUrl: config.PUBLIC_BASE_URL ?? publicBaseUrl,
     },

@@ -43,7 +43,7 @@ export const ORDER_CODE_PATHS = [['down-code', 'DOWN'], ['up-code', 'UP'], ['sub
 
 /** Creates an order; the answer is the order object without nested objects or codes. */
 export async function createCompanyOrder(deps: AppDeps, input: CreateOrderInput) {
-  const order = await createOrder({ db: deps.db, clock: deps.clock, randomInt: deps.randomInt, afterCreate: deps.afterOrderCreate }, input);
+  const order = await createOrder({ uow: deps.uow, clock: deps.clock, randomInt: deps.randomInt }, input);
   return presentOrder(order);
 }
 

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { openStorage, type Storage } from '../storage/database.ts';
 import { systemClock } from '../clock.ts';
+import { createUnitOfWork } from '../consequences.ts';
 import { DomainError } from '../domain/errors.ts';
 import { OperatorError, type Command } from './command.ts';
 import { ALL_COMMANDS } from './commands/index.ts';
@@ -68,7 +69,7 @@ export async function runOperator(argv: string[], env: NodeJS.ProcessEnv = proce
   const db = storage ?? (await openStorage(env.DATABASE_URL || './data/cloud.db'));
   try {
     const result = await command.run(
-      { db: db.db, dialect: db.dialect, clock: systemClock, progress: (line) => { stderr += line + '\n'; if (own) process.stderr.write(line + '\n'); } },
+      { db: db.db, uow: createUnitOfWork(db.db, db.changes), dialect: db.dialect, clock: systemClock, progress: (line) => { stderr += line + '\n'; if (own) process.stderr.write(line + '\n'); } },
       checked.data,
     );
     const asJson = json !== undefined && json !== 'false';

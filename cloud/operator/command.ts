@@ -6,9 +6,12 @@
 import type { z } from 'zod';
 import type { Db, DialectName } from '../storage/database.ts';
 import type { Clock } from '../clock.ts';
+import type { UnitOfWork } from '../services/unit-of-work.ts';
 
 export interface OperatorContext {
   db: Db;
+  /** order changes run in it, so a running cloud (any process) hears of them after the commit */
+  uow: UnitOfWork;
   dialect: DialectName;
   clock: Clock;
   /** progress lines for long work; they go to stderr so `--json` output stays parseable */

@@ -18,7 +18,6 @@ import {
   createMarketParcel, lockerOrderOf, marketParcel, marketParcelOfOrder, marketParcelStatus, marketParcelView, type MarketParcelInput,
 } from '../services/platform/market-parcels.ts';
 import { redirectMarketParcel } from '../services/platform/market-redirect.ts';
-import { transactionRedrawing } from '../services/platform/tx.ts';
 import { platformRoute } from './route.ts';
 import { viaLocker } from './locker-side.ts';
 import { PlatformOrderListQuery, StringIdParams } from './locker-schemas.ts';
@@ -48,10 +47,10 @@ export function marketRouter(deps: AppDeps): Router {
   r.post('/parcel/create', platformRoute({ body: MarketParcelBody }, async ({ body, req, res }) => {
     const marketId = platformCompany(req).companyId;
     const request = { companyId: marketId, key: idempotencyKey(req), fingerprint: requestFingerprint(body), now: clock.now() };
-    const answer = await idempotent(db, request, async (trx) => {
-      const problems = [...(await placeProblems(trx, 'receiver', body.receiver)), ...(await placeProblems(trx, 'sender', body.sender))];
+    const answer = await idempotent(deps.uow, request, async (tx) => {
+      const problems = [...(await placeProblems(tx.db, 'receiver', body.receiver)), ...(await placeProblems(tx.db, 'sender', body.sender))];
       if (problems.length) throw validationError(problems.map((p) => `body/${p}`).join(', '));
-      return presentParcelView(await createMarketParcel(trx, deps, marketId, parcelInput(body)));
+      return presentParcelView(await createMarketParcel(tx, deps, marketId, parcelInput(body)));
     });
     if (answer.replayed) res.set('Idempotent-Replayed', 'true');
     return answer.body;
@@ -68,7 +67,7 @@ export function marketRouter(deps: AppDeps): Router {
 
   r.put('/parcel/track-code/:trackCode/redirect', platformRoute({ params: TrackCodeParams, body: RedirectBody }, async ({ params, body, req }) => {
     const target = body.toWarehouseId !== undefined ? { warehouseId: body.toWarehouseId } : { postomatId: body.toPostomatId! };
-    const parcel = await transactionRedrawing(db, (trx) => redirectMarketParcel(trx, deps, platformCompany(req).companyId, params.trackCode, target));
+    const parcel = await deps.uow.run((tx) => redirectMarketParcel(tx, deps, platformCompany(req).companyId, params.trackCode, target), { redrawAttempts: 5 });
     return { message: 'parcel redirected', parcel: presentParcel(parcel) };
   }));
   return r;

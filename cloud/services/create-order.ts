@@ -3,17 +3,15 @@
  * company's maintained counters, (with `pay`) the balance debit and the change record that
  * carries the codes to the locker commit together or not at all.
  */
-import type { Db } from '../storage/database.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../domain/errors.ts';
 import { CODE_TYPES } from '../domain/order-states.ts';
 import { pickCodes, secureRandomInt, type RandomInt } from '../domain/codes.ts';
 import { liveCodesAt } from '../storage/order-queries.ts';
 import { newId } from '../storage/ids.ts';
-import { isUniqueViolation } from '../storage/sql-errors.ts';
 import { addToStats, amountsOf } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
-import { recordLockerChange } from '../sync/changes.ts';
+import type { Tx, UnitOfWork } from './unit-of-work.ts';
 
 export interface CreateOrderInput {
   companyId: string;
@@ -27,29 +25,20 @@ export interface CreateOrderInput {
 }
 
 export interface CreateOrderDeps {
-  db: Db;
   clock: Clock;
   randomInt?: RandomInt;
-  /** called inside the transaction, so whatever it writes (sync rows, outbox) commits with the order */
-  afterCreate?: (trx: Db, order: LockerOrderTable) => Promise<void>;
 }
 
-const MAX_ATTEMPTS = 8;
+/** Two concurrent creations may draw the same code: the unique index refuses one, which draws again. */
+const REDRAW_ATTEMPTS = 8;
 
-export async function createOrder(deps: CreateOrderDeps, input: CreateOrderInput): Promise<LockerOrderTable> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await deps.db.transaction().execute((trx) => createIn(trx, deps, input));
-    } catch (err) {
-      // Two concurrent creations drew the same code: the unique index refused one; draw again.
-      if (isUniqueViolation(err) && attempt < MAX_ATTEMPTS) continue;
-      throw err;
-    }
-  }
+export async function createOrder(deps: CreateOrderDeps & { uow: UnitOfWork }, input: CreateOrderInput): Promise<LockerOrderTable> {
+  return deps.uow.run((tx) => createIn(tx, deps, input), { redrawAttempts: REDRAW_ATTEMPTS });
 }
 
-/** Creates an order inside the caller's transaction (the marketplace creates a parcel and its order together). */
-export async function createIn(trx: Db, deps: CreateOrderDeps, input: CreateOrderInput): Promise<LockerOrderTable> {
+/** Creates an order inside the caller's unit of work (the marketplace creates a parcel and its order together). */
+export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrderInput): Promise<LockerOrderTable> {
+  const trx = tx.db;
   const now = deps.clock.now().toISOString();
   const postomat = await trx
     .selectFrom('postomat')
@@ -116,8 +105,7 @@ export async function createIn(trx: Db, deps: CreateOrderDeps, input: CreateOrde
     .execute();
 
   await addToStats(trx, input.companyId, 'CREATED', 1, amountsOf(order));
-  if (deps.afterCreate) await deps.afterCreate(trx, order);
   // Last: on PostgreSQL it holds the locker's sync row until commit.
-  await recordLockerChange(trx, input.postomatId, orderId);
+  await tx.after.lockerChanged(input.postomatId, orderId);
   return order;
 }

@@ -4,7 +4,7 @@
  * point instead. Both run inside the caller's transaction and are conditional on the order
  * still being an active CREATED order, so a placement racing with them cannot be undone.
  *
- * The locker link hears of both in the same transaction: a moved order is a removal at the old
+ * The locker link hears of both in the same unit of work: a moved order is a removal at the old
  * locker and an upsert at the new one; a withdrawn order is a removal.
  */
 import type { Db } from '../storage/database.ts';
@@ -14,7 +14,7 @@ import { pickCodes, secureRandomInt, type RandomInt } from '../domain/codes.ts';
 import { liveCodesAt } from '../storage/order-queries.ts';
 import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
-import { recordLockerChange } from '../sync/changes.ts';
+import type { Tx } from './unit-of-work.ts';
 
 async function openOrder(trx: Db, orderId: string): Promise<LockerOrderTable> {
   const order = await trx.selectFrom('locker_order').selectAll().where('id', '=', orderId).executeTakeFirst();
@@ -43,7 +43,8 @@ async function updateOpen(trx: Db, order: LockerOrderTable, changes: Partial<Loc
  * Moves an order to another locker. Its codes come along unless one of them is live at the new
  * locker (a code typed there must name one order): then all three are drawn afresh.
  */
-export async function moveOrderToPostomat(trx: Db, orderId: string, postomatId: string, at: Date, randomInt: RandomInt = secureRandomInt): Promise<LockerOrderTable> {
+export async function moveOrderToPostomat(tx: Tx, orderId: string, postomatId: string, at: Date, randomInt: RandomInt = secureRandomInt): Promise<LockerOrderTable> {
+  const trx = tx.db;
   const order = await openOrder(trx, orderId);
   if (order.postomatId === postomatId) return order;
   const target = await trx.selectFrom('postomat').select('id').where('id', '=', postomatId).where('isActive', '=', 1).executeTakeFirst();
@@ -61,8 +62,8 @@ export async function moveOrderToPostomat(trx: Db, orderId: string, postomatId: 
       .where('id', '=', code.id)
       .execute();
   }
-  await recordLockerChange(trx, order.postomatId, orderId);
-  await recordLockerChange(trx, postomatId, orderId);
+  await tx.after.lockerChanged(order.postomatId, orderId);
+  await tx.after.lockerChanged(postomatId, orderId);
   return { ...order, postomatId, updatedAt: now };
 }
 
@@ -71,12 +72,13 @@ export async function moveOrderToPostomat(trx: Db, orderId: string, postomatId: 
  * counters) with its codes freed. What it was paid stays on the record: refunds are the
  * operator's decision (`company top-up`).
  */
-export async function withdrawOrder(trx: Db, orderId: string, at: Date): Promise<LockerOrderTable> {
+export async function withdrawOrder(tx: Tx, orderId: string, at: Date): Promise<LockerOrderTable> {
+  const trx = tx.db;
   const order = await openOrder(trx, orderId);
   const now = at.toISOString();
   await updateOpen(trx, order, { isActive: 0, updatedAt: now });
   await trx.updateTable('order_code').set({ active: 0, updatedAt: now }).where('orderId', '=', orderId).execute();
   await addToStats(trx, order.companyId, order.status, -1, negate(amountsOf(order)));
-  await recordLockerChange(trx, order.postomatId, orderId);
+  await tx.after.lockerChanged(order.postomatId, orderId);
   return { ...order, isActive: 0, updatedAt: now };
 }

@@ -1,16 +1,14 @@
 /**
- * Status changes of locker orders. Each runs inside the caller's transaction so that the
+ * Status changes of locker orders. Each runs inside the caller's unit of work so that the
  * events it causes (sync to the locker, outbox rows) commit with it. The update is
  * conditional on the status it read: two racing changes cannot both apply.
  */
-import type { Db } from '../storage/database.ts';
 import { DomainError } from '../domain/errors.ts';
 import { canTransition, isFinal, storagePeriod, type OrderStatus } from '../domain/order-states.ts';
 import { newId } from '../storage/ids.ts';
 import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
-import { recordTransitionEvents } from '../events/record.ts';
-import { recordLockerChange } from '../sync/changes.ts';
+import type { Tx } from './unit-of-work.ts';
 
 export interface TransitionInput {
   orderId: string;
@@ -20,7 +18,8 @@ export interface TransitionInput {
   cellId?: string;
 }
 
-export async function transitionOrder(trx: Db, input: TransitionInput): Promise<LockerOrderTable> {
+export async function transitionOrder(tx: Tx, input: TransitionInput): Promise<LockerOrderTable> {
+  const trx = tx.db;
   const order = await trx.selectFrom('locker_order').selectAll().where('id', '=', input.orderId).executeTakeFirst();
   if (!order) throw new DomainError('ORDER_NOT_FOUND');
   const from = order.status as OrderStatus;
@@ -52,14 +51,15 @@ export async function transitionOrder(trx: Db, input: TransitionInput): Promise<
   }
   const changed = { ...order, ...changes };
   // The events this change causes commit with it, or not at all.
-  await recordTransitionEvents(trx, changed, input.to, input.at);
+  await tx.after.orderStatusChanged(changed, input.to, input.at);
   // The locker learns the cell (placement) or drops the order (final).
-  await recordLockerChange(trx, order.postomatId, order.id);
+  await tx.after.lockerChanged(order.postomatId, order.id);
   return changed;
 }
 
 /** Settles an order's unpaid remainder (recipient paid at the counter, or staff waived it). */
-export async function markPaid(trx: Db, orderId: string, at: Date): Promise<LockerOrderTable> {
+export async function markPaid(tx: Tx, orderId: string, at: Date): Promise<LockerOrderTable> {
+  const trx = tx.db;
   const order = await trx.selectFrom('locker_order').selectAll().where('id', '=', orderId).executeTakeFirst();
   if (!order) throw new DomainError('ORDER_NOT_FOUND');
   if (isFinal(order.status as OrderStatus)) throw new DomainError('ORDER_COMPLETED');
@@ -71,6 +71,6 @@ export async function markPaid(trx: Db, orderId: string, at: Date): Promise<Lock
     await addToStats(trx, order.companyId, order.status, 0, delta);
   }
   // The locker hands the parcel out only once it knows nothing is left to pay.
-  await recordLockerChange(trx, order.postomatId, orderId);
+  await tx.after.lockerChanged(order.postomatId, orderId);
   return { ...order, ...changes };
 }

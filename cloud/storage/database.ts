@@ -11,6 +11,8 @@ import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type SqliteDat
 import type { Database } from './schema.ts';
 import { migrateToLatest } from './migrations/index.ts';
 import { redactUrl } from '../../shared/urls.ts';
+import { PostgresNotifications, SqliteCommitWatcher } from './notifications.ts';
+import { ChangeFeed } from './change-feed.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -26,6 +28,12 @@ export interface Storage {
   dialect: DialectName;
   /** a short, password-free description for logs */
   describe: string;
+  /**
+   * Wake-ups after commits: this storage's users in this process, and every other process on
+   * the database (change-feed.ts). One per storage, so that an operator command run in the
+   * cloud's own process wakes that cloud too.
+   */
+  changes: ChangeFeed;
   close(): Promise<void>;
 }
 
@@ -80,11 +88,14 @@ function openSqlite(url: string): Storage {
     tuneReads(reader);
     directReaders.set(db, rowReader(reader));
   }
+  const changes = new ChangeFeed(new SqliteCommitWatcher(sqlite));
   return {
     db,
     dialect: 'sqlite',
     describe: `sqlite:${file}`,
+    changes,
     close: async () => {
+      await changes.close();
       reader?.close();
       await db.destroy();
     },
@@ -191,13 +202,21 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Storage>
     await pool.end().catch(() => {});
     throw new Error(`cannot connect to PostgreSQL at ${redactUrl(url)}: ${err.message}`);
   });
-  client.release();
+  // Notifications are per schema (however it was chosen: option, URL or PGOPTIONS), so that
+  // deployments and test schemas sharing one database do not wake each other.
+  const current = await client.query<{ schema: string | null }>('select current_schema() as schema').finally(() => client.release());
+  const channel = `parcel_locker_${current.rows[0]?.schema ?? 'public'}`.slice(0, 63);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const changes = new ChangeFeed(new PostgresNotifications(url, channel, schema));
   return {
     db,
     dialect: 'postgres',
     describe: redactUrl(url) + (schema ? ` (schema ${schema})` : ''),
-    close: () => db.destroy(),
+    changes,
+    close: async () => {
+      await changes.close();
+      await db.destroy();
+    },
   };
 }
 

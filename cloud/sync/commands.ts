@@ -5,45 +5,11 @@
  * out in time expires: a cell must not spring open long after staff asked and left.
  */
 import { CONTRACT_VERSION, type CommandMessage, type ResponseMessage } from '../../shared/mqtt/index.ts';
-import { DomainError } from '../domain/errors.ts';
 import type { Db } from '../storage/database.ts';
-import { newId } from '../storage/ids.ts';
 import { prepared } from '../storage/prepared.ts';
 import type { LockerCommandTable } from './types.ts';
 
-export const COMMAND_TTL_MS = 10 * 60_000;
 const OPEN: Array<LockerCommandTable['state']> = ['PENDING', 'SENT'];
-
-/** Queues "open the cell of this order" (one open command per order: asking twice reuses it). */
-export async function queueOpenCell(trx: Db, order: { id: string; postomatId: string; cellId: string | null }, now: Date) {
-  const at = now.toISOString();
-  const open = await trx
-    .selectFrom('locker_command')
-    .selectAll()
-    .where('orderId', '=', order.id)
-    .where('state', 'in', OPEN)
-    .where('expiresAt', '>', at)
-    .executeTakeFirst();
-  if (open) return { command: open, created: false };
-  const cell = order.cellId ? await trx.selectFrom('cell').select('number').where('id', '=', order.cellId).executeTakeFirst() : undefined;
-  if (!cell) throw new DomainError('CELL_NOT_FOUND', `order ${order.id} has no cell`);
-  const command: LockerCommandTable = {
-    id: newId(),
-    postomatId: order.postomatId,
-    orderId: order.id,
-    type: 'OPEN_CELL',
-    cellId: String(cell.number),
-    state: 'PENDING',
-    createdAt: at,
-    expiresAt: new Date(now.getTime() + COMMAND_TTL_MS).toISOString(),
-    sentAt: null,
-    attempts: 0,
-    answeredAt: null,
-    error: null,
-  };
-  await trx.insertInto('locker_command').values(command).execute();
-  return { command, created: true };
-}
 
 export function commandMessage(c: LockerCommandTable): CommandMessage {
   return { v: CONTRACT_VERSION, commandId: c.id, type: 'OPEN_CELL', cellId: c.cellId, orderId: c.orderId ?? undefined, expiresAt: c.expiresAt };

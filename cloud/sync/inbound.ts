@@ -19,6 +19,7 @@ import { decodeMessage } from '../../shared/mqtt/link.ts';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
+import type { UnitOfWork } from '../services/unit-of-work.ts';
 import { recordResponse } from './commands.ts';
 import { ingestEvent } from './ingest.ts';
 import { lockerExists, recordCells, recordConnection } from './link-state.ts';
@@ -27,6 +28,7 @@ import { syncForAnnouncement } from './sync-out.ts';
 
 export interface InboundDeps {
   db: Db;
+  uow: UnitOfWork;
   clock: Clock;
   logger: Logger;
   publish(topic: string, body: unknown): Promise<boolean>;

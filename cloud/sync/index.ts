@@ -14,6 +14,7 @@ import type { Clock } from '../clock.ts';
 import type { CloudConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
+import type { UnitOfWork } from '../services/unit-of-work.ts';
 import { CLOUD_USERNAME, startEmbeddedBroker, type EmbeddedBroker } from './broker.ts';
 import { AgentCredentials } from './credentials.ts';
 import { InboundMessages } from './inbound.ts';
@@ -35,6 +36,8 @@ export interface SyncHandle {
 
 export interface SyncDeps {
   db: Db;
+  /** events from lockers are applied in it, so what they cause is published and sent after commit */
+  uow: UnitOfWork;
   clock: Clock;
   logger: Logger;
   connect?: MqttConnect;
@@ -61,7 +64,7 @@ export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<Sy
     { db: deps.db, clock: deps.clock, logger, publish, connected: () => link.connected },
     { pollMs: config.SYNC_POLL_MS, commandResendMs: COMMAND_RESEND_MS },
   );
-  const inbound = new InboundMessages({ db: deps.db, clock: deps.clock, logger, publish, publisher });
+  const inbound = new InboundMessages({ db: deps.db, uow: deps.uow, clock: deps.clock, logger, publish, publisher });
   link.on('message', (topic, payload) => inbound.handle(topic, payload));
 
   const subscribed = new Promise<void>((resolve, reject) => {

@@ -12,10 +12,12 @@ import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
 import { isUniqueViolation } from '../storage/sql-errors.ts';
 import { transitionOrder } from '../services/order-transitions.ts';
+import type { UnitOfWork } from '../services/unit-of-work.ts';
 import type { LockerEventTable } from './types.ts';
 
 export interface IngestDeps {
   db: Db;
+  uow: UnitOfWork;
   clock: Clock;
   logger: Logger;
 }
@@ -63,10 +65,10 @@ export async function ingestEvent(deps: IngestDeps, lockerId: string, event: Loc
     note: decision.action === 'reject' ? decision.reason : null,
   };
   try {
-    await db.transaction().execute(async (trx) => {
-      await trx.insertInto('locker_event').values(row).execute();
+    await deps.uow.run(async (tx) => {
+      await tx.db.insertInto('locker_event').values(row).execute();
       if (decision.action === 'apply') {
-        await transitionOrder(trx, { orderId: order!.id, to: decision.to, at: eventTime(event.at, order!.statusAt ?? order!.createdAt, now), cellId: cell?.id });
+        await transitionOrder(tx, { orderId: order!.id, to: decision.to, at: eventTime(event.at, order!.statusAt ?? order!.createdAt, now), cellId: cell?.id });
       }
     });
   } catch (err) {

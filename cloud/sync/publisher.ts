@@ -46,8 +46,10 @@ export class SyncPublisher {
     private readonly options: PublisherOptions,
   ) {}
 
+  /** Starts with a round at once: whatever changed while no process was publishing goes out now. */
   start(): void {
     this.stopped = false;
+    this.again = true;
     this.schedule();
   }
 

@@ -45,7 +45,7 @@ for (const dialect of DIALECTS) {
     it('creation sends nothing; placement sends the SMS with the pickup code and the map link', async () => {
       const order = await create(true);
       assert.equal((await rows(order.id)).length, 0);
-      await placeOrder(cloud.storage.db, order.id, w.near.cells[1].id, cloud.clock.now());
+      await placeOrder(cloud.storage, order.id, w.near.cells[1].id, cloud.clock.now());
       const [row] = await settled(order.id, 1);
       assert.equal(row.kind, 'SMS');
       assert.equal(row.state, 'SENT');
@@ -63,16 +63,16 @@ for (const dialect of DIALECTS) {
 
     it('no SMS for an order created with sendMessage: false', async () => {
       const order = await create(false);
-      await placeOrder(cloud.storage.db, order.id, w.near.cells[2].id, cloud.clock.now());
+      await placeOrder(cloud.storage, order.id, w.near.cells[2].id, cloud.clock.now());
       // Events are written in the placement's transaction: none there means none ever.
       assert.equal((await rows(order.id)).length, 0);
     });
 
     it('collection notifies the company URL with exactly { orderId, status } and no other headers', async () => {
       const order = await create(false);
-      await placeOrder(cloud.storage.db, order.id, w.mid.cells[0].id, cloud.clock.now());
+      await placeOrder(cloud.storage, order.id, w.mid.cells[0].id, cloud.clock.now());
       const before = company.received.length;
-      await finishOrder(cloud.storage.db, order.id, 'COMPLETED', cloud.clock.now());
+      await finishOrder(cloud.storage, order.id, 'COMPLETED', cloud.clock.now());
       const [row] = await settled(order.id, 1);
       assert.equal(row.state, 'SENT');
       assert.equal(row.httpStatus, 200);
@@ -87,8 +87,8 @@ for (const dialect of DIALECTS) {
 
     it('subtraction notifies the company with SUBTRACTED', async () => {
       const order = await create(false);
-      await placeOrder(cloud.storage.db, order.id, w.mid.cells[1].id, cloud.clock.now());
-      await finishOrder(cloud.storage.db, order.id, 'SUBTRACTED', cloud.clock.now());
+      await placeOrder(cloud.storage, order.id, w.mid.cells[1].id, cloud.clock.now());
+      await finishOrder(cloud.storage, order.id, 'SUBTRACTED', cloud.clock.now());
       await settled(order.id, 1);
       assert.deepEqual(JSON.parse(company.received.at(-1)!.body), { orderId: order.id, status: 'SUBTRACTED' });
     });
@@ -96,9 +96,9 @@ for (const dialect of DIALECTS) {
     it('a receiver answering 500 gets one attempt; the answer is recorded', async () => {
       company.behave({ status: 500 });
       const order = await create(false);
-      await placeOrder(cloud.storage.db, order.id, w.mid.cells[2].id, cloud.clock.now());
+      await placeOrder(cloud.storage, order.id, w.mid.cells[2].id, cloud.clock.now());
       const before = company.received.length;
-      await finishOrder(cloud.storage.db, order.id, 'COMPLETED', cloud.clock.now());
+      await finishOrder(cloud.storage, order.id, 'COMPLETED', cloud.clock.now());
       const [row] = await settled(order.id, 1);
       assert.equal(row.httpStatus, 500);
       assert.equal(row.state, 'SENT', 'the spec ignores the notification response');
@@ -111,8 +111,8 @@ for (const dialect of DIALECTS) {
     it('a receiver that never answers fails after the timeout, once, and the API is unaffected', async () => {
       company.behave('hang');
       const order = await create(false);
-      await placeOrder(cloud.storage.db, order.id, w.far.cells[0].id, cloud.clock.now());
-      await finishOrder(cloud.storage.db, order.id, 'COMPLETED', cloud.clock.now());
+      await placeOrder(cloud.storage, order.id, w.far.cells[0].id, cloud.clock.now());
+      await finishOrder(cloud.storage, order.id, 'COMPLETED', cloud.clock.now());
       const list = await cloud.request('GET', `${BASE}/order/list`, { token: w.companyB.key });
       assert.equal(list.status, 200);
       const [row] = await settled(order.id, 1);
@@ -126,8 +126,8 @@ for (const dialect of DIALECTS) {
       await down.close();
       await cloud.storage.db.updateTable('locker_company').set({ notificationUrl: `${down.url}/gone` }).where('id', '=', w.companyB.id).execute();
       const order = await create(false);
-      await placeOrder(cloud.storage.db, order.id, w.far.cells[1].id, cloud.clock.now());
-      await finishOrder(cloud.storage.db, order.id, 'COMPLETED', cloud.clock.now());
+      await placeOrder(cloud.storage, order.id, w.far.cells[1].id, cloud.clock.now());
+      await finishOrder(cloud.storage, order.id, 'COMPLETED', cloud.clock.now());
       const [row] = await settled(order.id, 1);
       assert.equal(row.state, 'FAILED');
       assert.match(row.error ?? '', /ECONNREFUSED/);
@@ -136,11 +136,11 @@ for (const dialect of DIALECTS) {
 
     it('a status change that rolls back leaves no event', async () => {
       const order = await create(false);
-      await placeOrder(cloud.storage.db, order.id, w.far.cells[2].id, cloud.clock.now());
+      await placeOrder(cloud.storage, order.id, w.far.cells[2].id, cloud.clock.now());
       await assert.rejects(
-        cloud.storage.db.transaction().execute(async (trx) => {
+        cloud.deps.uow.run(async (tx) => {
           const { transitionOrder } = await import('../../cloud/services/order-transitions.ts');
-          await transitionOrder(trx, { orderId: order.id, to: 'COMPLETED', at: cloud.clock.now() });
+          await transitionOrder(tx, { orderId: order.id, to: 'COMPLETED', at: cloud.clock.now() });
           throw new Error('crash before commit');
         }),
         /crash before commit/,

@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, openTestStorage, type TestStorage } from '../helpers/storage.ts';
-import { seedLockerWorld, placeOrder, finishOrder, type LockerWorld } from '../helpers/locker-world.ts';
+import { seedLockerWorld, placeOrder, finishOrder, testUow, type LockerWorld } from '../helpers/locker-world.ts';
 import { startReceiver, eventually, type Receiver } from '../helpers/receiver.ts';
 import { createOrder } from '../../cloud/services/create-order.ts';
 import { Dispatcher } from '../../cloud/events/dispatcher.ts';
@@ -16,9 +16,9 @@ const dispatcher = (storage: Storage, clock = systemClock, options = {}) =>
 async function completedOrders(storage: Storage, w: LockerWorld, n: number) {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const o = await createOrder({ db: storage.db, clock: systemClock }, { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: `+99655500${1000 + i}`, sendMessage: false });
-    await placeOrder(storage.db, o.id, w.near.cells[0].id, new Date());
-    await finishOrder(storage.db, o.id, 'COMPLETED', new Date());
+    const o = await createOrder({ uow: testUow(storage), clock: systemClock }, { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: `+99655500${1000 + i}`, sendMessage: false });
+    await placeOrder(storage, o.id, w.near.cells[0].id, new Date());
+    await finishOrder(storage, o.id, 'COMPLETED', new Date());
     ids.push(o.id);
   }
   return ids;
@@ -95,9 +95,9 @@ describe('operator delivery log', () => {
       const w = await seedLockerWorld(storage.db);
       const receiver = await startReceiver({ status: 503 });
       await storage.db.updateTable('locker_company').set({ notificationUrl: `${receiver.url}/n` }).where('id', '=', w.companyB.id).execute();
-      const o = await createOrder({ db: storage.db, clock: systemClock }, { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: '+996555987654', sendMessage: true });
-      await placeOrder(storage.db, o.id, w.near.cells[0].id, new Date());
-      await finishOrder(storage.db, o.id, 'COMPLETED', new Date());
+      const o = await createOrder({ uow: testUow(storage), clock: systemClock }, { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: '+996555987654', sendMessage: true });
+      await placeOrder(storage, o.id, w.near.cells[0].id, new Date());
+      await finishOrder(storage, o.id, 'COMPLETED', new Date());
       const d = dispatcher(storage);
       d.start();
       await eventually(async () => assert.equal((await storage.db.selectFrom('outbox_event').select('id').where('state', 'in', ['SENT', 'FAILED']).execute()).length, 2));

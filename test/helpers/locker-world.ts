@@ -4,6 +4,8 @@ import { createLockerApiKey, createLockerCompany } from '../../cloud/services/ad
 import { createCity, createCountry, createDistrict } from '../../cloud/services/admin/directories.ts';
 import { createPostomat } from '../../cloud/services/admin/postomats.ts';
 import { transitionOrder } from '../../cloud/services/order-transitions.ts';
+import type { Storage } from '../../cloud/storage/database.ts';
+import { createUnitOfWork } from '../../cloud/consequences.ts';
 
 export async function seedLockerWorld(db: Db) {
   const companyA = await createLockerCompany(db, { title: 'Alpha Post', defaultDays: 3, balance: 100_000, orderPrice: 15_000, deliveryPrice: 10 });
@@ -45,10 +47,13 @@ export async function seedLockerWorld(db: Db) {
 
 export type LockerWorld = Awaited<ReturnType<typeof seedLockerWorld>>;
 
+/** The unit of work a test drives orders in: a cloud on the same storage hears of its changes after commit. */
+export const testUow = (storage: Pick<Storage, 'db' | 'changes'>) => createUnitOfWork(storage.db, storage.changes);
+
 /** Drives an order through the locker flow the way the agent's events will. */
-export async function placeOrder(db: Db, orderId: string, cellId: string, at: Date) {
-  return db.transaction().execute((trx) => transitionOrder(trx, { orderId, to: 'DELIVERED', cellId, at }));
+export async function placeOrder(storage: Pick<Storage, 'db' | 'changes'>, orderId: string, cellId: string, at: Date) {
+  return testUow(storage).run((tx) => transitionOrder(tx, { orderId, to: 'DELIVERED', cellId, at }));
 }
-export async function finishOrder(db: Db, orderId: string, to: 'COMPLETED' | 'SUBTRACTED', at: Date) {
-  return db.transaction().execute((trx) => transitionOrder(trx, { orderId, to, at }));
+export async function finishOrder(storage: Pick<Storage, 'db' | 'changes'>, orderId: string, to: 'COMPLETED' | 'SUBTRACTED', at: Date) {
+  return testUow(storage).run((tx) => transitionOrder(tx, { orderId, to, at }));
 }

@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, openTestStorage, type TestStorage } from '../helpers/storage.ts';
-import { finishOrder, placeOrder, seedLockerWorld, type LockerWorld } from '../helpers/locker-world.ts';
+import { finishOrder, placeOrder, seedLockerWorld, testUow, type LockerWorld } from '../helpers/locker-world.ts';
 import { createOrder } from '../../cloud/services/create-order.ts';
 import { systemClock } from '../../cloud/clock.ts';
 import { pickCodes } from '../../cloud/domain/codes.ts';
@@ -43,7 +43,7 @@ for (const dialect of DIALECTS) {
       const n = 60;
       await Promise.all(
         Array.from({ length: n }, (_, i) =>
-          createOrder({ db: storage.db, clock: systemClock }, { companyId: w.companyB.id, postomatId: w.mid.id, toUserPhone: `+99670${1000 + i}`, sendMessage: false }),
+          createOrder({ uow: testUow(storage), clock: systemClock }, { companyId: w.companyB.id, postomatId: w.mid.id, toUserPhone: `+99670${1000 + i}`, sendMessage: false }),
         ),
       );
       const codes = await liveCodes(w.mid.id);
@@ -59,7 +59,7 @@ for (const dialect of DIALECTS) {
       };
       const results = await Promise.allSettled(
         Array.from({ length: 4 }, (_, i) =>
-          createOrder({ db: storage.db, clock: systemClock, randomInt: rigged() }, { companyId: w.companyB.id, postomatId: w.far.id, toUserPhone: `+99671${1000 + i}`, sendMessage: false }),
+          createOrder({ uow: testUow(storage), clock: systemClock, randomInt: rigged() }, { companyId: w.companyB.id, postomatId: w.far.id, toUserPhone: `+99671${1000 + i}`, sendMessage: false }),
         ),
       );
       assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
@@ -71,10 +71,10 @@ for (const dialect of DIALECTS) {
 
     it('are released when the order is final, and may then be drawn again', async () => {
       const always = () => { const seq = [4444, 5555, 6666]; return (max: number) => seq.length ? seq.shift()! : Math.floor(Math.random() * max); };
-      const first = await createOrder({ db: storage.db, clock: systemClock, randomInt: always() }, { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: '+996720000001', sendMessage: false });
-      await placeOrder(storage.db, first.id, w.near.cells[0].id, new Date());
-      await finishOrder(storage.db, first.id, 'COMPLETED', new Date());
-      const second = await createOrder({ db: storage.db, clock: systemClock, randomInt: always() }, { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: '+996720000002', sendMessage: false });
+      const first = await createOrder({ uow: testUow(storage), clock: systemClock, randomInt: always() }, { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: '+996720000001', sendMessage: false });
+      await placeOrder(storage, first.id, w.near.cells[0].id, new Date());
+      await finishOrder(storage, first.id, 'COMPLETED', new Date());
+      const second = await createOrder({ uow: testUow(storage), clock: systemClock, randomInt: always() }, { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: '+996720000002', sendMessage: false });
       const codesOf = async (orderId: string) => (await storage.db.selectFrom('order_code').select('password').where('orderId', '=', orderId).orderBy('type').execute()).map((r) => r.password).sort();
       assert.deepEqual(await codesOf(second.id), ['4444', '5555', '6666']);
       assert.deepEqual(await codesOf(first.id), ['4444', '5555', '6666'], 'the finished order keeps its codes for the record');
@@ -82,8 +82,8 @@ for (const dialect of DIALECTS) {
 
     it('may repeat at another locker', async () => {
       const rig = () => { const seq = [7777, 8888, 9999]; return () => seq.shift()!; };
-      const a = await createOrder({ db: storage.db, clock: systemClock, randomInt: rig() }, { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: '+996730000001', sendMessage: false });
-      const b = await createOrder({ db: storage.db, clock: systemClock, randomInt: rig() }, { companyId: w.companyB.id, postomatId: w.mid.id, toUserPhone: '+996730000002', sendMessage: false });
+      const a = await createOrder({ uow: testUow(storage), clock: systemClock, randomInt: rig() }, { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: '+996730000001', sendMessage: false });
+      const b = await createOrder({ uow: testUow(storage), clock: systemClock, randomInt: rig() }, { companyId: w.companyB.id, postomatId: w.mid.id, toUserPhone: '+996730000002', sendMessage: false });
       assert.ok(a.id && b.id);
     });
   });

@@ -62,7 +62,7 @@ for (const dialect of DIALECTS) {
       it('shows the cell with its postomat and the storage period after placement', async () => {
         const created = (await cloud.request('POST', `${BASE}/order/create`, { token: w.companyB.key, body: { toUserPhone: '+996555000112', postomatId: w.mid.id, sendMessage: false, days: 2 } })).body;
         const at = new Date(cloud.clock.now().getTime() + 3_600_000);
-        await placeOrder(cloud.storage.db, created.id, w.mid.cells[2].id, at);
+        await placeOrder(cloud.storage, created.id, w.mid.cells[2].id, at);
         const res = await get(`/order/${created.id}?withCell=true&withStatuses=true&withCurrentStatus=true`);
         assert.equal(res.body.cellId, w.mid.cells[2].id);
         assert.equal(res.body.cell.id, w.mid.cells[2].id);
@@ -130,12 +130,12 @@ for (const dialect of DIALECTS) {
       await cloud.request('POST', `${BASE}/order/create`, { token: w.companyA.key, body: { toUserPhone: '+996555199999', postomatId: w.near.id, sendMessage: false } });
       // ids[0], ids[1] DELIVERED (1 day storage from 2026-05-01), ids[2] COMPLETED, ids[3] SUBTRACTED
       const at = new Date('2026-05-01T01:00:00.000Z');
-      await placeOrder(cloud.storage.db, ids[0], w.near.cells[0].id, at);
-      await placeOrder(cloud.storage.db, ids[1], w.near.cells[1].id, new Date('2026-05-03T00:00:00.000Z'));
-      await placeOrder(cloud.storage.db, ids[2], w.near.cells[2].id, at);
-      await finishOrder(cloud.storage.db, ids[2], 'COMPLETED', at);
-      await placeOrder(cloud.storage.db, ids[3], w.near.cells[2].id, at);
-      await finishOrder(cloud.storage.db, ids[3], 'SUBTRACTED', at);
+      await placeOrder(cloud.storage, ids[0], w.near.cells[0].id, at);
+      await placeOrder(cloud.storage, ids[1], w.near.cells[1].id, new Date('2026-05-03T00:00:00.000Z'));
+      await placeOrder(cloud.storage, ids[2], w.near.cells[2].id, at);
+      await finishOrder(cloud.storage, ids[2], 'COMPLETED', at);
+      await placeOrder(cloud.storage, ids[3], w.near.cells[2].id, at);
+      await finishOrder(cloud.storage, ids[3], 'SUBTRACTED', at);
       clock.set('2026-05-03T12:00:00.000Z'); // ids[0] expired, ids[1] not
     });
     after(() => cloud.stop());
@@ -216,7 +216,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('expiredAggregate follows changes to DELIVERED orders at once', async () => {
-      await finishOrder(cloud.storage.db, ids[0], 'SUBTRACTED', cloud.clock.now());
+      await finishOrder(cloud.storage, ids[0], 'SUBTRACTED', cloud.clock.now());
       const res = await list();
       assert.equal(res.body.expiredAggregate._count, 1);
       assert.deepEqual(res.body.expiredAggregate._sum, { price: 0.2, deliveryPrice: 0.07, paidAmount: 0, notPaidAmount: 0.27, promoCodeAmount: 0 });

@@ -17,7 +17,7 @@ for (const dialect of DIALECTS) {
       w = await seedLockerWorld(cloud.storage.db);
       // Occupy the first cell of `near` with a placed parcel.
       const o = await cloud.request('POST', `${BASE}/order/create`, { token: w.companyA.key, body: { toUserPhone: '+996555000001', postomatId: w.near.id, sendMessage: false } });
-      await placeOrder(cloud.storage.db, o.body.id, w.near.cells[0].id, cloud.clock.now());
+      await placeOrder(cloud.storage, o.body.id, w.near.cells[0].id, cloud.clock.now());
     });
     after(() => cloud.stop());
     const get = (path: string) => cloud.request('GET', `${BASE}${path}`, { token: w.companyB.key });

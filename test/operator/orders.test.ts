@@ -5,6 +5,7 @@ import { ManualClock } from '../../cloud/clock.ts';
 import { createOrder } from '../../cloud/services/create-order.ts';
 import { transitionOrder } from '../../cloud/services/order-transitions.ts';
 import { useOperator, type Operator } from './harness.ts';
+import { testUow } from '../helpers/locker-world.ts';
 
 /** A paid company (150.00 + 20.00) and a locker with two cells, made through the CLI. */
 async function setUp(op: Operator) {
@@ -21,10 +22,10 @@ const codeDraw = () => 7000 + (nextCode++ % 999);
 const showsCode = (out: string, code: string) => new RegExp(`(?<![0-9A-Za-z])${code}(?![0-9A-Za-z])`).test(out);
 
 async function newOrder(op: Operator, companyId: string, postomatId: string, options: { pay?: boolean; deliverTo?: string } = {}) {
-  const db = op.storage().db;
-  const order = await createOrder({ db, clock: new ManualClock('2026-03-01T10:00:00.000Z'), randomInt: codeDraw }, { companyId, postomatId, toUserPhone: '+996700123456', sendMessage: false, pay: options.pay });
+  const uow = testUow(op.storage());
+  const order = await createOrder({ uow, clock: new ManualClock('2026-03-01T10:00:00.000Z'), randomInt: codeDraw }, { companyId, postomatId, toUserPhone: '+996700123456', sendMessage: false, pay: options.pay });
   if (options.deliverTo) {
-    await db.transaction().execute((trx) => transitionOrder(trx, { orderId: order.id, to: 'DELIVERED', at: new Date('2026-03-01T12:00:00.000Z'), cellId: options.deliverTo }));
+    await uow.run((tx) => transitionOrder(tx, { orderId: order.id, to: 'DELIVERED', at: new Date('2026-03-01T12:00:00.000Z'), cellId: options.deliverTo }));
   }
   return order;
 }

@@ -221,9 +221,9 @@ for (const dialect of DIALECTS) {
       it('a locker parcel follows its order: placement is ARRIVED, collection TRANSFERRED_TO_CLIENT', async () => {
         const { parcel, postomatOrder } = await created(m.lockerBody(world.lw.mid.id));
         const seen = [await status(parcel.trackCode)];
-        await placeOrder(db(), postomatOrder.id, world.lw.mid.cells[0].id, cloud.clock.now());
+        await placeOrder(cloud.storage, postomatOrder.id, world.lw.mid.cells[0].id, cloud.clock.now());
         seen.push(await status(parcel.trackCode));
-        await finishOrder(db(), postomatOrder.id, 'COMPLETED', cloud.clock.now());
+        await finishOrder(cloud.storage, postomatOrder.id, 'COMPLETED', cloud.clock.now());
         seen.push(await status(parcel.trackCode));
         assert.deepEqual(seen, ['CREATED', 'ARRIVED', 'TRANSFERRED_TO_CLIENT']);
       });

@@ -106,8 +106,8 @@ for (const dialect of DIALECTS) {
       it('502 when the parcel is already in a locker cell, or was collected from it', async () => {
         for (const end of ['DELIVERED', 'COMPLETED'] as const) {
           const { parcel, postomatOrder } = await create(m.lockerBody(world.lw.far.id));
-          await placeOrder(db(), postomatOrder.id, world.lw.far.cells[end === 'DELIVERED' ? 0 : 1].id, cloud.clock.now());
-          if (end === 'COMPLETED') await finishOrder(db(), postomatOrder.id, 'COMPLETED', cloud.clock.now());
+          await placeOrder(cloud.storage, postomatOrder.id, world.lw.far.cells[end === 'DELIVERED' ? 0 : 1].id, cloud.clock.now());
+          if (end === 'COMPLETED') await finishOrder(cloud.storage, postomatOrder.id, 'COMPLETED', cloud.clock.now());
           await refused(parcel.trackCode, { toWarehouseId: pvz2.id }, 502, 'Postomat provider error');
           await refused(parcel.trackCode, { toPostomatId: world.lw.mid.id }, 502, 'Postomat provider error');
           const o = await order(postomatOrder.id);
@@ -152,7 +152,7 @@ for (const dialect of DIALECTS) {
         const after = await codes(postomatOrder.id);
         assert.deepEqual(after.map((c) => [c.type, c.password, c.postomatId, c.active]), before.map((c) => [c.type, c.password, world.lw.mid.id, 1]), 'its codes come along');
         assert.equal(await statusOf(parcel.trackCode), 'REDIRECTED');
-        await placeOrder(db(), postomatOrder.id, world.lw.mid.cells[0].id, cloud.clock.now());
+        await placeOrder(cloud.storage, postomatOrder.id, world.lw.mid.cells[0].id, cloud.clock.now());
         assert.equal(await statusOf(parcel.trackCode), 'ARRIVED');
       });
 
@@ -199,8 +199,8 @@ for (const dialect of DIALECTS) {
         assert.deepEqual([o.companyId, o.postomatId, o.sendMessage, o.paidAmount, o.customData, recipient.phone], [world.w.lockerCompany.id, world.lw.far.id, 0, ORDER_PRICE, pickup.trackCode, '+996700177777']);
 
         const { parcel, postomatOrder } = await create(m.lockerBody(world.lw.near.id));
-        await placeOrder(db(), postomatOrder.id, world.lw.near.cells[2].id, cloud.clock.now());
-        await finishOrder(db(), postomatOrder.id, 'SUBTRACTED', cloud.clock.now());
+        await placeOrder(cloud.storage, postomatOrder.id, world.lw.near.cells[2].id, cloud.clock.now());
+        await finishOrder(cloud.storage, postomatOrder.id, 'SUBTRACTED', cloud.clock.now());
         const again = await redirect(parcel.trackCode, { toPostomatId: world.lw.mid.id });
         assert.equal(again.status, 200);
         assert.notEqual(again.body.parcel.postomatOrderId, postomatOrder.id);

@@ -180,7 +180,7 @@ for (const dialect of DIALECTS) {
     describe('orders', () => {
       it('GET /order/list: the Locker API\'s page of the locker company\'s orders; page and pageSize (1-500) required', async () => {
         const placed = await create();
-        await placeOrder(cloud.storage.db, placed.id, lw.near.cells[0].id, cloud.clock.now());
+        await placeOrder(cloud.storage, placed.id, lw.near.cells[0].id, cloud.clock.now());
         for (const q of ['page=1&pageSize=3&withCurrentStatus=true&withToUser=true&withCell=true', 'page=1&pageSize=500&status=DELIVERED&withPostomat=true&withStatuses=true&withRent=true&withPasswords=true']) {
           const res = await market('GET', `/order/list?${q}`);
           assert.equal(res.status, 200);

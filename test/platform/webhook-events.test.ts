@@ -52,7 +52,7 @@ for (const dialect of DIALECTS) {
 
     it('placement sends DELIVERED_TO_POSTOMAT from the template, with x-api-key; collection sends TRANSFERRED_TO_CLIENT', async () => {
       const order = await create(lw.companyA.key);
-      await placeOrder(cloud.storage.db, order.id, lw.near.cells[0].id, cloud.clock.now());
+      await placeOrder(cloud.storage, order.id, lw.near.cells[0].id, cloud.clock.now());
       await settled(order.id, 1);
       const [placed] = received(order.id);
       assert.equal(placed.path, '/placed');
@@ -60,7 +60,7 @@ for (const dialect of DIALECTS) {
       assert.equal(placed.headers['x-api-key'], 'hook-secret');
       assert.equal(placed.headers['content-type'], 'application/json');
 
-      await finishOrder(cloud.storage.db, order.id, 'COMPLETED', cloud.clock.now());
+      await finishOrder(cloud.storage, order.id, 'COMPLETED', cloud.clock.now());
       await settled(order.id, 2);
       const taken = received(order.id).find((r) => r.path === '/taken')!;
       assert.deepEqual(JSON.parse(taken.body), { postomatOrderId: order.id, status: 1 });
@@ -70,13 +70,13 @@ for (const dialect of DIALECTS) {
 
     it('orders of an unlinked locker company reach nobody, unless a parcel names the order', async () => {
       const lonely = await create(lw.companyB.key);
-      await placeOrder(cloud.storage.db, lonely.id, lw.near.cells[1].id, cloud.clock.now());
+      await placeOrder(cloud.storage, lonely.id, lw.near.cells[1].id, cloud.clock.now());
       const none = await cloud.storage.db.selectFrom('outbox_event').selectAll().where('orderId', '=', lonely.id).where('kind', '=', 'WEBHOOK').execute();
       assert.equal(none.length, 0, 'events are written with the placement: none there means none ever');
 
       const order = await create(lw.companyB.key);
       await createParcel(cloud.storage.db, { companyId: w.otherLogist.id, partnerCompanyId: w.market.id, weight: 1, currency: 'KGS', deliveryMethod: 'POSTOMAT', postomatId: lw.near.id, postomatOrderId: order.id });
-      await placeOrder(cloud.storage.db, order.id, lw.near.cells[2].id, cloud.clock.now());
+      await placeOrder(cloud.storage, order.id, lw.near.cells[2].id, cloud.clock.now());
       await settled(order.id, 2);
       assert.deepEqual(received(order.id).map((r) => r.path).sort(), ['/market', '/osh']);
     });
@@ -84,7 +84,7 @@ for (const dialect of DIALECTS) {
     it('a switched-off company gets nothing', async () => {
       await updatePlatformCompany(cloud.storage.db, w.logist.id, { isActive: false });
       const order = await create(lw.companyA.key);
-      await placeOrder(cloud.storage.db, order.id, lw.mid.cells[0].id, cloud.clock.now());
+      await placeOrder(cloud.storage, order.id, lw.mid.cells[0].id, cloud.clock.now());
       const rows = await cloud.storage.db.selectFrom('outbox_event').selectAll().where('orderId', '=', order.id).where('kind', '=', 'WEBHOOK').execute();
       assert.equal(rows.length, 0);
       await updatePlatformCompany(cloud.storage.db, w.logist.id, { isActive: true });
@@ -112,8 +112,8 @@ for (const dialect of DIALECTS) {
 
     it('records the webhook as SKIPPED and sends nothing, while the company notification still goes out', async () => {
       const order = (await cloud.request('POST', `${LOCKER}/order/create`, { token: lw.companyA.key, body: { toUserPhone: '+996555123456', postomatId: lw.near.id, sendMessage: false } })).body;
-      await placeOrder(cloud.storage.db, order.id, lw.near.cells[0].id, cloud.clock.now());
-      await finishOrder(cloud.storage.db, order.id, 'COMPLETED', cloud.clock.now());
+      await placeOrder(cloud.storage, order.id, lw.near.cells[0].id, cloud.clock.now());
+      await finishOrder(cloud.storage, order.id, 'COMPLETED', cloud.clock.now());
       const rows = await eventually(async () => {
         const r = await cloud.storage.db.selectFrom('outbox_event').selectAll().where('orderId', '=', order.id).execute();
         assert.equal(r.length, 2);

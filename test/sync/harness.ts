@@ -4,6 +4,8 @@
  * simulated lockers whose real agents run over pseudo-terminals and connect over MQTT.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { createLockerApiKey, createLockerCompany } from '../../cloud/services/admin/companies.ts';
 import { createPostomat, resetAgentCredentials, type CellInput } from '../../cloud/services/admin/postomats.ts';
 import type { Db } from '../../cloud/storage/database.ts';
@@ -68,7 +70,8 @@ export interface WorldOptions {
 }
 
 export async function startSyncWorld(dialect: TestDialect, options: WorldOptions = {}): Promise<SyncWorld> {
-  const env: Record<string, string> = { SYNC_POLL_MS: '10', ...options.env };
+  // Polls are a safety net only: a minute here, so every test relies on the wake-ups after commit.
+  const env: Record<string, string> = { SYNC_POLL_MS: '60000', EVENT_POLL_MS: '60000', ...options.env };
   // The real clock: events carry the agents' real times, and the cloud keeps them in order.
   let cloud = await startTestCloud(dialect, { env, clock: systemClock, logger: options.logger });
   let brokerPort: number | undefined;
@@ -193,3 +196,20 @@ async function clearRetained(env: Record<string, string>, lockerIds: string[]): 
   }
   await client.endAsync();
 }
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** `npm run operator -- …` as its own process on the test storage. */
+export function operatorProcess(w: SyncWorld, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cloud/operator/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: w.cloud.storage.databaseUrl, ...w.cloud.storage.childEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+}
+

@@ -4,30 +4,12 @@
  * again), and the order becomes SUBTRACTED when the agent reports the parcel gone.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runOperator } from '../../cloud/operator/cli.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
 import { DIALECTS } from '../helpers/storage.ts';
 import { typeAndWaitOpen, waitForDisplay } from '../helpers/sim-harness.ts';
-import { codesOf, eventsOf, orderRow, startSyncWorld, until, untilAgent, untilOnline, useCell, type CloudLocker, type SyncWorld } from './harness.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** `npm run operator -- …` as its own process on the test storage. */
-function operatorProcess(w: SyncWorld, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cloud/operator/cli.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: w.cloud.storage.databaseUrl, ...w.cloud.storage.childEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
-}
+import { codesOf, eventsOf, operatorProcess, orderRow, startSyncWorld, until, untilAgent, untilOnline, useCell, type CloudLocker, type SyncWorld } from './harness.ts';
 
 const command = (w: SyncWorld, orderId: string) => w.db.selectFrom('locker_command').selectAll().where('orderId', '=', orderId).executeTakeFirstOrThrow();
 
@@ -73,6 +55,8 @@ for (const dialect of DIALECTS) {
       // The same command again (a process died between claiming and publishing it): answered, not re-run.
       const opened = sim.displayLines.filter((l) => /open for removal/.test(l)).length;
       await w.db.updateTable('locker_command').set({ state: 'PENDING' }).where('orderId', '=', order.id).execute();
+      // Written behind the cloud's back, as a crash would leave it: its safety-net poll finds it.
+      w.cloud.sync.publisher.soon();
       await until('redelivery answered', async () => ((await command(w, order.id)).state === 'DONE' ? true : undefined));
       assert.equal(sim.displayLines.filter((l) => /open for removal/.test(l)).length, opened);
       assert.equal(sim.hardwareCells().find((c) => c.cellId === order.cell)?.doorClosed, true);

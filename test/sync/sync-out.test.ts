@@ -11,7 +11,9 @@ import { createPostomat } from '../../cloud/services/admin/postomats.ts';
 import { createOrder } from '../../cloud/services/create-order.ts';
 import { markPaid, transitionOrder } from '../../cloud/services/order-transitions.ts';
 import { recordLockerChange } from '../../cloud/sync/changes.ts';
-import { COMMAND_TTL_MS, commandsDue, queueOpenCell } from '../../cloud/sync/commands.ts';
+import { commandsDue } from '../../cloud/sync/commands.ts';
+import { COMMAND_TTL_MS, queueOpenCell } from '../../cloud/services/staff-commands.ts';
+import { testUow } from '../helpers/locker-world.ts';
 import { SyncPublisher } from '../../cloud/sync/publisher.ts';
 import { deltaSync, fullSync, lockerVersion, syncForAnnouncement } from '../../cloud/sync/sync-out.ts';
 import type { SyncMessage } from '../../shared/mqtt/index.ts';
@@ -25,9 +27,9 @@ for (const dialect of DIALECTS) {
     let companyId: string;
     const newLocker = async () => (await createPostomat(storage.db, { title: 'L', shortId: `V${Math.random().toString(36).slice(2, 8)}` }, CELLS)).id;
     const newOrder = (postomatId: string, pay = false) =>
-      createOrder({ db: storage.db, clock }, { companyId, postomatId, toUserPhone: '+996555000222', sendMessage: false, pay });
+      createOrder({ uow: testUow(storage), clock }, { companyId, postomatId, toUserPhone: '+996555000222', sendMessage: false, pay });
     const step = (orderId: string, to: 'DELIVERED' | 'COMPLETED' | 'SUBTRACTED', cellId?: string) =>
-      storage.db.transaction().execute((trx) => transitionOrder(trx, { orderId, to, at: clock.now(), cellId }));
+      testUow(storage).run((tx) => transitionOrder(tx, { orderId, to, at: clock.now(), cellId }));
 
     before(async () => {
       storage = await openTestStorage(dialect);
@@ -39,7 +41,7 @@ for (const dialect of DIALECTS) {
       const locker = await newLocker();
       const o = await newOrder(locker);
       assert.equal((await lockerVersion(storage.db, locker)).version, 1);
-      await storage.db.transaction().execute((trx) => markPaid(trx, o.id, clock.now()));
+      await testUow(storage).run((tx) => markPaid(tx, o.id, clock.now()));
       assert.equal((await lockerVersion(storage.db, locker)).version, 2);
       const cell = (await storage.db.selectFrom('cell').select(['id', 'number']).where('postomatId', '=', locker).where('number', '=', 2).executeTakeFirstOrThrow());
       await step(o.id, 'DELIVERED', cell.id);
@@ -108,9 +110,9 @@ for (const dialect of DIALECTS) {
       const o = await newOrder(locker, true);
       const cell = await storage.db.selectFrom('cell').select('id').where('postomatId', '=', locker).where('number', '=', 1).executeTakeFirstOrThrow();
       await step(o.id, 'DELIVERED', cell.id);
-      const { command, created } = await storage.db.transaction().execute((trx) => queueOpenCell(trx, { ...o, cellId: cell.id }, clock.now()));
+      const { command, created } = await testUow(storage).run((tx) => queueOpenCell(tx, { ...o, cellId: cell.id }, clock.now()));
       assert.deepEqual([created, command.cellId, command.state], [true, '1', 'PENDING']);
-      const again = await storage.db.transaction().execute((trx) => queueOpenCell(trx, { ...o, cellId: cell.id }, clock.now()));
+      const again = await testUow(storage).run((tx) => queueOpenCell(tx, { ...o, cellId: cell.id }, clock.now()));
       assert.deepEqual([again.created, again.command.id], [false, command.id]);
       assert.deepEqual((await commandsDue(storage.db, clock.now(), 10_000, locker)).map((c) => c.id), [command.id]);
       const later = new Date(clock.now().getTime() + COMMAND_TTL_MS + 1);
@@ -134,7 +136,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(sent[0].body.upserts.map((u) => u.orderId), [o.id]);
       await publisher.tick();
       assert.equal(sent.length, 1, 'nothing new, nothing sent');
-      await storage.db.transaction().execute((trx) => markPaid(trx, o.id, clock.now()));
+      await testUow(storage).run((tx) => markPaid(tx, o.id, clock.now()));
       await publisher.tick();
       assert.deepEqual([sent[1].body.since, sent[1].body.version, sent[1].body.upserts[0].notPaidAmount], [1, 2, 0]);
       assert.equal((await lockerVersion(storage.db, locker)).publishedVersion, 2);

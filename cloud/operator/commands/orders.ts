@@ -78,7 +78,7 @@ export const commands: Command[] = [
     usage: ['--id <orderId>'],
     flags: flagsOf({ id: fText() }),
     async run(ctx, f) {
-      const { settled } = await payOrder(ctx.db, f.id, ctx.clock.now());
+      const { settled } = await payOrder(ctx.uow, f.id, ctx.clock.now());
       return orderResult(ctx, f.id, settled ? `settled ${money(settled)}` : 'nothing was unpaid');
     },
   }),
@@ -91,7 +91,7 @@ export const commands: Command[] = [
     ],
     flags: flagsOf({ id: fText(), manual: fBool().optional() }),
     async run(ctx, f) {
-      const { command, created } = await subtractOrderByStaff(ctx.db, f.id, ctx.clock.now(), { manual: f.manual });
+      const { command, created } = await subtractOrderByStaff(ctx.uow, f.id, ctx.clock.now(), { manual: f.manual });
       if (!command) return orderResult(ctx, f.id, 'order subtracted by hand: the locker forgets it when it next syncs');
       const o = await orderDetails(ctx.db, f.id);
       const link = await ctx.db.selectFrom('locker_link').select('online').where('postomatId', '=', o.postomatId).executeTakeFirst();

@@ -6,7 +6,8 @@ import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { isFinal, type OrderStatus } from '../../domain/order-states.ts';
 import { markPaid, transitionOrder } from '../order-transitions.ts';
-import { queueOpenCell } from '../../sync/commands.ts';
+import { queueOpenCell } from '../staff-commands.ts';
+import type { UnitOfWork } from '../unit-of-work.ts';
 import { getLockerCompany } from './companies.ts';
 import { getPostomat } from './postomats.ts';
 
@@ -37,12 +38,12 @@ export async function orderDetails(db: Db, id: string) {
 }
 
 /** Staff settle the unpaid remainder (paid at the counter, or waived). */
-export async function payOrder(db: Db, id: string, at: Date) {
-  return db.transaction().execute(async (trx) => {
-    const order = await getOrder(trx, id);
+export async function payOrder(uow: UnitOfWork, id: string, at: Date) {
+  return uow.run(async (tx) => {
+    const order = await getOrder(tx.db, id);
     if (isFinal(order.status as OrderStatus)) throw new DomainError('ORDER_COMPLETED', `order ${id} is ${order.status}: nothing left to pay`);
     const settled = order.notPaidAmount;
-    const updated = await markPaid(trx, id, at);
+    const updated = await markPaid(tx, id, at);
     return { order: updated, settled };
   });
 }
@@ -54,15 +55,15 @@ export async function payOrder(db: Db, id: string, at: Date) {
  * still open reuses it. `manual`: the parcel is already out (a locker that cannot be reached,
  * opened with a key): the order becomes SUBTRACTED at once, and the locker forgets it on sync.
  */
-export async function subtractOrderByStaff(db: Db, id: string, at: Date, options: { manual?: boolean } = {}) {
-  return db.transaction().execute(async (trx) => {
-    const order = await getOrder(trx, id);
-    if (options.manual) return { order: await transitionOrder(trx, { orderId: id, to: 'SUBTRACTED', at }), command: undefined, created: false };
+export async function subtractOrderByStaff(uow: UnitOfWork, id: string, at: Date, options: { manual?: boolean } = {}) {
+  return uow.run(async (tx) => {
+    const order = await getOrder(tx.db, id);
+    if (options.manual) return { order: await transitionOrder(tx, { orderId: id, to: 'SUBTRACTED', at }), command: undefined, created: false };
     if (order.status !== 'DELIVERED') {
       const why = order.status === 'CREATED' ? 'its parcel is not in a cell yet' : 'it is finished';
       throw new DomainError('INVALID_TRANSITION', `order ${id} is ${order.status}, cannot become SUBTRACTED: ${why}`);
     }
-    const { command, created } = await queueOpenCell(trx, order, at);
+    const { command, created } = await queueOpenCell(tx, order, at);
     return { order, command, created };
   });
 }

@@ -11,7 +11,7 @@
 import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { keyUse } from '../../domain/platform/market-idempotency.ts';
-import { transactionRedrawing } from './tx.ts';
+import type { Tx, UnitOfWork } from '../unit-of-work.ts';
 
 export interface IdempotentRequest {
   companyId: number;
@@ -30,11 +30,12 @@ export interface IdempotentAnswer {
  * Runs `create` once per key and window; every request with the key gets its answer. A unique
  * index refusing a drawn value (track code, locker codes) reruns the whole transaction.
  */
-export function idempotent(db: Db, req: IdempotentRequest, create: (trx: Db) => Promise<unknown>): Promise<IdempotentAnswer> {
-  return transactionRedrawing(db, async (trx) => {
+export function idempotent(uow: UnitOfWork, req: IdempotentRequest, create: (tx: Tx) => Promise<unknown>): Promise<IdempotentAnswer> {
+  return uow.run(async (tx) => {
+    const trx = tx.db;
     const stored = await claim(trx, req);
     if (stored) return { body: JSON.parse(stored), replayed: true };
-    const body = await create(trx);
+    const body = await create(tx);
     await trx
       .updateTable('market_idempotency')
       .set({ responseStatus: 200, responseBody: JSON.stringify(body), completedAt: req.now.toISOString() })
@@ -42,7 +43,7 @@ export function idempotent(db: Db, req: IdempotentRequest, create: (trx: Db) => 
       .where('key', '=', req.key)
       .execute();
     return { body, replayed: false };
-  });
+  }, { redrawAttempts: 5 });
 }
 
 /** Claims the key (undefined) or returns the answer stored under it; a reused key is refused. */

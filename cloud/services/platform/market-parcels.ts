@@ -7,6 +7,7 @@
 import type { Db } from '../../storage/database.ts';
 import type { Clock } from '../../clock.ts';
 import type { LockerOrderTable } from '../../storage/schema.ts';
+import type { Tx } from '../unit-of-work.ts';
 import type { RandomInt } from '../../domain/codes.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { marketStatus } from '../../domain/platform/market-status.ts';
@@ -22,8 +23,6 @@ import { lockerCompanyOf } from './locker-access.ts';
 export interface MarketDeps {
   clock: Clock;
   randomInt?: RandomInt;
-  /** runs inside the order-creation transaction (see AppDeps.afterOrderCreate) */
-  afterOrderCreate?: (trx: Db, order: LockerOrderTable) => Promise<void>;
 }
 
 export interface MarketParty {
@@ -80,11 +79,11 @@ async function ownerOf(db: Db, marketId: number): Promise<number> {
  * A paid locker order of the marketplace's locker company for the parcel, without SMS. Every
  * refusal of the locker side (no access, a balance that cannot pay) is POSTOMAT_PROVIDER_ERROR.
  */
-export async function createParcelLockerOrder(trx: Db, deps: MarketDeps, marketId: number, o: { postomatId: string; phone: string; weight: number; trackCode: string }) {
-  const lockerCompanyId = await lockerCompanyOf(trx, marketId);
+export async function createParcelLockerOrder(tx: Tx, deps: MarketDeps, marketId: number, o: { postomatId: string; phone: string; weight: number; trackCode: string }) {
+  const lockerCompanyId = await lockerCompanyOf(tx.db, marketId);
   if (!lockerCompanyId) throw providerError(`marketplace ${marketId} has no locker access`);
   try {
-    return await createIn(trx, { db: trx, clock: deps.clock, randomInt: deps.randomInt, afterCreate: deps.afterOrderCreate }, {
+    return await createIn(tx, deps, {
       companyId: lockerCompanyId,
       postomatId: o.postomatId,
       toUserPhone: o.phone,
@@ -100,7 +99,8 @@ export async function createParcelLockerOrder(trx: Db, deps: MarketDeps, marketI
   }
 }
 
-export async function createMarketParcel(trx: Db, deps: MarketDeps, marketId: number, input: MarketParcelInput): Promise<MarketParcelView> {
+export async function createMarketParcel(tx: Tx, deps: MarketDeps, marketId: number, input: MarketParcelInput): Promise<MarketParcelView> {
+  const trx = tx.db;
   const now = deps.clock.now();
   if (input.deliveryMethod === 'POSTOMAT') await activePostomat(trx, input.postomatId!);
   else if (!(await findPickupPoint(trx, await pickupPointOwners(trx, marketId), input.warehouseId!))) throw new DomainError('WAREHOUSE_NOT_FOUND');
@@ -126,7 +126,7 @@ export async function createMarketParcel(trx: Db, deps: MarketDeps, marketId: nu
   }, now);
   if (input.deliveryMethod !== 'POSTOMAT' || !input.createPostomatOrder) return { parcel };
 
-  const order = await createParcelLockerOrder(trx, deps, marketId, { postomatId: input.postomatId!, phone: receiver.phone, weight: input.weight, trackCode: parcel.trackCode });
+  const order = await createParcelLockerOrder(tx, deps, marketId, { postomatId: input.postomatId!, phone: receiver.phone, weight: input.weight, trackCode: parcel.trackCode });
   parcel = await setParcelLockerOrder(trx, parcel.id, { postomatId: order.postomatId, postomatOrderId: order.id }, now);
   return { parcel, order, downCode: (await findCode(trx, order.id, 'DOWN')) ?? null };
 }

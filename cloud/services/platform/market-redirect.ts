@@ -15,6 +15,7 @@ import { moveOrderToPostomat, withdrawOrder } from '../order-moves.ts';
 import { redirectParcel, setParcelLockerOrder, type Parcel, type RedirectTarget } from './parcels.ts';
 import { findPickupPoint, pickupPointOwners } from './market-places.ts';
 import { lockerCompanyOf } from './locker-access.ts';
+import type { Tx } from '../unit-of-work.ts';
 import { activePostomat, createParcelLockerOrder, lockerOrderOf, marketParcel, providerError, type MarketDeps } from './market-parcels.ts';
 
 /** A locker-side step: its refusal (an order changed meanwhile, no codes left) is the provider's error. */
@@ -27,7 +28,8 @@ async function lockerSide<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function redirectMarketParcel(trx: Db, deps: MarketDeps, marketId: number, trackCode: string, target: RedirectTarget): Promise<Parcel> {
+export async function redirectMarketParcel(tx: Tx, deps: MarketDeps, marketId: number, trackCode: string, target: RedirectTarget): Promise<Parcel> {
+  const trx = tx.db;
   const now = deps.clock.now();
   const parcel = await marketParcel(trx, marketId, trackCode);
   if (!canRedirect(parcel.status)) throw new DomainError('NOT_ACCEPTABLE', `a parcel in ${parcel.status} cannot be redirected`);
@@ -44,12 +46,12 @@ export async function redirectMarketParcel(trx: Db, deps: MarketDeps, marketId: 
   if ((step === 'MOVE' || step === 'CREATE') && !(await lockerCompanyOf(trx, marketId))) throw providerError(`marketplace ${marketId} has no locker access`);
 
   const redirected = await redirectParcel(trx, parcel.id, target, now);
-  if (step === 'WITHDRAW') await lockerSide(() => withdrawOrder(trx, order!.id, now));
+  if (step === 'WITHDRAW') await lockerSide(() => withdrawOrder(tx, order!.id, now));
   if (!('postomatId' in target) || step === 'NONE' || step === 'WITHDRAW') return redirected;
 
   const moved = step === 'MOVE'
-    ? await lockerSide(() => moveOrderToPostomat(trx, order!.id, target.postomatId, now, deps.randomInt))
-    : await createParcelLockerOrder(trx, deps, marketId, { postomatId: target.postomatId, phone: await receiverPhone(trx, parcel), weight: parcel.weight, trackCode: parcel.trackCode });
+    ? await lockerSide(() => moveOrderToPostomat(tx, order!.id, target.postomatId, now, deps.randomInt))
+    : await createParcelLockerOrder(tx, deps, marketId, { postomatId: target.postomatId, phone: await receiverPhone(trx, parcel), weight: parcel.weight, trackCode: parcel.trackCode });
   return setParcelLockerOrder(trx, parcel.id, { postomatId: moved.postomatId, postomatOrderId: moved.id }, now);
 }
 
