@@ -4,6 +4,7 @@ import { DomainError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import { DEFAULT_STATUS, MESSAGE_TEXT } from './error-map.ts';
 import { HttpError } from './http-error.ts';
+import { isBusy } from '../storage/sqlite-busy.ts';
 
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
@@ -17,6 +18,8 @@ export function toHttpError(err: unknown): HttpError {
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
     return new HttpError(415, 'Unsupported Media Type', { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' });
   }
+  // Another process held the SQLite database past the retry deadline: temporary, say when to retry.
+  if (isBusy(err)) return new HttpError(503, 'Service Unavailable', { code: 'STORAGE_BUSY', headers: { 'Retry-After': '1' } });
   return new HttpError(500, 'Internal Server Error', { code: 'INTERNAL_SERVER_ERROR' });
 }
 

@@ -7,12 +7,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrateToLatest } from './migrations/index.ts';
 import { redactUrl } from '../../shared/urls.ts';
 import { PostgresNotifications, SqliteCommitWatcher } from './notifications.ts';
 import { ChangeFeed } from './change-feed.ts';
+import { BusyRetryingSqliteDialect, type BusyRetry } from './sqlite-busy.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -34,7 +35,15 @@ export interface Storage {
    * cloud's own process wakes that cloud too.
    */
   changes: ChangeFeed;
+  /** statements run so far by this storage (operators' metrics; tests count the work of a request) */
+  statements(): number;
   close(): Promise<void>;
+}
+
+/** Counts statements as Kysely runs them; prepared reads on SQLite's direct reader count themselves. */
+class StatementCounter {
+  n = 0;
+  readonly log = () => void this.n++;
 }
 
 export interface OpenOptions {
@@ -42,6 +51,8 @@ export interface OpenOptions {
   schema?: string;
   poolSize?: number;
   migrate?: boolean;
+  /** SQLite: how long a statement waits (asynchronously) for another connection's lock (sqlite-busy.ts) */
+  busyRetry?: BusyRetry;
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -54,7 +65,7 @@ export function sqlitePathFromUrl(url: string): string {
 }
 
 export async function openStorage(url: string, options: OpenOptions = {}): Promise<Storage> {
-  const storage = isPostgresUrl(url) ? await openPostgres(url, options) : openSqlite(url);
+  const storage = isPostgresUrl(url) ? await openPostgres(url, options) : openSqlite(url, options);
   if (options.migrate !== false) {
     try {
       await migrateToLatest(storage.db, storage.dialect);
@@ -66,27 +77,30 @@ export async function openStorage(url: string, options: OpenOptions = {}): Promi
   return storage;
 }
 
-function openSqlite(url: string): Storage {
+function openSqlite(url: string, options: OpenOptions): Storage {
   const file = sqlitePathFromUrl(url);
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('busy_timeout = 5000');
+  // Never wait for a lock synchronously: sqlite-busy.ts waits asynchronously instead.
+  sqlite.pragma('busy_timeout = 0');
   sqlite.pragma('foreign_keys = ON');
   // WAL + NORMAL is durable against process crashes; FULL adds power-loss safety for the last commit.
   sqlite.pragma('synchronous = FULL');
   tuneReads(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const counter = new StatementCounter();
+  const db = new Kysely<Database>({ dialect: new BusyRetryingSqliteDialect({ database: withStatementCache(sqlite) }, options.busyRetry), log: counter.log });
   // A second, read-only connection serves prepared reads (prepared.ts) synchronously, outside
   // Kysely's one-connection queue: WAL lets it read the last committed state while the main
   // connection is inside another request's transaction. An in-memory database has no second
   // connection to share, so it has no direct reader.
   let reader: SQLite.Database | undefined;
   if (file !== ':memory:') {
-    reader = new SQLite(file, { readonly: true });
-    reader.pragma('busy_timeout = 5000');
+    reader = new SQLite(file, { readonly: true, timeout: 0 });
+    // A busy read goes the asynchronous way instead (prepared.ts).
+    reader.pragma('busy_timeout = 0');
     tuneReads(reader);
-    directReaders.set(db, rowReader(reader));
+    directReaders.set(db, rowReader(reader, counter));
   }
   const changes = new ChangeFeed(new SqliteCommitWatcher(sqlite));
   return {
@@ -94,6 +108,7 @@ function openSqlite(url: string): Storage {
     dialect: 'sqlite',
     describe: `sqlite:${file}`,
     changes,
+    statements: () => counter.n,
     close: async () => {
       await changes.close();
       reader?.close();
@@ -119,7 +134,7 @@ function tuneReads(sqlite: SQLite.Database): void {
  * of fixed shape is one allocation with a known layout. Column names are quoted with
  * JSON.stringify, so no name can change the generated code.
  */
-function rowReader(sqlite: SQLite.Database): DirectReader {
+function rowReader(sqlite: SQLite.Database, counter: StatementCounter): DirectReader {
   const entryOf = boundedCache(1000, (text: string) => {
     const statement = sqlite.prepare(text).raw(true);
     const names = statement.columns().map((c) => c.name);
@@ -127,6 +142,7 @@ function rowReader(sqlite: SQLite.Database): DirectReader {
     return { statement, row };
   });
   return (text, parameters) => {
+    counter.n++;
     const { statement, row } = entryOf(text);
     return (statement.all(...parameters) as unknown[][]).map(row);
   };
@@ -206,13 +222,15 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Storage>
   // deployments and test schemas sharing one database do not wake each other.
   const current = await client.query<{ schema: string | null }>('select current_schema() as schema').finally(() => client.release());
   const channel = `parcel_locker_${current.rows[0]?.schema ?? 'public'}`.slice(0, 63);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const counter = new StatementCounter();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: counter.log });
   const changes = new ChangeFeed(new PostgresNotifications(url, channel, schema));
   return {
     db,
     dialect: 'postgres',
     describe: redactUrl(url) + (schema ? ` (schema ${schema})` : ''),
     changes,
+    statements: () => counter.n,
     close: async () => {
       await changes.close();
       await db.destroy();

@@ -22,17 +22,41 @@ const expiredCommands = prepared<[at: string], { id: string }>(1, (db: Db, at) =
 const commandsOfLocker = prepared<[postomatId: string], LockerCommandTable>(1, (db: Db, postomatId) =>
   db.selectFrom('locker_command').selectAll().where('state', 'in', OPEN).where('postomatId', '=', postomatId).orderBy('createdAt').limit(500),
 );
-// An offline locker gets its commands when it comes back (and they stay PENDING meanwhile).
-const commandsOfOnlineLockers = prepared<[resendBefore: string], LockerCommandTable>(1, (db: Db, resendBefore) =>
+/**
+ * Open commands due for a send. Read from the index of open commands alone: asking "which
+ * lockers are online" first walked every locker's link on every poll, a cost that grew with
+ * the fleet while there was nothing to send.
+ */
+const PAGE = 500;
+const openCommandsDue = prepared<[resendBefore: string, offset: number], LockerCommandTable>(2, (db: Db, resendBefore, offset) =>
   db
     .selectFrom('locker_command')
     .selectAll()
     .where('state', 'in', OPEN)
-    .where('postomatId', 'in', db.selectFrom('locker_link').select('postomatId').where('online', '=', 1))
     .where((eb) => eb.or([eb('state', '=', 'PENDING'), eb('sentAt', '<=', resendBefore)]))
     .orderBy('createdAt')
-    .limit(500),
+    .orderBy('id')
+    .limit(PAGE)
+    .offset(offset),
 );
+
+/**
+ * An offline locker gets its commands when it comes back (and they stay PENDING meanwhile):
+ * pages of open commands are read until a page's worth is due at online lockers.
+ */
+async function commandsOfOnlineLockers(db: Db, resendBefore: string): Promise<LockerCommandTable[]> {
+  const out: LockerCommandTable[] = [];
+  for (let offset = 0; out.length < PAGE; offset += PAGE) {
+    const due = await openCommandsDue(db, resendBefore, offset);
+    if (!due.length) break;
+    const lockers = [...new Set(due.map((c) => c.postomatId))];
+    const online = await db.selectFrom('locker_link').select('postomatId').where('postomatId', 'in', lockers).where('online', '=', 1).execute();
+    const isOnline = new Set(online.map((l) => l.postomatId));
+    out.push(...due.filter((c) => isOnline.has(c.postomatId)));
+    if (due.length < PAGE) break;
+  }
+  return out;
+}
 
 /**
  * Commands to publish now, to lockers that are online: pending ones, and sent ones still

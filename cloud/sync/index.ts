@@ -72,6 +72,8 @@ export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<Sy
       link.subscribe(INBOUND.map(allLockersTopic)).then(
         () => {
           logger.info('connected to the MQTT broker', { broker: redactUrl(url) });
+          // What could not be published while the link was down goes out now, not at the next poll.
+          publisher.soon();
           resolve();
         },
         (err) => {
