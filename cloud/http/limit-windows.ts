@@ -1,21 +1,30 @@
 /**
- * Fixed-window counters in a table of bounded size. The table is kept in the order windows
- * opened (a window that restarts moves to the back), so expired windows sit at the front and
- * are dropped from there as new ones open; when the table is full the oldest window is dropped.
- * A flood of distinct addresses or keys therefore costs at most `capacity` entries, never more.
+ * Fixed-window counters in a table of bounded size. Windows also wait in a queue in the order
+ * they opened (a window that restarts joins at the back), so ended windows are dropped from its
+ * front as new ones open, and when the table is full the window that opened first is dropped.
+ * A flood of distinct addresses or keys therefore costs at most `capacity` entries, and each
+ * request a constant amount of work. (A Map alone keeps insertion order too, but dropping its
+ * first entry again and again leaves holes that every later walk from the front steps over.)
  */
 import type { Clock } from '../clock.ts';
 
-/** Entries per table: each is a short key and two numbers, about 150 bytes, so a full table is about 7.5 MB. */
-export const LIMIT_TABLE_CAPACITY = 50_000;
+/**
+ * Entries per table: a key (an address, a key id, an account digest) and two numbers, at most
+ * about 300 bytes with the queue's share, so a full table is about 6 MB. More distinct senders
+ * than this within one window is a botnet, which per-address counting cannot stop anyway.
+ */
+export const LIMIT_TABLE_CAPACITY = 20_000;
 
 export interface LimitWindow {
+  readonly key: string;
   start: number;
   count: number;
 }
 
 export class LimitWindows {
   private readonly windows = new Map<string, LimitWindow>();
+  private queue: LimitWindow[] = [];
+  private head = 0;
 
   constructor(
     readonly windowMs: number,
@@ -41,11 +50,11 @@ export class LimitWindows {
       w.count++;
       return w;
     }
-    if (w) this.windows.delete(key);
-    this.dropExpired(now);
-    if (this.windows.size >= this.capacity) this.windows.delete(this.windows.keys().next().value!);
-    const fresh = { start: now, count: 1 };
+    this.dropEnded(now);
+    while (this.windows.size >= this.capacity && this.head < this.queue.length) this.shift();
+    const fresh = { key, start: now, count: 1 };
     this.windows.set(key, fresh);
+    this.queue.push(fresh);
     return fresh;
   }
 
@@ -56,10 +65,18 @@ export class LimitWindows {
     return Math.max(1, Math.ceil(ms / 1000));
   }
 
-  private dropExpired(now: number): void {
-    for (const [key, w] of this.windows) {
-      if (now - w.start < this.windowMs) return;
-      this.windows.delete(key);
+  private dropEnded(now: number): void {
+    while (this.head < this.queue.length && now - this.queue[this.head].start >= this.windowMs) this.shift();
+  }
+
+  /** Drops the window at the front of the queue (from the table too, unless the key has opened a newer one). */
+  private shift(): void {
+    const w = this.queue[this.head];
+    this.queue[this.head++] = undefined as unknown as LimitWindow;
+    if (this.windows.get(w.key) === w) this.windows.delete(w.key);
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
     }
   }
 }

@@ -93,7 +93,7 @@ export const commands: Command[] = [
   }),
   defineCommand({
     name: 'platform-key delete',
-    summary: 'delete a platform API key (requests with it get 401 within 5 seconds)',
+    summary: 'delete a platform API key (a running cloud refuses it within 5 seconds)',
     usage: ['--id <key id>'],
     flags: flagsOf({ id: fId() }),
     async run(ctx, f) {
