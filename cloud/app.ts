@@ -5,6 +5,7 @@ import { errorHandler, notFoundHandler } from './http/errors-middleware.ts';
 import { jsonBody } from './http/json-body.ts';
 import { mountLockerApi } from './locker-api/index.ts';
 import { platformApi } from './platform-api/index.ts';
+import { guardsOf } from './http/app-guards.ts';
 
 export type Mount = (app: express.Express, deps: AppDeps) => void;
 
@@ -15,6 +16,8 @@ export function registerMount(mount: Mount): void {
 }
 
 export function buildApp(deps: AppDeps, extraMounts: Mount[] = []): express.Express {
+  // One set of limit tables and credential caches per app, on deps where the code that revokes reaches them.
+  guardsOf(deps);
   const app = express();
   app.disable('x-powered-by');
   // No ETags: they cost a SHA-1 of every JSON answer, and API clients do not revalidate.

@@ -3,6 +3,7 @@
  * typo fails start-up with a message naming the variable instead of failing a request later.
  */
 import { z } from 'zod';
+import { DEFAULT_AUTH_LIMITS, type AuthLimitsConfig } from './deps.ts';
 
 const port = (name: string) =>
   z.coerce.number({ error: `${name} must be a port number` }).int(`${name} must be a whole number`).min(0, `${name} must be 0-65535`).max(65535, `${name} must be 0-65535`);
@@ -20,6 +21,10 @@ const EnvSchema = z.object({
   EVENT_POLL_MS: z.coerce.number({ error: 'EVENT_POLL_MS must be a number' }).int().min(5, 'EVENT_POLL_MS must be >= 5').max(60_000, 'EVENT_POLL_MS must be <= 60000').default(5_000),
   RATE_LIMIT_MAX: z.coerce.number({ error: 'RATE_LIMIT_MAX must be a number' }).int().min(0, 'RATE_LIMIT_MAX must be >= 0 (0 turns limiting off)').default(600),
   RATE_LIMIT_WINDOW_MS: z.coerce.number({ error: 'RATE_LIMIT_WINDOW_MS must be a number' }).int().min(1, 'RATE_LIMIT_WINDOW_MS must be >= 1').default(60_000),
+  AUTH_FAILURE_MAX: z.coerce.number({ error: 'AUTH_FAILURE_MAX must be a number' }).int().min(0, 'AUTH_FAILURE_MAX must be >= 0 (0 turns the limit off)').default(DEFAULT_AUTH_LIMITS.failureMax),
+  AUTH_FAILURE_WINDOW_MS: z.coerce.number({ error: 'AUTH_FAILURE_WINDOW_MS must be a number' }).int().min(1000, 'AUTH_FAILURE_WINDOW_MS must be >= 1000').default(DEFAULT_AUTH_LIMITS.failureWindowMs),
+  LOGIN_FAILURE_MAX: z.coerce.number({ error: 'LOGIN_FAILURE_MAX must be a number' }).int().min(0, 'LOGIN_FAILURE_MAX must be >= 0 (0 turns the limit off)').default(DEFAULT_AUTH_LIMITS.loginFailureMax),
+  LOGIN_FAILURE_WINDOW_MS: z.coerce.number({ error: 'LOGIN_FAILURE_WINDOW_MS must be a number' }).int().min(1000, 'LOGIN_FAILURE_WINDOW_MS must be >= 1000').default(DEFAULT_AUTH_LIMITS.loginFailureWindowMs),
   MAP_URL_TEMPLATE: z.string().includes('{lat}', { message: 'MAP_URL_TEMPLATE must contain {lat} and {lng}' }).includes('{lng}', { message: 'MAP_URL_TEMPLATE must contain {lat} and {lng}' })
     .default('https://www.openstreetmap.org/?mlat={lat}&mlon={lng}#map=18/{lat}/{lng}'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error'], { error: 'LOG_LEVEL must be debug, info, warn or error' }).default('info'),
@@ -37,6 +42,14 @@ const EnvSchema = z.object({
   .refine((c) => c.NODE_ENV !== 'production' || c.JWT_SECRET, { path: ['JWT_SECRET'], message: 'JWT_SECRET is required when NODE_ENV=production (at least 32 characters)' });
 
 export type CloudConfig = z.infer<typeof EnvSchema>;
+
+/** The failure limits as AppConfig.authLimits carries them. */
+export const authLimitsOf = (c: CloudConfig): AuthLimitsConfig => ({
+  failureMax: c.AUTH_FAILURE_MAX,
+  failureWindowMs: c.AUTH_FAILURE_WINDOW_MS,
+  loginFailureMax: c.LOGIN_FAILURE_MAX,
+  loginFailureWindowMs: c.LOGIN_FAILURE_WINDOW_MS,
+});
 
 export class ConfigError extends Error {}
 

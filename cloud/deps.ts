@@ -4,6 +4,8 @@ import type { Logger } from './logger.ts';
 import type { Db, DialectName } from './storage/database.ts';
 import type { RandomInt } from './domain/codes.ts';
 import type { UnitOfWork } from './services/unit-of-work.ts';
+import type { CredentialCaches } from './http/credential-caches.ts';
+import type { AppLimits } from './http/app-guards.ts';
 
 export interface RateLimitConfig {
   /** requests per window per API key (0 switches limiting off) */
@@ -11,12 +13,26 @@ export interface RateLimitConfig {
   windowMs: number;
 }
 
+/** Failed authentications, counted before any credential is looked up (0 switches a limit off). */
+export interface AuthLimitsConfig {
+  /** failed authentications per client address per window, on every API family */
+  failureMax: number;
+  failureWindowMs: number;
+  /** failed sign-ins per account (email) per window */
+  loginFailureMax: number;
+  loginFailureWindowMs: number;
+}
+
+export const DEFAULT_AUTH_LIMITS: AuthLimitsConfig = { failureMax: 100, failureWindowMs: 600_000, loginFailureMax: 10, loginFailureWindowMs: 900_000 };
+
 export interface AppConfig {
   rateLimit: RateLimitConfig;
   /** where `/public/postomat/map/{shortId}` redirects; {lat} and {lng} are filled in */
   mapUrlTemplate: string;
   /** signs platform user tokens; without it the platform signs with a per-process random secret */
   jwtSecret?: string;
+  /** DEFAULT_AUTH_LIMITS when absent */
+  authLimits?: AuthLimitsConfig;
 }
 
 export interface AppDeps {
@@ -28,6 +44,10 @@ export interface AppDeps {
   /** every operation that changes orders runs in it (services/unit-of-work.ts) */
   uow: UnitOfWork;
   randomInt?: RandomInt;
+  /** every credential cache of the app: routes that revoke, and notifications from other processes, call revokeAll() (buildApp creates it when absent) */
+  credentials?: CredentialCaches;
+  /** the app's request and failure counters (buildApp creates them when absent) */
+  limits?: AppLimits;
 }
 
 export const DEFAULT_APP_CONFIG: AppConfig = {

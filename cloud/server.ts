@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CloudConfig } from './config.ts';
+import { authLimitsOf, type CloudConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -57,6 +57,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
       rateLimit: { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS },
       mapUrlTemplate: config.MAP_URL_TEMPLATE,
       jwtSecret: resolveJwtSecret(config),
+      authLimits: authLimitsOf(config),
     },
     uow,
   };
@@ -78,6 +79,8 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const stopHearing = feed.onChange((change) => {
     if (change.lockers === 'all' || change.lockers.length) sync.publisher.soon();
     if (change.outbox) dispatcher.wake();
+    // Another process revoked a credential (or committed something unknown, on SQLite).
+    if (change.credentials) deps.credentials?.revokeAll();
   });
   try {
     await feed.listen((err) => logger.warn('change notifications from other processes interrupted: relying on polling meanwhile', { err: err.message }));

@@ -1,14 +1,15 @@
 /**
  * Locker API authentication: `Authorization: Bearer <API_KEY>`, else 401 `Unauthorized`.
- * Known keys are cached briefly (key-cache.ts).
+ * An address that failed too often is refused with 429 before its key is looked up
+ * (failure-limit.ts); valid keys are cached briefly (credential-caches.ts).
  */
 import type { RequestHandler, Request } from 'express';
 import type { Db } from '../storage/database.ts';
 import { hashApiKey } from '../domain/secrets.ts';
-import type { Clock } from '../clock.ts';
 import { HttpError } from './http-error.ts';
 import { bearerToken } from './bearer.ts';
-import { cachedLookup } from './key-cache.ts';
+import { addressOf } from './client-address.ts';
+import type { AppGuards } from './app-guards.ts';
 
 export interface LockerCaller {
   companyId: string;
@@ -23,8 +24,8 @@ export function lockerCaller(req: Request): LockerCaller {
   return c;
 }
 
-export function lockerAuth(db: Db, clock: Clock, cacheMs = 5_000): RequestHandler {
-  const callerOf = cachedLookup(clock, cacheMs, (token) =>
+export function lockerAuth(db: Db, { credentials, limits }: AppGuards): RequestHandler {
+  const keys = credentials.cache((token) =>
     db
       .selectFrom('locker_api_key as k')
       .innerJoin('locker_company as c', 'c.id', 'k.companyId')
@@ -33,17 +34,23 @@ export function lockerAuth(db: Db, clock: Clock, cacheMs = 5_000): RequestHandle
       .where('c.isActive', '=', 1)
       .executeTakeFirst(),
   );
-  const admit = (req: Request, caller: LockerCaller | null, next: () => void) => {
-    if (!caller) throw new HttpError(401, 'Unauthorized');
-    callers.set(req, caller);
-    next();
-  };
   return (req, _res, next) => {
+    const address = addressOf(req);
+    limits.addresses.check(address);
     const token = bearerToken(req);
     if (!token) throw new HttpError(401, 'Unauthorized');
-    const caller = callerOf(token);
+    const known = keys.cached(token);
     // A cached key admits in the same tick; only a lookup waits.
-    if (caller instanceof Promise) return caller.then((c) => admit(req, c, next));
-    admit(req, caller, next);
+    if (known) {
+      callers.set(req, known);
+      return next();
+    }
+    const attempt = limits.addresses.attempt(address);
+    return keys.load(token).then((caller) => {
+      if (!caller) throw new HttpError(401, 'Unauthorized');
+      limits.addresses.succeeded(attempt);
+      callers.set(req, caller);
+      next();
+    });
   };
 }

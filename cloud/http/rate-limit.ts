@@ -1,45 +1,29 @@
 /**
- * Fixed-window request limits. Windows live in this process's memory: with several cloud
- * instances each enforces its own share (documented in the README), which keeps the hot
- * path free of a database round trip.
+ * Request limits: `max` requests per window per identity, counted in a bounded table
+ * (limit-windows.ts). Windows live in this process's memory: with several cloud instances each
+ * enforces its own share (documented in the README), which keeps the hot path free of a
+ * database round trip.
  */
-import type { RequestHandler } from 'express';
-import type { Clock } from '../clock.ts';
+import type { Request, RequestHandler } from 'express';
 import { HttpError } from './http-error.ts';
+import type { LimitWindows } from './limit-windows.ts';
 
-export interface RateLimitOptions {
-  max: number;
-  windowMs: number;
-  clock: Clock;
-  /** the identity a window is counted for; undefined skips limiting */
-  keyOf: (req: Parameters<RequestHandler>[0]) => string | undefined;
-}
+/** The spec's refusal: 429 RATE_LIMIT_EXCEEDED, message `Too Many Requests`, Retry-After in seconds. */
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new HttpError(429, 'Too Many Requests', { code: 'RATE_LIMIT_EXCEEDED', headers: { 'Retry-After': String(retryAfterSeconds) } });
 
-export function rateLimit(options: RateLimitOptions): RequestHandler {
-  const windows = new Map<string, { start: number; count: number }>();
-  let lastSweep = 0;
+/** `keyOf` names the identity a request counts for; undefined lets it pass uncounted. `max` 0 switches limiting off. */
+export function rateLimit(windows: LimitWindows, max: number, keyOf: (req: Request) => string | undefined): RequestHandler {
+  if (max <= 0) return (_req, _res, next) => next();
   return (req, res, next) => {
-    if (options.max <= 0) return next();
-    const key = options.keyOf(req);
+    const key = keyOf(req);
     if (key === undefined) return next();
-    const now = options.clock.now().getTime();
-    if (now - lastSweep > options.windowMs) {
-      for (const [k, w] of windows) if (now - w.start >= options.windowMs) windows.delete(k);
-      lastSweep = now;
-    }
-    let w = windows.get(key);
-    if (!w || now - w.start >= options.windowMs) {
-      w = { start: now, count: 0 };
-      windows.set(key, w);
-    }
-    w.count++;
-    const resetSeconds = Math.max(1, Math.ceil((w.start + options.windowMs - now) / 1000));
-    res.setHeader('x-ratelimit-limit', String(options.max));
-    res.setHeader('x-ratelimit-remaining', String(Math.max(0, options.max - w.count)));
+    const { count } = windows.add(key);
+    const resetSeconds = windows.secondsLeft(key);
+    res.setHeader('x-ratelimit-limit', String(max));
+    res.setHeader('x-ratelimit-remaining', String(Math.max(0, max - count)));
     res.setHeader('x-ratelimit-reset', String(resetSeconds));
-    if (w.count > options.max) {
-      throw new HttpError(429, 'Too Many Requests', { code: 'RATE_LIMIT_EXCEEDED', headers: { 'Retry-After': String(resetSeconds) } });
-    }
+    if (count > max) throw tooManyRequests(resetSeconds);
     next();
   };
 }

@@ -1,9 +1,9 @@
 /** The Locker API family, mounted at /api/v1/integration/company (plus its public endpoints). */
 import type { Express, RequestHandler } from 'express';
 import type { AppDeps } from '../deps.ts';
-import { lockerAuth } from '../http/locker-auth.ts';
-import { rateLimit } from '../http/rate-limit.ts';
-import { bearerToken } from '../http/bearer.ts';
+import { lockerAuth, lockerCaller } from '../http/locker-auth.ts';
+import { guardsOf } from '../http/app-guards.ts';
+import { addressOf } from '../http/client-address.ts';
 import { routesUnder } from '../http/routes-under.ts';
 import { ordersRoutes } from './orders.ts';
 import { postomatsRoutes } from './postomats.ts';
@@ -17,11 +17,12 @@ export const LOCKER_API_BASE = '/api/v1/integration/company';
  * its routes, after authentication; the app's own body parser comes after this family.
  */
 export function mountLockerApi(app: Express, deps: AppDeps, json: RequestHandler): void {
-  const limits = { ...deps.config.rateLimit, clock: deps.clock };
-
-  // Limited per API key, before the key is looked up, so a flood of guesses cannot reach the database.
-  const perKey = rateLimit({ ...limits, keyOf: (req) => { const t = bearerToken(req); return t ? `key:${t}` : `ip:${req.ip}`; } });
-  const guards = [perKey, lockerAuth(deps.db, deps.clock)];
+  const appGuards = guardsOf(deps);
+  const { limits } = appGuards;
+  // Guessing is stopped per address before any lookup (lockerAuth); requests are counted per
+  // key once it is known, so made-up keys open no windows.
+  const perKey = limits.requests('locker:key', (req) => lockerCaller(req).keyId);
+  const guards = [lockerAuth(deps.db, appGuards), perKey];
   const api = routesUnder(app, LOCKER_API_BASE, { guards, body: json });
   ordersRoutes(api, deps);
   postomatsRoutes(api, deps);
@@ -31,6 +32,6 @@ export function mountLockerApi(app: Express, deps: AppDeps, json: RequestHandler
   app.use(LOCKER_API_BASE, ...guards);
 
   // Public endpoints are limited per client address.
-  app.use(['/api/v1/open-api', '/api/v1/public/postomat'], rateLimit({ ...limits, keyOf: (req) => `ip:${req.ip}` }));
+  app.use(['/api/v1/open-api', '/api/v1/public/postomat'], limits.requests('locker-public:address', addressOf));
   publicRoutes(app, deps);
 }

@@ -36,5 +36,17 @@ export interface CommandResult {
 
 export const defineCommand = <S extends z.ZodType>(c: Command<S>): Command => c as unknown as Command;
 
+/**
+ * Runs a change that ends credentials (a key deleted, a company or user switched off) in one
+ * unit of work that says so: every running cloud forgets its cached credentials after the commit.
+ */
+export function revoking<T>(ctx: OperatorContext, change: (db: Db) => Promise<T>): Promise<T> {
+  return ctx.uow.run(async (tx) => {
+    const out = await change(tx.db);
+    tx.after.credentialsRevoked();
+    return out;
+  });
+}
+
 /** An error whose message is for the operator as it is (bad input, missing record). */
 export class OperatorError extends Error {}

@@ -7,9 +7,9 @@
 import crypto from 'node:crypto';
 import { Router } from 'express';
 import type { AppDeps } from '../deps.ts';
-import { rateLimit } from '../http/rate-limit.ts';
-import { apiKeyAuth, platformKeyOf, userAuth } from '../http/platform-auth.ts';
-import { bearerToken } from '../http/bearer.ts';
+import { apiKeyAuth, platformCompany, platformUser, userAuth } from '../http/platform-auth.ts';
+import { guardsOf } from '../http/app-guards.ts';
+import { addressOf } from '../http/client-address.ts';
 import { TokenSigner } from '../services/platform/tokens.ts';
 import { authRouter } from './auth.ts';
 import { apiKeysRouter } from './api-keys.ts';
@@ -22,21 +22,24 @@ import { cargoTypesRouter } from './cargo-types.ts';
 export function platformApi(deps: AppDeps): Router {
   const root = Router();
   const signer = new TokenSigner(deps.config.jwtSecret ?? crypto.randomBytes(48).toString('base64url'), deps.clock);
-  const limits = { ...deps.config.rateLimit, clock: deps.clock };
+  const guards = guardsOf(deps);
+  const { limits } = guards;
 
-  // Sign-in is limited per client address (password guessing); the rest per credential, before it is checked.
-  root.use('/api/v1/auth', rateLimit({ ...limits, keyOf: (req) => `ip:${req.ip}` }), authRouter(deps, signer));
-  const perUser = rateLimit({ ...limits, keyOf: (req) => { const t = bearerToken(req); return t ? `user:${t}` : `ip:${req.ip}`; } });
-  root.use('/api/v1/logistic-company/api-key', perUser, userAuth(deps.db, signer, { admin: true }), apiKeysRouter(deps));
-  root.use('/api/v1/logistic-company/webhook', perUser, userAuth(deps.db, signer, { admin: true, companyTypes: ['LOGIST'] }), webhooksRouter(deps));
+  // Sign-in requests are limited per client address; its failures per address and per account (auth.ts).
+  root.use('/api/v1/auth', limits.requests('sign-in:address', addressOf), authRouter(deps, signer));
+  // Failures are refused per address before a credential is checked; requests are counted per
+  // user or key once known, so made-up credentials open no windows.
+  const perUser = limits.requests('platform:user', (req) => String(platformUser(req).id));
+  root.use('/api/v1/logistic-company/api-key', userAuth(deps.db, signer, guards, { admin: true }), perUser, apiKeysRouter(deps));
+  root.use('/api/v1/logistic-company/webhook', userAuth(deps.db, signer, guards, { admin: true, companyTypes: ['LOGIST'] }), perUser, webhooksRouter(deps));
 
   const integrations = Router();
-  integrations.use(rateLimit({ ...limits, keyOf: (req) => { const k = platformKeyOf(req); return k ? `key:${k}` : `ip:${req.ip}`; } }));
-  integrations.use(apiKeyAuth(deps.db, deps.clock));
+  integrations.use(apiKeyAuth(deps.db, guards));
+  integrations.use(limits.requests('platform:key', (req) => String(platformCompany(req).keyId)));
   integrations.use('/postomat', postomatRouter(deps));
   integrations.use('/market-company', marketRouter(deps));
   readRoutes(integrations, deps);
   root.use('/api/v1/integrations', integrations);
-  root.use('/api/v1/public/cargo-types', rateLimit({ ...limits, keyOf: (req) => `ip:${req.ip}` }), cargoTypesRouter(deps));
+  root.use('/api/v1/public/cargo-types', limits.requests('platform-public:address', addressOf), cargoTypesRouter(deps));
   return root;
 }

@@ -1,5 +1,5 @@
 /** Locker companies (the Locker API's customers), their balance and their API keys. */
-import { defineCommand, type Command } from '../command.ts';
+import { defineCommand, revoking, type Command } from '../command.ts';
 import { fAmount, fBool, fClear, fInt, fPrice, fText, fUrl, flagsOf } from '../flags.ts';
 import { block, money, table, yesNo } from '../format.ts';
 import { presentCompany } from '../present.ts';
@@ -129,8 +129,8 @@ export const commands: Command[] = [
       .refine((f) => !(f['notification-url'] && f.clear), { message: '--notification-url and --clear notification-url contradict each other' })
       .refine((f) => Object.keys(f).length > 1, { message: 'give at least one flag to change besides --id' }),
     async run(ctx, f) {
-      const c = await updateLockerCompany(
-        ctx.db,
+      const update = (db: typeof ctx.db) => updateLockerCompany(
+        db,
         f.id,
         {
           title: f.title,
@@ -142,6 +142,8 @@ export const commands: Command[] = [
         },
         ctx.clock.now(),
       );
+      // Switching a company off ends its API keys.
+      const c = f.active === false ? await revoking(ctx, update) : await update(ctx.db);
       return companyResult(c, 'updated locker company');
     },
   }),
@@ -190,11 +192,11 @@ export const commands: Command[] = [
   }),
   defineCommand({
     name: 'api-key revoke',
-    summary: 'delete an API key; requests with it get 401 from then on',
+    summary: 'delete an API key; every running cloud refuses it (401) at once',
     usage: ['--id <apiKeyId>'],
     flags: flagsOf({ id: fText() }),
     async run(ctx, f) {
-      await revokeLockerApiKey(ctx.db, f.id);
+      await revoking(ctx, (db) => revokeLockerApiKey(db, f.id));
       return { json: { id: f.id, revoked: true }, text: `revoked API key ${f.id}` };
     },
   }),

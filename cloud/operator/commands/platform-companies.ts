@@ -1,6 +1,6 @@
 /** Platform companies: type, flags, place, code names, cargo and delivery types, partners, locker access. */
 import type { z } from 'zod';
-import { defineCommand, OperatorError, type Command, type OperatorContext } from '../command.ts';
+import { defineCommand, OperatorError, revoking, type Command, type OperatorContext } from '../command.ts';
 import { fBool, fText, flagsOf } from '../flags.ts';
 import { fChoice, fCodeList, fEmail, fId, fIdList, fPhone } from '../platform-flags.ts';
 import { block, table, yesNo } from '../format.ts';
@@ -152,7 +152,9 @@ export const commands: Command[] = [
     usage: ['--id <companyId>  (required)', '--title <text>', ...FIELD_USAGE, '--active true|false   an inactive company\'s keys and users stop working'],
     flags: flagsOf({ ...fieldFlags, id: fId(), active: fBool().optional() }),
     async run(ctx, f) {
-      await updatePlatformCompany(ctx.db, f.id, { ...fieldsOf(f), isActive: f.active }, ctx.clock.now());
+      const update = (db: typeof ctx.db) => updatePlatformCompany(db, f.id, { ...fieldsOf(f), isActive: f.active }, ctx.clock.now());
+      // Switching a company off ends its keys and its users' tokens.
+      await (f.active === false ? revoking(ctx, update) : update(ctx.db));
       return details(ctx, f.id, 'updated platform company');
     },
   }),

@@ -1,5 +1,5 @@
 /** Platform users, API keys, clients and suppliers. Passwords and keys are printed once, when made. */
-import { defineCommand, type Command } from '../command.ts';
+import { defineCommand, revoking, type Command } from '../command.ts';
 import { fBool, fInt, fText, flagsOf } from '../flags.ts';
 import { fChoice, fEmail, fId, fPhone } from '../platform-flags.ts';
 import { block, table, yesNo } from '../format.ts';
@@ -65,7 +65,7 @@ export const commands: Command[] = [
     usage: ['--id <id>', `--role ${USER_ROLES.join('|')}`, '--name <text>', '--password <text> (at least 8 characters)', '--active true|false'],
     flags: flagsOf({ id: fId(), role: fChoice(USER_ROLES).optional(), name: fText().optional(), password: fText().optional(), active: fBool().optional() }),
     async run(ctx, f) {
-      const u = await updatePlatformUser(ctx.db, f.id, { role: f.role, name: f.name, password: f.password, isActive: f.active }, ctx.clock.now());
+      const u = await revoking(ctx, (db) => updatePlatformUser(db, f.id, { role: f.role, name: f.name, password: f.password, isActive: f.active }, ctx.clock.now()));
       return { json: withBooleans(u), text: `updated platform user\n${block({ id: u.id, email: u.email, role: u.role, active: yesNo(u.isActive) })}` };
     },
   }),
@@ -93,11 +93,11 @@ export const commands: Command[] = [
   }),
   defineCommand({
     name: 'platform-key delete',
-    summary: 'delete a platform API key (requests with it get 401 within 5 seconds)',
+    summary: 'delete a platform API key (every running cloud refuses it at once)',
     usage: ['--id <key id>'],
     flags: flagsOf({ id: fId() }),
     async run(ctx, f) {
-      await deletePlatformApiKey(ctx.db, null, f.id);
+      await revoking(ctx, (db) => deletePlatformApiKey(db, null, f.id));
       return { json: { deleted: f.id }, text: `deleted platform API key ${f.id}` };
     },
   }),
