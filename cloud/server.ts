@@ -17,6 +17,8 @@ import { resolveJwtSecret } from './platform-api/jwt-secret.ts';
 import { startSync, type SyncHandle } from './sync/index.ts';
 import { createUnitOfWork } from './consequences.ts';
 import { listenOn } from '../shared/listen.ts';
+import { every } from './background.ts';
+import { runBulkJobs } from './services/platform/bulk-rewrites.ts';
 
 export interface CloudHandle {
   url: string;
@@ -82,6 +84,11 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     // Another process revoked a credential (or committed something unknown, on SQLite).
     if (change.credentials) deps.credentials?.revokeAll();
   });
+  // Rewrites an operator change queued but did not finish (its process died half-way).
+  const bulkJobs = every('bulk rewrites', 60_000, async () => {
+    const rows = await runBulkJobs(storage.db);
+    if (rows) logger.info('bulk rewrites finished', { rows });
+  }, logger);
   try {
     await feed.listen((err) => logger.warn('change notifications from other processes interrupted: relying on polling meanwhile', { err: err.message }));
   } catch (err) {
@@ -96,6 +103,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     sync,
     async close() {
       stopHearing();
+      await bulkJobs.stop();
       await dispatcher.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -343,6 +343,18 @@ export interface MarketIdempotencyTable {
   completedAt: Iso | null;
 }
 
+/** A pending rewrite of many rows, done a batch per transaction (migration 015). */
+export interface BulkJobTable {
+  id: Generated<number>;
+  kind: string;
+  targetId: number;
+  /** which of the job's tables it is at */
+  phase: number;
+  /** the last row id rewritten in this phase */
+  afterId: number;
+  createdAt: Iso;
+}
+
 export interface PlatformDatabase {
   platform_country: PlatformCountryTable;
   platform_city: PlatformCityTable;
@@ -367,4 +379,5 @@ export interface PlatformDatabase {
   cargo: CargoTable;
   cargo_status: CargoStatusTable;
   market_idempotency: MarketIdempotencyTable;
+  bulk_job: BulkJobTable;
 }

@@ -79,7 +79,7 @@ for (const dialect of DIALECTS) {
       const code = await addCompanyCode(s.db, ours, 'KNT', packId, at);
       assert.equal((await list('knt', { limit: 50, offset: 0 })).total, 6, 'every parcel of the company\'s clients');
       assert.deepEqual((await cargo('knt')).rows.map((r) => r.id), [cargoId]);
-      await removeCompanyCode(s.db, ours, code.id);
+      await removeCompanyCode(s.db, ours, code.id, at);
       assert.equal((await list('knt', { limit: 50, offset: 0 })).total, 0);
       assert.equal((await cargo('knt')).total, 0);
       assert.equal((await list('srl', { limit: 50, offset: 0 })).total, 6, 'the other code name stays');

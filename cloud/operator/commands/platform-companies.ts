@@ -174,7 +174,7 @@ export const commands: Command[] = [
     usage: ['--company <id>', '--code <code name id>'],
     flags: flagsOf({ company: fId(), code: fId() }),
     async run(ctx, f) {
-      await removeCompanyCode(ctx.db, f.company, f.code);
+      await removeCompanyCode(ctx.db, f.company, f.code, ctx.clock.now());
       return details(ctx, f.company, 'removed code name');
     },
   }),

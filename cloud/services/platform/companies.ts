@@ -10,7 +10,7 @@ import type { CompanyType } from '../../domain/platform/enums.ts';
 import { getLockerCompany } from '../admin/companies.ts';
 import { getCargoType } from './cargo-types.ts';
 import { resolvePlaceChange, resolvePlatformPlace } from './directories.ts';
-import { refreshCargoSearchOfCompany, refreshSearchOfClientCompany } from './shipments.ts';
+import { queueBulkJob, withBulkJobs } from './bulk-rewrites.ts';
 import { defined, flag, inTransaction } from './tx.ts';
 
 export interface PlatformCompanyFields {
@@ -85,7 +85,7 @@ export function createPlatformCompany(db: Db, input: PlatformCompanyInput, now =
 }
 
 export function updatePlatformCompany(db: Db, id: number, changes: Partial<PlatformCompanyFields>, now = new Date()) {
-  return inTransaction(db, async (trx) => {
+  return withBulkJobs(db, async (trx) => {
     const before = await getPlatformCompany(trx, id);
     const { isActive, isIntercity, isInternational, isCleaning, countryId, cityId, ...rest } = changes;
     const place = await resolvePlaceChange(trx, before, countryId, cityId);
@@ -101,7 +101,7 @@ export function updatePlatformCompany(db: Db, id: number, changes: Partial<Platf
       .returningAll()
       .executeTakeFirstOrThrow();
     // Cargo search matches the logistics company's title.
-    if (rest.title !== undefined && rest.title !== before.title) await refreshCargoSearchOfCompany(trx, id);
+    if (rest.title !== undefined && rest.title !== before.title) await queueBulkJob(trx, 'CARGO_OF_COMPANY', id, now);
     return row;
   });
 }
@@ -169,7 +169,7 @@ export async function platformCompanyDetails(db: Db, id: number) {
 
 /** Adds a code name for one cargo type; the company then carries that cargo type too. */
 export function addCompanyCode(db: Db, companyId: number, title: string, cargoTypeId: number, now = new Date()) {
-  return inTransaction(db, async (trx) => {
+  return withBulkJobs(db, async (trx) => {
     await getPlatformCompany(trx, companyId);
     await getCargoType(trx, cargoTypeId);
     const name = normalizeCodeName(title);
@@ -182,17 +182,17 @@ export function addCompanyCode(db: Db, companyId: number, title: string, cargoTy
       .values({ companyId, cargoTypeId })
       .onConflict((oc) => oc.columns(['companyId', 'cargoTypeId']).doNothing())
       .execute();
-    await refreshSearchOfClientCompany(trx, companyId);
+    await queueBulkJob(trx, 'ITEMS_OF_CLIENT_COMPANY', companyId, now);
     return row;
   });
 }
 
 /** Removes a code name; its clients' items are no longer found by it. */
-export function removeCompanyCode(db: Db, companyId: number, codeId: number) {
-  return inTransaction(db, async (trx) => {
+export function removeCompanyCode(db: Db, companyId: number, codeId: number, now: Date) {
+  return withBulkJobs(db, async (trx) => {
     const res = await trx.deleteFrom('company_code').where('id', '=', codeId).where('companyId', '=', companyId).executeTakeFirst();
     if (Number(res.numDeletedRows) !== 1) throw new DomainError('NOT_FOUND', `company ${companyId} has no code name ${codeId}`);
-    await refreshSearchOfClientCompany(trx, companyId);
+    await queueBulkJob(trx, 'ITEMS_OF_CLIENT_COMPANY', companyId, now);
   });
 }
 

@@ -7,7 +7,7 @@ import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { codeNamesFor } from '../../domain/platform/client-codes.ts';
 import { cargoSearchText, parcelSearchText } from '../../domain/platform/search-text.ts';
-import { cargoAtFinalPoint, parcelAtFinalPoint, type WarehouseFacts } from '../../domain/platform/placement.ts';
+import type { WarehouseFacts } from '../../domain/platform/placement.ts';
 import type { CargoStatus, ParcelStatus } from '../../domain/platform/enums.ts';
 
 export type ShipmentKind = 'parcel' | 'cargo';
@@ -94,69 +94,6 @@ export async function shipmentSearchText(
   if (kind === 'parcel') return parcelSearchText({ trackCode: item.trackCode ?? '', description: item.description }, names);
   const company = await db.selectFrom('platform_company').select('title').where('id', '=', item.companyId).executeTakeFirstOrThrow();
   return cargoSearchText({ description: item.description, tractorNumber: item.tractorNumber ?? null }, names, company.title);
-}
-
-/** A logistics company's new title: its cargo's search text holds it. */
-export async function refreshCargoSearchOfCompany(db: Db, companyId: number): Promise<void> {
-  const cargo = await db.selectFrom('cargo').select(['id', 'description', 'tractorNumber', 'clientId', 'cargoTypeId', 'companyId']).where('companyId', '=', companyId).execute();
-  for (const c of cargo) await db.updateTable('cargo').set({ searchText: await shipmentSearchText(db, 'cargo', c) }).where('id', '=', c.id).execute();
-}
-
-/** Rows rewritten per statement batch when a company's code names change. */
-const REFRESH_BATCH = 2_000;
-
-/**
- * A company's code names changed: the search texts of its clients' parcels and cargo hold them
- * (search rule 2 finds an item by its client's code names). Walks the items by id in batches and
- * rewrites only the texts that differ; runs in the caller's transaction, so a search never sees
- * the new code name without its items. Returns how many texts changed.
- */
-export async function refreshSearchOfClientCompany(db: Db, clientCompanyId: number): Promise<number> {
-  const codes = await db.selectFrom('company_code').select(['title', 'cargoTypeId']).where('companyId', '=', clientCompanyId).orderBy('id').execute();
-  const titles = new Map<number, string>();
-  const titleOf = async (companyId: number) => {
-    if (!titles.has(companyId)) titles.set(companyId, (await db.selectFrom('platform_company').select('title').where('id', '=', companyId).executeTakeFirstOrThrow()).title);
-    return titles.get(companyId)!;
-  };
-  let changed = 0;
-  for (let after = 0; ; ) {
-    const parcels = await db.selectFrom('parcel').select(['id', 'trackCode', 'description', 'cargoTypeId', 'searchText'])
-      .where('clientCompanyId', '=', clientCompanyId).where('id', '>', after).orderBy('id').limit(REFRESH_BATCH).execute();
-    if (!parcels.length) break;
-    for (const p of parcels) {
-      const text = parcelSearchText(p, codeNamesFor(codes, p.cargoTypeId));
-      if (text !== p.searchText) (changed++, await db.updateTable('parcel').set({ searchText: text }).where('id', '=', p.id).execute());
-    }
-    after = parcels[parcels.length - 1].id;
-  }
-  for (let after = 0; ; ) {
-    const cargo = await db.selectFrom('cargo').select(['id', 'description', 'tractorNumber', 'cargoTypeId', 'companyId', 'searchText'])
-      .where('clientCompanyId', '=', clientCompanyId).where('id', '>', after).orderBy('id').limit(REFRESH_BATCH).execute();
-    if (!cargo.length) break;
-    for (const c of cargo) {
-      const text = cargoSearchText(c, codeNamesFor(codes, c.cargoTypeId), await titleOf(c.companyId));
-      if (text !== c.searchText) (changed++, await db.updateTable('cargo').set({ searchText: text }).where('id', '=', c.id).execute());
-    }
-    after = cargo[cargo.length - 1].id;
-  }
-  return changed;
-}
-
-/** A warehouse became (or stopped being) a pickup point: re-file the parcels and cargo inside it. */
-export async function refreshPlacementAt(db: Db, warehouseId: number, isPickupPoint: boolean): Promise<void> {
-  const atPickupPoint = isPickupPoint ? 1 : 0;
-  const parcels = await db
-    .selectFrom('parcel')
-    .select(['id', 'status', 'deliveryMethod', 'currentWarehouseId', 'deliveryWarehouseId'])
-    .where('currentWarehouseId', '=', warehouseId)
-    .execute();
-  for (const p of parcels) {
-    await db.updateTable('parcel').set({ atPickupPoint, atFinalPoint: parcelAtFinalPoint(p, isPickupPoint) ? 1 : 0 }).where('id', '=', p.id).execute();
-  }
-  const cargo = await db.selectFrom('cargo').select(['id', 'status', 'currentWarehouseId', 'deliveryWarehouseId']).where('currentWarehouseId', '=', warehouseId).execute();
-  for (const c of cargo) {
-    await db.updateTable('cargo').set({ atPickupPoint, atFinalPoint: cargoAtFinalPoint(c, isPickupPoint) ? 1 : 0 }).where('id', '=', c.id).execute();
-  }
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { getPlatformCompany } from './companies.ts';
 import { resolvePlaceChange, resolvePlatformPlace } from './directories.ts';
-import { refreshPlacementAt } from './shipments.ts';
+import { queueBulkJob, withBulkJobs } from './bulk-rewrites.ts';
 import { defined, flag, inTransaction } from './tx.ts';
 
 export interface WarehouseInput {
@@ -68,7 +68,7 @@ export function createWarehouse(db: Db, input: WarehouseInput, now = new Date())
 
 /** Changes a warehouse; when it stops or starts being a pickup point, the items inside are re-filed. */
 export function updateWarehouse(db: Db, id: number, changes: Partial<Omit<WarehouseInput, 'companyId'>>, now = new Date()) {
-  return inTransaction(db, async (trx) => {
+  return withBulkJobs(db, async (trx) => {
     const before = await getWarehouse(trx, id);
     const { isPickupPoint, isActive, schedules, countryId, cityId, ...rest } = changes;
     const lat = rest.lat === undefined ? before.lat : rest.lat;
@@ -87,7 +87,7 @@ export function updateWarehouse(db: Db, id: number, changes: Partial<Omit<Wareho
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (row.isPickupPoint !== before.isPickupPoint) await refreshPlacementAt(trx, id, row.isPickupPoint === 1);
+    if (row.isPickupPoint !== before.isPickupPoint) await queueBulkJob(trx, 'ITEMS_AT_WAREHOUSE', id, now);
     return row;
   });
 }

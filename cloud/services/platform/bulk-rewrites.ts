@@ -1,0 +1,198 @@
+/**
+ * Rewrites of many rows that one change calls for, a batch per short transaction:
+ * - a company renamed: its cargo's search text holds its title;
+ * - a company's code names changed: its clients' parcels and cargo are found by them;
+ * - a warehouse became (or stopped being) a pickup point: the items inside it are re-filed.
+ *
+ * Done in one transaction row by row, such a change held SQLite's write lock (and PostgreSQL's
+ * row locks) for as long as the rewrite took, and every order the cloud created meanwhile
+ * waited. Here the change commits with a job row (queueBulkJob); the job then rewrites a batch
+ * per transaction, set-based, computing each row from what the database says now (so running a
+ * batch twice, or two jobs for one target, gives the same result), and moves its cursor in the
+ * same transaction as the batch. A process that dies half-way leaves the rest of the job to
+ * whoever runs the jobs next: the cloud looks for them at start and every minute. Meanwhile a
+ * search may find some of the items by the new text and some by the old one, for seconds.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../../storage/database.ts';
+import { codeNamesFor } from '../../domain/platform/client-codes.ts';
+import { cargoSearchText, parcelSearchText } from '../../domain/platform/search-text.ts';
+import { cargoAtFinalPoint, parcelAtFinalPoint } from '../../domain/platform/placement.ts';
+import type { CargoStatus, ParcelStatus } from '../../domain/platform/enums.ts';
+import { inTransaction } from './tx.ts';
+
+export const BULK_KINDS = ['CARGO_OF_COMPANY', 'ITEMS_OF_CLIENT_COMPANY', 'ITEMS_AT_WAREHOUSE'] as const;
+export type BulkKind = (typeof BULK_KINDS)[number];
+
+/** Rows per batch: a batch's transaction stays in the tens of milliseconds. */
+export const BULK_BATCH = 500;
+
+type Row = Record<string, any> & { id: number };
+type ColumnType = 'text' | 'integer';
+
+interface Phase {
+  table: 'parcel' | 'cargo';
+  /** the column that selects the job's rows */
+  by: 'companyId' | 'clientCompanyId' | 'currentWarehouseId';
+  reads: readonly string[];
+  writes: Readonly<Record<string, ColumnType>>;
+  /** the new values of a batch's rows, from what the database says now */
+  values(db: Db, targetId: number, rows: Row[]): Promise<Array<Record<string, string | number>>>;
+}
+
+async function codesOf(db: Db, companyIds: number[]) {
+  const rows = companyIds.length ? await db.selectFrom('company_code').select(['companyId', 'title', 'cargoTypeId']).where('companyId', 'in', companyIds).orderBy('id').execute() : [];
+  const byCompany = new Map<number, Array<{ title: string; cargoTypeId: number }>>();
+  for (const r of rows) byCompany.set(r.companyId, [...(byCompany.get(r.companyId) ?? []), r]);
+  return byCompany;
+}
+
+async function titlesOf(db: Db, companyIds: number[]) {
+  const rows = companyIds.length ? await db.selectFrom('platform_company').select(['id', 'title']).where('id', 'in', companyIds).execute() : [];
+  return new Map(rows.map((r) => [r.id, r.title]));
+}
+
+const distinct = (xs: Array<number | null>) => [...new Set(xs.filter((x): x is number => x !== null))];
+
+const cargoSearch: Phase['values'] = async (db, _target, rows) => {
+  const [codes, titles] = await Promise.all([codesOf(db, distinct(rows.map((r) => r.clientCompanyId))), titlesOf(db, distinct(rows.map((r) => r.companyId)))]);
+  return rows.map((r) => ({
+    searchText: cargoSearchText(r as any, codeNamesFor(r.clientCompanyId === null ? [] : (codes.get(r.clientCompanyId) ?? []), r.cargoTypeId), titles.get(r.companyId) ?? ''),
+  }));
+};
+
+const CARGO_SEARCH = { reads: ['description', 'tractorNumber', 'cargoTypeId', 'companyId', 'clientCompanyId', 'searchText'], writes: { searchText: 'text' }, values: cargoSearch } as const;
+
+async function pickupPoint(db: Db, warehouseId: number): Promise<boolean> {
+  const w = await db.selectFrom('warehouse').select('isPickupPoint').where('id', '=', warehouseId).executeTakeFirst();
+  return w?.isPickupPoint === 1;
+}
+
+const PHASES: Record<BulkKind, Phase[]> = {
+  CARGO_OF_COMPANY: [{ table: 'cargo', by: 'companyId', ...CARGO_SEARCH }],
+  ITEMS_OF_CLIENT_COMPANY: [
+    {
+      table: 'parcel',
+      by: 'clientCompanyId',
+      reads: ['trackCode', 'description', 'cargoTypeId', 'searchText'],
+      writes: { searchText: 'text' },
+      async values(db, target, rows) {
+        const codes = (await codesOf(db, [target])).get(target) ?? [];
+        return rows.map((r) => ({ searchText: parcelSearchText(r as any, codeNamesFor(codes, r.cargoTypeId)) }));
+      },
+    },
+    { table: 'cargo', by: 'clientCompanyId', ...CARGO_SEARCH },
+  ],
+  ITEMS_AT_WAREHOUSE: [
+    {
+      table: 'parcel',
+      by: 'currentWarehouseId',
+      reads: ['status', 'deliveryMethod', 'currentWarehouseId', 'deliveryWarehouseId', 'atPickupPoint', 'atFinalPoint'],
+      writes: { atPickupPoint: 'integer', atFinalPoint: 'integer' },
+      async values(db, target, rows) {
+        const isPickupPoint = await pickupPoint(db, target);
+        return rows.map((r) => ({ atPickupPoint: isPickupPoint ? 1 : 0, atFinalPoint: parcelAtFinalPoint({ ...(r as any), status: r.status as ParcelStatus }, isPickupPoint) ? 1 : 0 }));
+      },
+    },
+    {
+      table: 'cargo',
+      by: 'currentWarehouseId',
+      reads: ['status', 'currentWarehouseId', 'deliveryWarehouseId', 'atPickupPoint', 'atFinalPoint'],
+      writes: { atPickupPoint: 'integer', atFinalPoint: 'integer' },
+      async values(db, target, rows) {
+        const isPickupPoint = await pickupPoint(db, target);
+        return rows.map((r) => ({ atPickupPoint: isPickupPoint ? 1 : 0, atFinalPoint: cargoAtFinalPoint({ ...(r as any), status: r.status as CargoStatus }, isPickupPoint) ? 1 : 0 }));
+      },
+    },
+  ],
+};
+
+/** Queues a rewrite in the caller's transaction: it commits with the change that calls for it. */
+export async function queueBulkJob(trx: Db, kind: BulkKind, targetId: number, now: Date): Promise<void> {
+  await trx.insertInto('bulk_job').values({ kind, targetId, phase: 0, afterId: 0, createdAt: now.toISOString() }).execute();
+}
+
+/**
+ * Runs `change` in a transaction; when it is not part of a larger one (the demo seed writes a
+ * whole dataset in one), also runs the jobs it queued to their end, so the caller sees a
+ * finished rewrite, made of short transactions.
+ */
+export async function withBulkJobs<T>(db: Db, change: (trx: Db) => Promise<T>): Promise<T> {
+  const nested = db.isTransaction;
+  const out = await inTransaction(db, change);
+  if (!nested) await runBulkJobs(db);
+  return out;
+}
+
+export interface BulkRun {
+  batch?: number;
+  /** stop after this many batches (what is left stays queued) */
+  maxBatches?: number;
+  /** one line now and then on long work */
+  progress?: (line: string) => void;
+}
+
+/** Another runner moved the job's cursor first: this batch is rolled back, nothing is lost. */
+class Overtaken extends Error {}
+
+/** Runs every pending job to its end; returns how many rows were rewritten. */
+export async function runBulkJobs(db: Db, options: BulkRun = {}): Promise<number> {
+  const batch = options.batch ?? BULK_BATCH;
+  let rewritten = 0;
+  let batches = 0;
+  for (;;) {
+    if (options.maxBatches !== undefined && batches >= options.maxBatches) break;
+    const job = await db.selectFrom('bulk_job').selectAll().orderBy('id').limit(1).executeTakeFirst();
+    if (!job) break;
+    try {
+      rewritten += await db.transaction().execute((trx) => step(trx, job, batch));
+    } catch (err) {
+      if (!(err instanceof Overtaken)) throw err;
+    }
+    if (++batches % 20 === 0) options.progress?.(`rewriting rows: ${rewritten} so far`);
+    // Between batches: the event loop and other writers get their turn.
+    await new Promise((r) => setImmediate(r));
+  }
+  return rewritten;
+}
+
+type Job = { id: number; kind: string; targetId: number; phase: number; afterId: number };
+
+/** One batch of one job, and its cursor, in the caller's transaction; returns the rows it changed. */
+async function step(trx: Db, job: Job, batch: number): Promise<number> {
+  const phases = PHASES[job.kind as BulkKind];
+  const phase = phases?.[job.phase];
+  if (!phase) {
+    await trx.deleteFrom('bulk_job').where('id', '=', job.id).execute();
+    return 0;
+  }
+  const rows = (await trx
+    .selectFrom(phase.table)
+    .select(['id', ...phase.reads] as any)
+    .where(phase.by as any, '=', job.targetId)
+    .where('id', '>', job.afterId)
+    .orderBy('id')
+    .limit(batch)
+    .execute()) as Row[];
+  const next = rows.length ? { phase: job.phase, afterId: rows[rows.length - 1].id } : { phase: job.phase + 1, afterId: 0 };
+  const moved = next.phase >= phases.length
+    ? await trx.deleteFrom('bulk_job').where('id', '=', job.id).where('phase', '=', job.phase).where('afterId', '=', job.afterId).executeTakeFirst().then((r) => Number(r.numDeletedRows))
+    : await trx.updateTable('bulk_job').set(next).where('id', '=', job.id).where('phase', '=', job.phase).where('afterId', '=', job.afterId).executeTakeFirst().then((r) => Number(r.numUpdatedRows));
+  if (moved !== 1) throw new Overtaken();
+  if (!rows.length) return 0;
+  const values = await phase.values(trx, job.targetId, rows);
+  const changed = rows.flatMap((r, i) => (Object.entries(values[i]).some(([k, v]) => r[k] !== v) ? [{ id: r.id, ...values[i] }] : []));
+  if (changed.length) await writeRows(trx, phase.table, phase.writes, changed);
+  return changed.length;
+}
+
+/** One UPDATE for a whole batch: the new values as a VALUES list joined by id (both databases). */
+async function writeRows(trx: Db, table: string, writes: Readonly<Record<string, ColumnType>>, rows: Array<Record<string, string | number>>): Promise<void> {
+  const columns = Object.keys(writes);
+  const value = (v: string | number, type: ColumnType) => (type === 'integer' ? sql`cast(${v} as integer)` : sql`cast(${v} as text)`);
+  const tuples = sql.join(rows.map((r) => sql`(${sql.join([sql`cast(${r.id} as integer)`, ...columns.map((c) => value(r[c], writes[c]))])})`));
+  const t = sql.table(table);
+  const names = sql.join(columns.map((c) => sql.ref(c)));
+  const sets = sql.join(columns.map((c) => sql`${sql.ref(c)} = v.${sql.ref(c)}`));
+  await sql`with v(id, ${names}) as (values ${tuples}) update ${t} set ${sets} from v where ${t}.id = v.id`.execute(trx);
+}
