@@ -12,16 +12,17 @@ import { startChildUntil } from './processes.ts';
 import type { SeededLocker } from './sync-seed.ts';
 import { atRate, perSecond, round, sleep, stats, untilAll } from './sync-timing.ts';
 
-function connectClient(url: string, l: SeededLocker): Promise<{ client: MqttClient; ms: number }> {
+function connectClient(url: string, l: SeededLocker, keepalive: number): Promise<{ client: MqttClient; ms: number }> {
   const start = performance.now();
-  const client = mqtt.connect(url, { clientId: `locker-${l.id}`, username: l.id, password: l.password, reconnectPeriod: 0, keepalive: 300, connectTimeout: 120_000 });
+  const client = mqtt.connect(url, { clientId: `locker-${l.id}`, username: l.id, password: l.password, reconnectPeriod: 0, keepalive, connectTimeout: 120_000 });
   return new Promise((resolve, reject) => {
     client.once('connect', () => resolve({ client, ms: performance.now() - start }));
     client.once('error', reject);
   });
 }
 
-async function connectAll(url: string, lockers: SeededLocker[], concurrency: number) {
+/** `keepalive` in seconds: what real agents use (30) when the idle cost of pings matters. */
+export async function connectAll(url: string, lockers: SeededLocker[], concurrency: number, keepalive = 300) {
   const clients: MqttClient[] = new Array(lockers.length);
   const times: number[] = [];
   let next = 0;
@@ -30,7 +31,7 @@ async function connectAll(url: string, lockers: SeededLocker[], concurrency: num
     Array.from({ length: concurrency }, async () => {
       while (next < lockers.length) {
         const i = next++;
-        const { client, ms } = await connectClient(url, lockers[i]);
+        const { client, ms } = await connectClient(url, lockers[i], keepalive);
         clients[i] = client;
         times.push(ms);
       }

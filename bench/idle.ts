@@ -1,0 +1,253 @@
+/**
+ * `npm run bench:idle`: what the cloud costs while nothing happens, and whether one operator
+ * command that rewrites many rows stalls it. Never part of `npm test`.
+ *
+ * 1. Idle CPU: `npm run cloud` on SQLite, measured from /proc over BENCH_IDLE_SECONDS (30):
+ *    a. empty tables, no locker connected (the baseline of the same run);
+ *    b. BENCH_IDLE_LOCKERS (10,000) lockers connected over MQTT with the agents' keepalive
+ *       (30 s), their connection announced, and a history of BENCH_IDLE_COMMANDS (50,000)
+ *       answered staff commands, as many applied locker events and as many sent outbox rows.
+ *    Target: b below 1% of a core.
+ * 2. An operator bulk command beside a working cloud: `platform-company update --title` in its
+ *    own process rewrites the search text of BENCH_IDLE_CARGO (100,000) cargo rows while the
+ *    cloud answers order reads and creates at BENCH_IDLE_RATE (20/s each). The cloud's event
+ *    loop delay (perf_hooks.monitorEventLoopDelay, in the cloud process) over the command's
+ *    run, and the latency of the creates, which need the write lock the command takes batch by
+ *    batch. Target: loop delay p99 below 20 ms.
+ * Prints a table and writes bench/results/idle.json. Run it with nothing else working beside it.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import SQLite from 'better-sqlite3';
+import { topics, CONTRACT_VERSION } from '../shared/mqtt/index.ts';
+import { openStorage } from '../cloud/storage/database.ts';
+import { newId } from '../cloud/storage/ids.ts';
+import { createLockerApiKey, createLockerCompany } from '../cloud/services/admin/companies.ts';
+import { createPostomat } from '../cloud/services/admin/postomats.ts';
+import { createPlatformCompany } from '../cloud/services/platform/companies.ts';
+import { createCargoType } from '../cloud/services/platform/cargo-types.ts';
+import { createWarehouse } from '../cloud/services/platform/warehouses.ts';
+import { createCargo } from '../cloud/services/platform/cargo.ts';
+import { connectAll } from './lib/broker-measures.ts';
+import { table } from './lib/load.ts';
+import { ROOT, startChildUntil } from './lib/processes.ts';
+import { seed } from './lib/sync-seed.ts';
+import { atRate, round, sleep, stats, untilAll } from './lib/sync-timing.ts';
+
+const SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
+const LOCKERS = Number(process.env.BENCH_IDLE_LOCKERS ?? 10_000);
+const COMMANDS = Number(process.env.BENCH_IDLE_COMMANDS ?? 50_000);
+const CARGO = Number(process.env.BENCH_IDLE_CARGO ?? 100_000);
+const RATE = Number(process.env.BENCH_IDLE_RATE ?? 20);
+const TARGET_IDLE_PCT = 1;
+const TARGET_LOOP_P99_MS = 20;
+const TICKS = 100; // USER_HZ on Linux
+
+const log = (line: string) => process.stderr.write(`[bench:idle] ${line}\n`);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plk-idle-'));
+
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
+interface Cloud {
+  pid: number;
+  url: string;
+  mqtt: string;
+  /** the loop-delay figures since the previous call (bench/lib/loop-probe.ts) */
+  loopDelay(): Promise<{ p50Ms: number; p99Ms: number; maxMs: number; samples: number }>;
+  stop(): Promise<void>;
+}
+
+async function startCloud(file: string): Promise<Cloud> {
+  const c = await startChildUntil('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', DATABASE_URL: file, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info' }, (m) =>
+    m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined,
+    ['--import', './bench/lib/loop-probe.mjs'],
+  ).catch((err) => { throw new Error(`cloud did not start: ${err.message}`); });
+  const lines = readline.createInterface({ input: c.proc.stdout! });
+  return {
+    pid: c.proc.pid!,
+    ...c.ready,
+    loopDelay: () => new Promise((resolve) => {
+      const onLine = (line: string) => {
+        try {
+          const m = JSON.parse(line);
+          if (m.loopDelay) {
+            lines.off('line', onLine);
+            resolve(m.loopDelay);
+          }
+        } catch { /* a log line */ }
+      };
+      lines.on('line', onLine);
+      c.proc.kill('SIGUSR2');
+    }),
+    stop: async () => {
+      lines.close();
+      await c.stop();
+    },
+  };
+}
+
+/** The cloud's CPU over `seconds` of doing nothing, in % of one core. */
+async function idleCpu(cloud: Cloud, seconds: number): Promise<number> {
+  const before = cpuSeconds(cloud.pid);
+  await sleep(seconds * 1000);
+  return round(((cpuSeconds(cloud.pid) - before) / seconds) * 100);
+}
+
+async function emptyCase() {
+  const file = path.join(dir, 'empty.db');
+  await (await openStorage(file)).close();
+  const cloud = await startCloud(file);
+  try {
+    await sleep(2_000);
+    log(`empty tables: measuring ${SECONDS} s of idling`);
+    return { cpuPct: await idleCpu(cloud, SECONDS) };
+  } finally {
+    await cloud.stop();
+  }
+}
+
+/** Answered history, straight into SQLite: commands, applied events and sent outbox rows. */
+function seedHistory(file: string, lockerIds: string[], n: number) {
+  const db = new SQLite(file);
+  const at = '2026-01-01T00:00:00.000Z';
+  const cmd = db.prepare(`insert into locker_command (id, "postomatId", "orderId", type, "cellId", state, "createdAt", "expiresAt", "sentAt", attempts, "answeredAt", error) values (?, ?, null, 'OPEN_CELL', '1', 'DONE', ?, ?, ?, 1, ?, null)`);
+  const ev = db.prepare(`insert into locker_event ("postomatId", "eventId", seq, type, "orderId", "cellId", detail, at, "receivedAt", outcome, note) values (?, ?, ?, 'DOOR_LEFT_OPEN', null, '1', null, ?, ?, 'STORED', null)`);
+  const out = db.prepare(`insert into outbox_event (id, kind, event, "orderId", target, payload, "secretHeader", state, "claimedBy", "claimedUntil", "httpStatus", error, "latencyMs", "createdAt", "sentAt") values (?, 'COMPANY_NOTIFICATION', 'COMPLETED', ?, 'http://127.0.0.1:9/n', '{}', null, 'SENT', 'bench', null, 200, null, 3, ?, ?)`);
+  db.transaction(() => {
+    for (let i = 0; i < n; i++) {
+      const locker = lockerIds[i % lockerIds.length];
+      cmd.run(newId(), locker, at, at, at, at);
+      ev.run(locker, newId(), i, at, at);
+      out.run(newId(), newId(), at, at);
+    }
+  })();
+  db.close();
+}
+
+async function fleetCase() {
+  const file = path.join(dir, 'fleet.db');
+  log(`seeding ${LOCKERS} lockers and ${COMMANDS} commands, events and outbox rows of history`);
+  const seeded = await seed(file, LOCKERS, 0);
+  seedHistory(file, seeded.lockers.map((l) => l.id), COMMANDS);
+  const cloud = await startCloud(file);
+  const db = new SQLite(file, { readonly: true });
+  try {
+    log(`connecting ${LOCKERS} lockers (keepalive 30 s, as agents)`);
+    const { clients } = await connectAll(cloud.mqtt, seeded.lockers, 200, 30);
+    await Promise.all(clients.map((c, i) =>
+      c.publishAsync(topics.connection(seeded.lockers[i].id), JSON.stringify({ v: CONTRACT_VERSION, online: true, agentVersion: 'bench', syncVersion: 0, at: new Date().toISOString() }), { qos: 1, retain: true })));
+    await untilAll('every locker online', () => (db.prepare('select count(*) n from locker_link where online = 1').get() as { n: number }).n >= LOCKERS, 120_000);
+    await sleep(5_000);
+    log(`${LOCKERS} lockers online: measuring ${SECONDS} s of idling`);
+    const cpuPct = await idleCpu(cloud, SECONDS);
+    await Promise.all(clients.map((c) => c.endAsync(true)));
+    return { cpuPct };
+  } finally {
+    db.close();
+    await cloud.stop();
+  }
+}
+
+/** A logistics company with `n` cargo rows (a few through the services, the rest copied set-based). */
+async function seedCargo(file: string, n: number) {
+  const storage = await openStorage(file);
+  const at = new Date();
+  const type = await createCargoType(storage.db, { title: 'Cargo', type: 'CARGO' }, at);
+  const company = await createPlatformCompany(storage.db, { title: 'Silk Road Logistics', type: 'LOGIST', codes: [{ title: 'SRL', cargoTypeId: type.id }] }, at);
+  const store = await createWarehouse(storage.db, { companyId: company.id, title: 'Hub' }, at);
+  for (let i = 0; i < 4; i++) await createCargo(storage.db, { companyId: company.id, warehouseId: store.id, weight: 10, currency: 'USD', cargoTypeId: type.id, tractorNumber: `01KG${i}` }, at);
+  const lockerCompany = await createLockerCompany(storage.db, { title: 'Lockers', balance: 0 }, at);
+  const { key } = await createLockerApiKey(storage.db, lockerCompany.id, 'bench', at);
+  const locker = await createPostomat(storage.db, { title: 'Bench locker', shortId: 'BULK01' }, Array.from({ length: 8 }, (_, i) => ({ number: i + 1, size: 'M' as const, board: 0, lock: i + 1 })), at);
+  await storage.close();
+  const db = new SQLite(file);
+  const cols = (db.prepare('pragma table_info(cargo)').all() as Array<{ name: string }>).map((c) => `"${c.name}"`).filter((c) => c !== '"id"').join(', ');
+  while ((db.prepare('select count(*) n from cargo').get() as { n: number }).n < n) db.exec(`insert into cargo (${cols}) select ${cols} from cargo limit ${n}`);
+  db.exec('analyze');
+  db.close();
+  return { companyId: company.id, key, lockerId: locker.id };
+}
+
+async function bulkCase() {
+  const file = path.join(dir, 'bulk.db');
+  log(`seeding ${CARGO} cargo rows`);
+  const s = await seedCargo(file, CARGO);
+  const cloud = await startCloud(file);
+  try {
+    const headers = { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' };
+    const created: string[] = [];
+    const create = async (i: number) => {
+      const t = performance.now();
+      const res = await fetch(`${cloud.url}/api/v1/integration/company/order/create`, { method: 'POST', headers, body: JSON.stringify({ toUserPhone: `+99655${String(i).padStart(7, '0')}`, postomatId: s.lockerId, sendMessage: false }) });
+      const body = (await res.json()) as { id?: string };
+      if (res.status !== 200 || !body.id) throw new Error(`order create answered ${res.status}`);
+      created.push(body.id);
+      return performance.now() - t;
+    };
+    for (let i = 0; i < 20; i++) await create(i);
+    await cloud.loopDelay();
+    const createMs: number[] = [];
+    const readMs: number[] = [];
+    let running = true;
+    const load = (async () => {
+      let i = 100;
+      while (running) {
+        await atRate(RATE, RATE, async (k) => {
+          createMs.push(await create(i++));
+          const t = performance.now();
+          await fetch(`${cloud.url}/api/v1/integration/company/order/${created[(i + k) % created.length]}`, { headers }).then((r) => r.arrayBuffer());
+          readMs.push(performance.now() - t);
+        });
+      }
+    })();
+    log(`renaming the company: its ${CARGO} cargo rows are rewritten by the operator CLI in its own process`);
+    const t0 = performance.now();
+    const cli = spawn(process.execPath, ['--import', 'tsx', 'cloud/operator/cli.ts', 'platform-company', 'update', '--id', String(s.companyId), '--title', 'Tian Shan Cargo'], {
+      cwd: ROOT, env: { ...process.env, DATABASE_URL: file }, stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const code = await new Promise<number | null>((r) => cli.once('exit', r));
+    const commandMs = performance.now() - t0;
+    running = false;
+    await load;
+    if (code !== 0) throw new Error(`the operator command exited with ${code}`);
+    const loop = await cloud.loopDelay();
+    const check = new SQLite(file, { readonly: true });
+    const stale = (check.prepare(`select count(*) n from cargo where "searchText" not like '%tian shan cargo%'`).get() as { n: number }).n;
+    check.close();
+    if (stale) throw new Error(`${stale} cargo rows kept the old title`);
+    return { cargo: CARGO, commandSeconds: round(commandMs / 1000), loopDelay: loop, orderCreate: stats(createMs), orderRead: stats(readMs) };
+  } finally {
+    await cloud.stop();
+  }
+}
+
+try {
+  const empty = await emptyCase();
+  const fleet = await fleetCase();
+  const bulk = await bulkCase();
+  const results = {
+    date: new Date().toISOString(),
+    machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}`,
+    idle: { seconds: SECONDS, emptyTables: empty, fleet: { lockers: LOCKERS, historyRows: COMMANDS, ...fleet }, targetPct: TARGET_IDLE_PCT },
+    bulkCommand: { ...bulk, targetLoopP99Ms: TARGET_LOOP_P99_MS },
+  };
+  fs.writeFileSync(path.join(ROOT, 'bench/results/idle.json'), JSON.stringify(results, null, 2) + '\n');
+  console.log(table([
+    { measure: 'idle CPU, empty tables (% of a core)', value: empty.cpuPct, target: '' },
+    { measure: `idle CPU, ${LOCKERS} lockers online, ${COMMANDS} commands of history`, value: fleet.cpuPct, target: `< ${TARGET_IDLE_PCT}` },
+    { measure: `bulk command: ${CARGO} cargo rows rewritten (s)`, value: bulk.commandSeconds, target: '' },
+    { measure: 'cloud event loop delay p99 during it (ms)', value: bulk.loopDelay.p99Ms, target: `< ${TARGET_LOOP_P99_MS}` },
+    { measure: 'cloud event loop delay max during it (ms)', value: bulk.loopDelay.maxMs, target: '' },
+    { measure: 'order create p99 during it (ms)', value: bulk.orderCreate.p99Ms, target: '' },
+    { measure: 'order read p99 during it (ms)', value: bulk.orderRead.p99Ms, target: '' },
+  ]));
+} finally {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
