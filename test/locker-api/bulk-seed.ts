@@ -120,3 +120,18 @@ export async function seedManyOrders(db: Db, companyId: string, lockers: ManyLoc
       sum(${sql.ref('notPaidAmount')}), sum(${sql.ref('promoCodeAmount')}), 1
     from locker_order where ${sql.ref('companyId')} = ${companyId} and ${sql.ref('isActive')} = 1 group by ${sql.ref('companyId')}, ${sql.ref('status')}`.execute(db);
 }
+
+/**
+ * `countries` active countries with two active cities each, both named as in every other country
+ * ('Central', 'North': title order then rests on ids), one inactive city each, and `districts`
+ * districts in `districtCityId`, every tenth inactive. Returns the countries' ids in title order.
+ */
+export async function seedManyPlaces(db: Db, countries: number, districts: number, districtCityId: string, at: string): Promise<string[]> {
+  const countryRows = Array.from({ length: countries }, (_, i) => ({ id: newId(), title: `Country ${String(i).padStart(4, '0')}`, isActive: 1, createdAt: at, updatedAt: at }));
+  const cityRows = countryRows.flatMap((c) => ['Central', 'North', 'Closed'].map((title) => ({ id: newId(), title, isActive: title === 'Closed' ? 0 : 1, countryId: c.id, createdAt: at, updatedAt: at })));
+  const districtRows = Array.from({ length: districts }, (_, i) => ({ id: newId(), title: `District ${i % 100}`, isActive: i % 10 === 9 ? 0 : 1, cityId: districtCityId, createdAt: at, updatedAt: at }));
+  await insertChunked(db, 'country', countryRows);
+  await insertChunked(db, 'city', cityRows);
+  await insertChunked(db, 'district', districtRows);
+  return countryRows.map((c) => c.id);
+}

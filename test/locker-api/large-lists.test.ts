@@ -6,7 +6,7 @@ import { createLogger } from '../../cloud/logger.ts';
 import { createLockerApiKey, createLockerCompany } from '../../cloud/services/admin/companies.ts';
 import { createCity, createCountry, createDistrict } from '../../cloud/services/admin/directories.ts';
 import { LIST_BATCH } from '../../cloud/storage/batches.ts';
-import { seedManyLockers, seedManyOrders, type ManyLockers } from './bulk-seed.ts';
+import { seedManyLockers, seedManyOrders, seedManyPlaces, type ManyLockers } from './bulk-seed.ts';
 import { loggedStorage, StatementLog, timedGet, type TimedAnswer } from './list-probes.ts';
 
 const BASE = '/api/v1/integration/company';
@@ -28,6 +28,7 @@ for (const dialect of DIALECTS) {
     let lockers: ManyLockers;
     let key: string;
     let companyId: string;
+    let cityId: string;
     const log = new StatementLog();
     const logged: Array<{ msg: string; fields?: Record<string, unknown> }> = [];
     const get = (path: string) => timedGet(`${cloud.url}${BASE}${path}`, { authorization: `Bearer ${key}` });
@@ -40,6 +41,7 @@ for (const dialect of DIALECTS) {
       key = (await createLockerApiKey(db, company.id)).key;
       const country = await createCountry(db, 'Kyrgyzstan');
       const city = await createCity(db, country.id, 'Bishkek');
+      cityId = city.id;
       const district = await createDistrict(db, city.id, 'Center');
       lockers = await seedManyLockers(db, LOCKERS, { cityId: city.id, districtId: district.id }, '2025-01-01T00:00:00.000Z');
       await seedManyOrders(db, company.id, lockers, ORDERS, new Date('2025-01-02T00:00:00.000Z'));
@@ -162,6 +164,55 @@ for (const dialect of DIALECTS) {
         assert.equal(o.postomat.id, o.postomatId);
         assert.deepEqual(o.passwords.map((p: any) => p.type), ['DOWN']);
         assert.equal(res.body.aggregate._sum.price, ORDERS * 123.45);
+      });
+    });
+
+    describe('directories without a page', () => {
+      const COUNTRIES = 700;
+      const DISTRICTS = 1_500;
+      let countryIds: string[];
+      before(async () => {
+        countryIds = await seedManyPlaces(storage.db, COUNTRIES, DISTRICTS, cityId, '2025-01-01T00:00:00.000Z');
+      });
+
+      /** The list answered whole, and the same list read in pages of 300 (each answered in one piece). */
+      async function wholeAndPaged(path: string) {
+        const whole = await get(path);
+        assert.equal(whole.status, 200);
+        assert.ok(streamed(whole), `${path} is streamed`);
+        assertNotBlocked(whole);
+        const data: any[] = [];
+        for (let page = 1; page <= Math.ceil(whole.body.total / 300); page++) {
+          const one = await get(`${path}${path.includes('?') ? '&' : '?'}page=${page}&pageSize=300`);
+          assert.equal(one.headers.get('transfer-encoding'), null);
+          data.push(...one.body.data);
+        }
+        assert.equal(whole.text, JSON.stringify({ total: whole.body.total, data }), `${path} is its pages put together`);
+        return whole.body;
+      }
+
+      it('GET /country?withCities=true: every active country with its active cities, grouped once per batch', async () => {
+        const from = log.statements.length;
+        const res = await get('/country?withCities=true');
+        assert.equal(res.status, 200);
+        assert.ok(streamed(res));
+        assertNotBlocked(res);
+        assert.equal(res.body.total, COUNTRIES + 1);
+        assert.deepEqual(res.body.data.slice(0, COUNTRIES).map((c: any) => c.id), countryIds, 'by title');
+        for (const c of res.body.data.slice(0, COUNTRIES)) assert.deepEqual(c.cities.map((x: any) => [x.title, x.countryId]), [['Central', c.id], ['North', c.id]]);
+        assert.deepEqual(res.body.data[COUNTRIES].cities.map((x: any) => x.title), ['Bishkek']);
+        const cityReads = log.on('city', from);
+        assert.ok(cityReads.length <= batchesOf(COUNTRIES + 1), `${cityReads.length} statements on city`);
+      });
+
+      it('GET /city and /district/list: every active record by title then id, as their pages show them', async () => {
+        const cities = await wholeAndPaged('/city?withCountry=true');
+        assert.equal(cities.total, COUNTRIES * 2 + 1);
+        assert.ok(cities.data.every((c: any) => c.country.id === c.countryId && c.isActive));
+        const districts = await wholeAndPaged(`/district/list?cityId=${cityId}`);
+        assert.equal(districts.total, DISTRICTS + 1 - DISTRICTS / 10);
+        const keys = districts.data.map((d: any) => [d.title, d.id]);
+        assert.deepEqual(keys, [...keys].sort((a: string[], b: string[]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1)));
       });
     });
 
