@@ -86,7 +86,9 @@ function closingOf(tail: Record<string, unknown>): string {
   return ']' + (json === '{}' ? '}' : ',' + json.slice(1));
 }
 
+/** Once the socket is gone, neither event comes again: a write to it returns false at once. */
 function drained(res: Response): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       res.off('drain', done);
