@@ -51,7 +51,7 @@ for (const dialect of DIALECTS) {
       await get('/postomat/list?withFreeCells=true&withCity=true&withDistrict=true&page=1&pageSize=50');
       await get(`/order/list?pageSize=50&${ALL_FLAGS}`);
     });
-    after(() => cloud.stop());
+    after(() => (cloud ? cloud.stop() : storage?.destroy()));
 
     const activeIndexes = () => lockers.ids.map((_, i) => i).filter((i) => lockers.isActive(i));
     /** A DELIVERED order (every fourth of the first ORDERS) holds cell 1 of its locker. */

@@ -71,7 +71,7 @@ for (const dialect of DIALECTS) {
       cloud = await startTestCloud(dialect, { reuse: loggedStorage(storage, log), clock });
       await get('/logistic-company/parcel/list?pageSize=50');
     });
-    after(() => cloud.stop());
+    after(() => (cloud ? cloud.stop() : storage?.destroy()));
 
     describe('GET /logistic-company/supplier/{id}/parcels without page: every parcel', () => {
       it('is streamed in batches, the same as its pages answered in one piece', async () => {
