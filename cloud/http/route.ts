@@ -1,11 +1,16 @@
 /**
- * A route handler receives already-validated, typed input; it returns the response body.
+ * A route handler receives already-validated, typed input; it returns the response body, or a
+ * ListAnswer for a list read in batches (stream-json.ts).
  * Validation order follows Fastify's (params, body, querystring) so the first failing part
  * is the one the original service would have named.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import { parsePart } from './validation.ts';
+import { sendJson } from './send-json.ts';
+import { ListAnswer, sendList } from './stream-json.ts';
+
+export { sendJson };
 
 export interface RouteSchemas {
   params?: z.ZodType;
@@ -41,17 +46,7 @@ export function route<S extends RouteSchemas>(
     const query = schemas.query ? parsePart('querystring', schemas.query, req.query ?? {}, options.separator) : undefined;
     const result = await handler({ params, body, query, req, res } as RouteInput<S>);
     if (res.headersSent) return;
+    if (result instanceof ListAnswer) return sendList(res, options.status ?? 200, result);
     sendJson(res, options.status ?? 200, result === undefined ? null : result);
   };
-}
-
-/**
- * The answer, written directly: Express's res.json adds a freshness check and header
- * bookkeeping that an API without ETags never uses, on every request of the hottest reads.
- */
-export function sendJson(res: Response, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  // writeHead with the headers spares setHeader's per-call validation (headers already set, such as the rate limit's, are kept).
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-  res.end(res.req.method === 'HEAD' ? undefined : text);
 }

@@ -1,10 +1,14 @@
 /** Locker API: countries, cities, districts (active records only in lists). */
 import type { z } from 'zod';
+import type { SelectQueryBuilder } from 'kysely';
 import type { AppDeps } from '../deps.ts';
 import type { Routes } from '../http/routes-under.ts';
 import type { Db } from '../storage/database.ts';
 import { route } from '../http/route.ts';
 import { pageWindow } from '../http/query.ts';
+import { ListAnswer } from '../http/stream-json.ts';
+import { groupBy, KeysetBatches, mapBatches, type Window } from '../storage/batches.ts';
+import type { CityTable, CountryTable, DistrictTable } from '../storage/schema.ts';
 import { CityListQuery, CityReadQuery, CountryQuery, DistrictListQuery, IdParams } from './schemas.ts';
 import { presentCity, presentCountry, presentDistrict } from './present.ts';
 
@@ -13,17 +17,15 @@ export function directoriesRoutes(r: Routes, deps: AppDeps): void {
   const { db } = deps;
 
   r.get('/country', route({ query: CountryQuery }, async ({ query }) => {
-    const countries = await db.selectFrom('country').selectAll().where('isActive', '=', 1).orderBy('title').orderBy('id').execute();
-    const cities = query.withCities && countries.length
-      ? await db.selectFrom('city').selectAll().where('isActive', '=', 1).where('countryId', 'in', countries.map((c) => c.id)).orderBy('title').orderBy('id').execute()
-      : [];
-    return {
-      total: countries.length,
-      data: countries.map((c) => ({
-        ...presentCountry(c),
-        ...(query.withCities ? { cities: cities.filter((x) => x.countryId === c.id).map(presentCity) } : {}),
-      })),
-    };
+    const base = db.selectFrom('country').where('isActive', '=', 1);
+    const countries = byTitle<CountryTable>(base);
+    const total = await countOf(base);
+    return new ListAnswer({ total }, mapBatches(countries, async (rows) => {
+      if (!query.withCities) return rows.map(presentCountry);
+      const cities = await db.selectFrom('city').selectAll().where('isActive', '=', 1).where('countryId', 'in', rows.map((c) => c.id)).orderBy('title').orderBy('id').execute();
+      const byCountry = groupBy(cities, (c) => c.countryId);
+      return rows.map((c) => ({ ...presentCountry(c), cities: (byCountry.get(c.id) ?? []).map(presentCity) }));
+    }));
   }));
 
   r.get('/city', route({ query: CityListQuery }, ({ query }) => cityList(db, query)));
@@ -33,26 +35,23 @@ export function directoriesRoutes(r: Routes, deps: AppDeps): void {
   r.get('/district/list', route({ query: DistrictListQuery }, async ({ query }) => {
     let base = db.selectFrom('district').where('isActive', '=', 1);
     if (query.cityId) base = base.where('cityId', '=', query.cityId);
-    const win = pageWindow(query);
-    let q = base.selectAll().orderBy('title').orderBy('id');
-    if (win) q = q.limit(win.limit).offset(win.offset);
-    const [rows, count] = await Promise.all([q.execute(), base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()]);
-    return { total: Number(count.n), data: rows.map(presentDistrict) };
+    const rows = byTitle<DistrictTable>(base, pageWindow(query));
+    return new ListAnswer({ total: await countOf(base) }, mapBatches(rows, (part) => part.map(presentDistrict)));
   }));
 }
 
-/** Active cities by title; shared with the platform's locker access (/integrations/postomat/city). */
-export async function cityList(db: Db, query: z.output<typeof CityListQuery>) {
+/**
+ * Active cities by title; shared with the platform's locker access (/integrations/postomat/city).
+ * Without a page the spec returns them all: read and written in batches.
+ */
+export async function cityList(db: Db, query: z.output<typeof CityListQuery>): Promise<ListAnswer> {
   const base = db.selectFrom('city').where('isActive', '=', 1);
-  const win = pageWindow(query);
-  let q = base.selectAll().orderBy('title').orderBy('id');
-  if (win) q = q.limit(win.limit).offset(win.offset);
-  const [rows, count] = await Promise.all([q.execute(), base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()]);
-  const countries = query.withCountry ? await countriesById(db, rows.map((c) => c.countryId)) : new Map();
-  return {
-    total: Number(count.n),
-    data: rows.map((c) => ({ ...presentCity(c), ...(query.withCountry ? { country: countries.get(c.countryId) ?? null } : {}) })),
-  };
+  const rows = byTitle<CityTable>(base, pageWindow(query));
+  return new ListAnswer({ total: await countOf(base) }, mapBatches(rows, async (part) => {
+    if (!query.withCountry) return part.map(presentCity);
+    const countries = await countriesById(db, part.map((c) => c.countryId));
+    return part.map((c) => ({ ...presentCity(c), country: countries.get(c.countryId) ?? null }));
+  }));
 }
 
 /** One city (inactive ones too), or null when there is none. */
@@ -68,4 +67,22 @@ async function countriesById(db: Db, ids: string[]) {
   const unique = [...new Set(ids)];
   const rows = unique.length ? await db.selectFrom('country').selectAll().where('id', 'in', unique).execute() : [];
   return new Map(rows.map((c) => [c.id, presentCountry(c)]));
+}
+
+/** A filtered directory query (country, city or district: each has a title and an id). */
+type Directory = SelectQueryBuilder<any, any, {}>;
+
+/** Its rows by title, then id, in keyset batches within the window. */
+function byTitle<R extends { id: string; title: string }>(base: Directory, window?: Window): KeysetBatches<R> {
+  return new KeysetBatches<R>(({ after, offset, limit }) => {
+    let q = base.selectAll();
+    if (after) q = q.where((eb) => eb(eb.refTuple('title', 'id'), '>', eb.tuple(after.title, after.id)));
+    q = q.orderBy('title').orderBy('id').limit(limit);
+    return (offset ? q.offset(offset) : q).execute() as Promise<R[]>;
+  }, window);
+}
+
+async function countOf(base: Directory): Promise<number> {
+  const row = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -4,6 +4,8 @@ import type { AppDeps } from '../deps.ts';
 import type { Routes } from '../http/routes-under.ts';
 import { route } from '../http/route.ts';
 import { HttpError } from '../http/http-error.ts';
+import { ListAnswer } from '../http/stream-json.ts';
+import { mapBatches } from '../storage/batches.ts';
 import { lockerCaller } from '../http/locker-auth.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { CodeType } from '../domain/order-states.ts';
@@ -47,7 +49,11 @@ export async function createCompanyOrder(deps: AppDeps, input: CreateOrderInput)
   return presentOrder(order);
 }
 
-export async function orderPage(deps: AppDeps, companyId: string, query: z.output<typeof OrderListQuery>) {
+/**
+ * A page of the company's orders. The spec sets no maximum pageSize: the orders are read,
+ * decorated and written a batch at a time (ListAnswer), the aggregates come from the counters.
+ */
+export async function orderPage(deps: AppDeps, companyId: string, query: z.output<typeof OrderListQuery>): Promise<ListAnswer> {
   const page = await listOrders(deps.db, {
     companyId,
     status: query.status,
@@ -55,12 +61,14 @@ export async function orderPage(deps: AppDeps, companyId: string, query: z.outpu
     offset: (query.page - 1) * query.pageSize,
     now: deps.clock.now(),
   });
-  return {
-    total: page.total,
-    data: await presentOrders(deps, page.rows, query),
-    aggregate: { _sum: presentAggregate(page.sums) },
-    expiredAggregate: { _sum: presentAggregate(page.expired.amounts), _count: page.expired.count },
-  };
+  return new ListAnswer(
+    { total: page.total },
+    mapBatches(page.batches, (orders) => presentOrders(deps, orders, query)),
+    {
+      aggregate: { _sum: presentAggregate(page.sums) },
+      expiredAggregate: { _sum: presentAggregate(page.expired.amounts), _count: page.expired.count },
+    },
+  );
 }
 
 /** One order of the company with the nested objects asked for; ORDER_NOT_FOUND when missing or another company's. */

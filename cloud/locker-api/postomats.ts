@@ -4,8 +4,9 @@ import type { Routes } from '../http/routes-under.ts';
 import type { Db } from '../storage/database.ts';
 import { route } from '../http/route.ts';
 import { pageWindow } from '../http/query.ts';
-import { boardsOf, cellsOf, freeCells, listPostomats } from '../storage/postomat-queries.ts';
-import type { PostomatTable } from '../storage/schema.ts';
+import { ListAnswer } from '../http/stream-json.ts';
+import { boardsOf, cellsOf, freeCells, listPostomats, type ListedPostomat } from '../storage/postomat-queries.ts';
+import { groupBy, mapBatches } from '../storage/batches.ts';
 import { IdParams, PostomatIdParams, PostomatListQuery, PostomatReadQuery } from './schemas.ts';
 import { presentBoard, presentCell, presentCity, presentDistrict, presentPostomat } from './present.ts';
 import type { z } from 'zod';
@@ -34,15 +35,13 @@ export async function postomatView(db: Db, id: string, flags: z.output<typeof Po
   }
   if (flags.withCells || flags.withBoards) {
     const [cells, boards] = await Promise.all([cellsOf(db, p.id), boardsOf(db, p.id)]);
-    const boardById = new Map(boards.map((b) => [b.id, b]));
     if (flags.withCells) {
-      out.cells = cells.map((c) => {
-        const b = boardById.get(c.boardId);
-        return { ...presentCell(c), board: b ? presentBoard(b) : null };
-      });
+      const boardById = new Map(boards.map((b) => [b.id, presentBoard(b)]));
+      out.cells = cells.map((c) => ({ ...presentCell(c), board: boardById.get(c.boardId) ?? null }));
     }
     if (flags.withBoards) {
-      out.boards = boards.map((b) => ({ ...presentBoard(b), cells: cells.filter((c) => c.boardId === b.id).map(presentCell) }));
+      const cellsByBoard = groupBy(cells, (c) => c.boardId);
+      out.boards = boards.map((b) => ({ ...presentBoard(b), cells: (cellsByBoard.get(b.id) ?? []).map(presentCell) }));
     }
   }
   return out;
@@ -50,24 +49,25 @@ export async function postomatView(db: Db, id: string, flags: z.output<typeof Po
 
 type ListQuery = z.output<typeof PostomatListQuery>;
 
-/** Shared by the authenticated list, the public open-api list and the platform's locker list. */
-export async function postomatList(db: Db, query: Partial<ListQuery> & Pick<ListQuery, 'withCity' | 'withDistrict'>) {
+/**
+ * Shared by the authenticated list, the public open-api list and the platform's locker list.
+ * Without a page the spec returns every locker: the answer is read and written in batches.
+ */
+export async function postomatList(db: Db, query: Partial<ListQuery> & Pick<ListQuery, 'withCity' | 'withDistrict'>): Promise<ListAnswer> {
   const near = query.latitude !== undefined && query.longitude !== undefined ? { lat: query.latitude, lng: query.longitude } : undefined;
-  const { total, rows } = await listPostomats(db, {
+  const { total, batches } = await listPostomats(db, {
     ids: query.ids,
     cityId: query.cityId,
     districtId: query.districtId,
     window: pageWindow(query),
     near,
   });
-  return { total, data: await decorate(db, rows, { ...query, withFreeCells: query.withFreeCells && !near }) };
+  const flags = { ...query, withFreeCells: query.withFreeCells && !near };
+  return new ListAnswer({ total }, mapBatches(batches, (rows) => decorate(db, rows, flags)));
 }
 
-async function decorate(
-  db: Db,
-  rows: Array<PostomatTable & { distance?: number }>,
-  flags: { withCity?: boolean; withDistrict?: boolean; withFreeCells?: boolean },
-) {
+/** One batch of lockers with the nested objects asked for: one statement per kind, grouped by key once. */
+async function decorate(db: Db, rows: ListedPostomat[], flags: { withCity?: boolean; withDistrict?: boolean; withFreeCells?: boolean }) {
   const ids = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => !!x))];
   const cityIds = flags.withCity ? ids(rows.map((r) => r.cityId)) : [];
   const districtIds = flags.withDistrict ? ids(rows.map((r) => r.districtId)) : [];
@@ -76,19 +76,14 @@ async function decorate(
     districtIds.length ? db.selectFrom('district').selectAll().where('id', 'in', districtIds).execute() : [],
     flags.withFreeCells ? freeCells(db, rows.map((r) => r.id)) : [],
   ]);
-  const cityById = new Map(cities.map((c) => [c.id, c]));
-  const districtById = new Map(districts.map((d) => [d.id, d]));
+  const cityById = new Map(cities.map((c) => [c.id, presentCity(c)]));
+  const districtById = new Map(districts.map((d) => [d.id, presentDistrict(d)]));
+  const cellsByPostomat = groupBy(cells, (c) => c.postomatId);
   return rows.map((row) => {
     const out: Record<string, unknown> = presentPostomat(row);
-    if (flags.withCity) {
-      const c = row.cityId ? cityById.get(row.cityId) : undefined;
-      out.city = c ? presentCity(c) : null;
-    }
-    if (flags.withDistrict) {
-      const d = row.districtId ? districtById.get(row.districtId) : undefined;
-      out.district = d ? presentDistrict(d) : null;
-    }
-    if (flags.withFreeCells) out.cells = cells.filter((c) => c.postomatId === row.id).map(presentCell);
+    if (flags.withCity) out.city = (row.cityId && cityById.get(row.cityId)) || null;
+    if (flags.withDistrict) out.district = (row.districtId && districtById.get(row.districtId)) || null;
+    if (flags.withFreeCells) out.cells = (cellsByPostomat.get(row.id) ?? []).map(presentCell);
     if (row.distance !== undefined) out.distance = row.distance;
     return out;
   });

@@ -18,6 +18,7 @@ import {
   createMarketParcel, lockerOrderOf, marketParcel, marketParcelOfOrder, marketParcelStatus, marketParcelView, type MarketParcelInput,
 } from '../services/platform/market-parcels.ts';
 import { redirectMarketParcel } from '../services/platform/market-redirect.ts';
+import { collectList } from '../http/stream-json.ts';
 import { platformRoute } from './route.ts';
 import { viaLocker } from './locker-side.ts';
 import { PlatformOrderListQuery, StringIdParams } from './locker-schemas.ts';
@@ -36,7 +37,7 @@ export function marketRouter(deps: AppDeps): Router {
   pickupPointRoutes(r, deps);
 
   // The spec: "500 if the locker service returns an error".
-  r.get('/order/list', platformRoute({ query: PlatformOrderListQuery }, ({ query, req }) => viaLocker(deps, req, (companyId) => orderPage(deps, companyId, query), 500)));
+  r.get('/order/list', platformRoute({ query: PlatformOrderListQuery }, ({ query, req }) => viaLocker(deps, req, async (companyId) => collectList(await orderPage(deps, companyId, query)), 500)));
 
   r.get('/order/:id', platformRoute({ params: StringIdParams, query: OrderReadQuery }, async ({ params, query, req }) => {
     const parcel = await marketParcelOfOrder(db, platformCompany(req).companyId, params.id);

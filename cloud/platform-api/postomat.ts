@@ -11,6 +11,7 @@ import { CreateOrderBody, OrderReadQuery, PostomatReadQuery, CityReadQuery } fro
 import { postomatList, postomatView } from '../locker-api/postomats.ts';
 import { cityList, cityView } from '../locker-api/directories.ts';
 import { createCompanyOrder, orderCode, orderPage, orderView, ORDER_CODE_PATHS } from '../locker-api/orders.ts';
+import { collectList } from '../http/stream-json.ts';
 import { platformRoute } from './route.ts';
 import { found, viaLocker } from './locker-side.ts';
 import { PlatformCityListQuery, PlatformOrderCreateBody, PlatformOrderListQuery, PlatformPostomatListQuery, StringIdParams } from './locker-schemas.ts';
@@ -20,8 +21,8 @@ export function postomatRouter(deps: AppDeps): Router {
   const r = Router();
   const { db } = deps;
 
-  r.get('/list', platformRoute({ query: PlatformPostomatListQuery }, ({ query, req }) => viaLocker(deps, req, () => postomatList(db, query))));
-  r.get('/city', platformRoute({ query: PlatformCityListQuery }, ({ query, req }) => viaLocker(deps, req, () => cityList(db, query))));
+  r.get('/list', platformRoute({ query: PlatformPostomatListQuery }, ({ query, req }) => viaLocker(deps, req, async () => collectList(await postomatList(db, query)))));
+  r.get('/city', platformRoute({ query: PlatformCityListQuery }, ({ query, req }) => viaLocker(deps, req, async () => collectList(await cityList(db, query)))));
   r.get('/city/:id', platformRoute({ params: StringIdParams, query: CityReadQuery }, ({ params, query, req }) =>
     viaLocker(deps, req, async () => found(await cityView(db, params.id, query), 'City not found')),
   ));
@@ -34,7 +35,7 @@ export function postomatRouter(deps: AppDeps): Router {
       return createCompanyOrder(deps, { ...order, companyId });
     }),
   { status: 201 }));
-  r.get('/order/list', platformRoute({ query: PlatformOrderListQuery }, ({ query, req }) => viaLocker(deps, req, (companyId) => orderPage(deps, companyId, query))));
+  r.get('/order/list', platformRoute({ query: PlatformOrderListQuery }, ({ query, req }) => viaLocker(deps, req, async (companyId) => collectList(await orderPage(deps, companyId, query)))));
   r.get('/order/:id', platformRoute({ params: StringIdParams, query: OrderReadQuery }, ({ params, query, req }) =>
     viaLocker(deps, req, (companyId) => orderView(deps, companyId, params.id, query)),
   ));

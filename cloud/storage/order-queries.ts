@@ -4,6 +4,7 @@ import { MONEY_FIELDS, readStats, type Amounts } from './order-stats.ts';
 import type { LockerOrderTable } from './schema.ts';
 import { sql } from 'kysely';
 import { prepared } from './prepared.ts';
+import { groupBy, KeysetBatches } from './batches.ts';
 
 export interface OrderListFilter {
   companyId: string;
@@ -13,19 +14,28 @@ export interface OrderListFilter {
   now: Date;
 }
 
+/**
+ * A page of a company's active orders, newest first, with the totals and sums of its counters.
+ * The spec sets no maximum page size: the rows come in keyset batches (batches.ts) along
+ * (createdAt, id), the order of the company's list indexes, so a page of one batch is one
+ * statement and a page of 100,000 rows is read a batch at a time.
+ */
 export async function listOrders(db: Db, f: OrderListFilter) {
   let q = db.selectFrom('locker_order').selectAll().where('companyId', '=', f.companyId).where('isActive', '=', 1);
   if (f.status) q = q.where('status', '=', f.status);
   // The counters are read first: their version must not be newer than what the expired
   // figure is computed from (see cachedExpiredAggregate).
   const stats = await readStats(db, f.companyId, f.status);
-  const [rows, expired] = await Promise.all([
-    q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
-    f.status && f.status !== 'DELIVERED'
-      ? Promise.resolve(emptyExpired())
-      : cachedExpiredAggregate(db, f.companyId, f.now, stats.versions.DELIVERED ?? 0),
-  ]);
-  return { rows, total: stats.count, sums: stats.amounts, expired };
+  const batches = new KeysetBatches<LockerOrderTable>(({ after, offset, limit }) => {
+    let page = q;
+    if (after) page = page.where((eb) => eb(eb.refTuple('createdAt', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+    page = page.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit);
+    return (offset ? page.offset(offset) : page).execute();
+  }, { limit: f.limit, offset: f.offset });
+  const expired = f.status && f.status !== 'DELIVERED'
+    ? emptyExpired()
+    : await cachedExpiredAggregate(db, f.companyId, f.now, stats.versions.DELIVERED ?? 0);
+  return { batches, total: stats.count, sums: stats.amounts, expired };
 }
 
 type Expired = Awaited<ReturnType<typeof expiredAggregate>>;
@@ -167,17 +177,6 @@ export async function loadOrderExtras(db: Db, orders: LockerOrderTable[], flags:
     users: new Map(users.map((u: any) => [u.id, u])),
     cells: new Map(cells.map((c: any) => [c.id, c])),
     postomats: new Map(postomats.map((p) => [p.id, p])),
-    statuses: groupBy(statuses as any[], (s) => s.orderId),
+    statuses: groupBy(statuses as Array<{ id: string; orderId: string }>, (s) => s.orderId),
   };
-}
-
-function groupBy<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
-  const m = new Map<string, T[]>();
-  for (const x of xs) {
-    const k = key(x);
-    const arr = m.get(k);
-    if (arr) arr.push(x);
-    else m.set(k, [x]);
-  }
-  return m;
 }

@@ -2,6 +2,7 @@
 import type { Db } from './database.ts';
 import type { CompanyType } from '../domain/platform/enums.ts';
 import type { Row } from './platform-related.ts';
+import { groupBy } from './batches.ts';
 
 export interface CompanyFlagFilter {
   isIntercity?: boolean;
@@ -30,5 +31,6 @@ export async function activeCountriesWithCities(db: Db) {
     db.selectFrom('platform_country').selectAll().where('isActive', '=', 1).orderBy('id').execute(),
     db.selectFrom('platform_city').selectAll().where('isActive', '=', 1).orderBy('id').execute(),
   ]);
-  return countries.map((country) => ({ country, cities: cities.filter((c) => c.countryId === country.id) }));
+  const byCountry = groupBy(cities, (c) => c.countryId);
+  return countries.map((country) => ({ country, cities: byCountry.get(country.id) ?? [] }));
 }

@@ -54,7 +54,11 @@ export interface CompanyExtras {
 
 const group = <T extends { companyId: number }>(rows: T[]) => {
   const m = new Map<number, Array<Omit<T, 'companyId'>>>();
-  for (const { companyId, ...rest } of rows) m.set(companyId, [...(m.get(companyId) ?? []), rest]);
+  for (const { companyId, ...rest } of rows) {
+    const list = m.get(companyId);
+    if (list) list.push(rest);
+    else m.set(companyId, [rest]);
+  }
   return m;
 };
 

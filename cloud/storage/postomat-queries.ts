@@ -1,18 +1,27 @@
 /** Reads of lockers, their cells and boards. */
 import type { Db } from './database.ts';
-import { nearest, NearestIndex } from '../domain/geo.ts';
+import { haversineKm, nearest, NearestIndex } from '../domain/geo.ts';
 import type { PostomatTable } from './schema.ts';
+import { arrayBatches, KeysetBatches, LIST_BATCH, mapBatches, type Window } from './batches.ts';
 
 export interface PostomatListFilter {
   ids?: string[];
   cityId?: string;
   districtId?: string;
-  window?: { limit: number; offset: number };
+  window?: Window;
   near?: { lat: number; lng: number };
 }
 
+export type ListedPostomat = PostomatTable & { distance?: number };
+
+export interface PostomatPage {
+  total: number;
+  /** the rows in list order, a batch at a time (batches.ts) */
+  batches: AsyncIterable<ListedPostomat[]>;
+}
+
 /** Active lockers by title, or by distance when a point is given (then without those lacking coordinates). */
-export async function listPostomats(db: Db, f: PostomatListFilter): Promise<{ total: number; rows: Array<PostomatTable & { distance?: number }> }> {
+export async function listPostomats(db: Db, f: PostomatListFilter): Promise<PostomatPage> {
   let base = db.selectFrom('postomat').where('isActive', '=', 1);
   if (f.ids?.length) base = base.where('id', 'in', f.ids);
   if (f.cityId) base = base.where('cityId', '=', f.cityId);
@@ -26,19 +35,50 @@ export async function listPostomats(db: Db, f: PostomatListFilter): Promise<{ to
     const accept = filtered
       ? (p: LocatedPostomat) => (!ids || ids.has(p.id)) && (!f.cityId || p.cityId === f.cityId) && (!f.districtId || p.districtId === f.districtId)
       : undefined;
-    const { total, page } = nearest(await locatedPostomats(db), f.near.lat, f.near.lng, f.window, accept);
-    const rows = page.length ? await db.selectFrom('postomat').selectAll().where('id', 'in', page.map((p) => p.item.id)).execute() : [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return { total, rows: page.map((p) => ({ ...byId.get(p.item.id)!, distance: p.distance })) };
+    const { total, page } = byDistance(await locatedPostomats(db), f.near, f.window, accept);
+    return { total, batches: mapBatches(arrayBatches(page), (part) => rowsInDistanceOrder(db, part)) };
   }
 
-  let q = base.selectAll().orderBy('title').orderBy('id');
-  if (f.window) q = q.limit(f.window.limit).offset(f.window.offset);
-  const [rows, count] = await Promise.all([
-    q.execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { total: Number(count.n), rows };
+  // (title, id) is unique, and the postomat_active_title index holds it: each batch is an index range.
+  const batches = new KeysetBatches<PostomatTable>(({ after, offset, limit }) => {
+    let q = base.selectAll();
+    if (after) q = q.where((eb) => eb(eb.refTuple('title', 'id'), '>', eb.tuple(after.title, after.id)));
+    q = q.orderBy('title').orderBy('id').limit(limit);
+    return (offset ? q.offset(offset) : q).execute();
+  }, f.window);
+  const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { total: Number(count.n), batches };
+}
+
+type Ranked = { item: LocatedPostomat; distance: number };
+
+/**
+ * The window of located lockers by distance. NearestIndex finds a page by sweeping outward and
+ * keeps it sorted by insertion: right for a page, quadratic for thousands (the whole list of
+ * 10,000 took 100-400 ms in one piece). Past a batch the candidates are sorted whole instead:
+ * the same order (distance, then id) in O(n log n).
+ */
+function byDistance(points: PointCache, near: { lat: number; lng: number }, window: Window | undefined, accept?: (p: LocatedPostomat) => boolean): { total: number; page: Ranked[] } {
+  const from = window?.offset ?? 0;
+  if (window && from + window.limit <= LIST_BATCH) return nearest(points.index, near.lat, near.lng, window, accept);
+  const all: Ranked[] = [];
+  for (const item of points.byId.values()) {
+    if (!accept || accept(item)) all.push({ item, distance: haversineKm(near.lat, near.lng, item.lat, item.lng) });
+  }
+  all.sort((a, b) => a.distance - b.distance || (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0));
+  return { total: all.length, page: window ? all.slice(from, from + window.limit) : all };
+}
+
+/** The rows of a batch of ranked lockers, in their order, each with its distance (a locker deleted meanwhile is left out). */
+async function rowsInDistanceOrder(db: Db, part: Ranked[]): Promise<ListedPostomat[]> {
+  const rows = await db.selectFrom('postomat').selectAll().where('id', 'in', part.map((p) => p.item.id)).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const out: ListedPostomat[] = [];
+  for (const p of part) {
+    const row = byId.get(p.item.id);
+    if (row) out.push({ ...row, distance: p.distance });
+  }
+  return out;
 }
 
 interface LocatedPostomat { id: string; lat: number; lng: number; cityId: string | null; districtId: string | null }
@@ -63,7 +103,7 @@ const pointCaches = new WeakMap<Db, PointCache>();
  * the points are read once, and then every two seconds only the lockers whose updatedAt moved
  * (an index range scan). A locker moved or switched off shows in distance lists within ~2 s.
  */
-async function locatedPostomats(db: Db): Promise<NearestIndex<LocatedPostomat>> {
+async function locatedPostomats(db: Db): Promise<PointCache> {
   let cache = pointCaches.get(db);
   const now = Date.now();
   if (!cache) {
@@ -88,7 +128,7 @@ async function locatedPostomats(db: Db): Promise<NearestIndex<LocatedPostomat>> 
       });
     await c.refreshing;
   }
-  return cache.index;
+  return cache;
 }
 
 function applyPoints(cache: PointCache, rows: Array<{ id: string; lat: number | null; lng: number | null; cityId: string | null; districtId: string | null; isActive: number }>) {

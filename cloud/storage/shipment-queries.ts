@@ -11,6 +11,7 @@ import { clientCodesFilter, type ListSearch } from '../domain/platform/list-sear
 import type { StatusSelection, Term } from '../domain/platform/list-filters.ts';
 import { scopedSearchIds, searchMatch, type ItemScope, type SearchedTable } from './shipment-search.ts';
 import type { Row } from './platform-related.ts';
+import { arrayBatches, KeysetBatches, mapBatches } from './batches.ts';
 
 export interface ShipmentFilter {
   /** the caller: lists hold its clients' items, and a `<code name>-<code>` search only its code names */
@@ -80,31 +81,48 @@ export async function selectShipments(db: Db, dialect: DialectName, table: Searc
   return q;
 }
 
+export interface ShipmentPage<T extends SearchedTable> {
+  total: number;
+  /** the rows by descending id, a batch at a time (batches.ts) */
+  batches: AsyncIterable<Array<ItemRow<T>>>;
+}
+
 /**
  * One page of a company's parcels or cargo (all of them without `page`), by descending id, and
- * the total.
+ * the total. The spec sets no maximum page size, so the rows come in batches.
  * - With a text search, the matching ids and their count come from one evaluation of the
- *   search (`count(*) over ()`): the trigram lookup is the costly part, so it runs once.
- * - Otherwise the page walks the (company, id) indexes and only a full page, or an empty page
- *   past the first, costs a separate count: a shorter page already tells the total.
+ *   search (`count(*) over ()`): the trigram lookup is the costly part, so it runs once; the
+ *   rows of those ids are then read a batch at a time.
+ * - Otherwise the batches walk the (company, id) indexes by keyset (id below the last one read),
+ *   and only a list that does not end within its first batch, or an empty page past the first,
+ *   costs a separate count: a shorter one already tells the total.
  */
-export async function listShipments<T extends SearchedTable>(db: Db, dialect: DialectName, table: T, f: ShipmentFilter, page?: Page): Promise<{ total: number; rows: Array<ItemRow<T>> }> {
+export async function listShipments<T extends SearchedTable>(db: Db, dialect: DialectName, table: T, f: ShipmentFilter, page?: Page): Promise<ShipmentPage<T>> {
   const q = await selectShipments(db, dialect, table, f);
-  if (!q) return { total: 0, rows: [] };
+  if (!q) return { total: 0, batches: arrayBatches([]) };
   const offset = page?.offset ?? 0;
-  const paged = <Q extends { limit(n: number): Q; offset(n: number): Q }>(x: Q) => (page ? x.limit(page.limit).offset(page.offset) : x);
   const s = f.search;
   if (page && s?.kind === 'text') {
+    const paged = <Q extends { limit(n: number): Q; offset(n: number): Q }>(x: Q) => x.limit(page.limit).offset(page.offset);
     const hits = s.indexed && onlySearched(f)
       ? (await sql<{ id: number; total: number }>`select ${sql.ref('hit.id')}, count(*) over () as ${sql.ref('total')} from (${scopedSearchIds(dialect, table, s, f.companyId)}) as ${sql.ref('hit')} order by ${sql.ref('hit.id')} desc limit ${page.limit} offset ${page.offset}`.execute(db)).rows
       : await paged(q.select((eb) => ['id', eb.fn.countAll<number>().over().as('total')]).orderBy('id', 'desc')).execute();
-    if (hits.length || offset === 0) return { total: Number(hits[0]?.total ?? 0), rows: await rowsByIdDesc(db, table, hits.map((h) => h.id)) };
+    if (hits.length || offset === 0) {
+      return { total: Number(hits[0]?.total ?? 0), batches: mapBatches(arrayBatches(hits.map((h) => h.id)), (ids) => rowsByIdDesc(db, table, ids)) };
+    }
   }
-  const rows = (await paged(q.selectAll().orderBy('id', 'desc')).execute()) as Array<ItemRow<T>>;
-  const known = !page || (rows.length > 0 && rows.length < page.limit) || (rows.length === 0 && offset === 0);
-  if (known) return { total: offset + rows.length, rows };
+  const batches = new KeysetBatches<ItemRow<T>>(({ after, offset: skip, limit }) => {
+    let x = q.selectAll();
+    if (after) x = x.where('id', '<', (after as { id: number }).id);
+    x = x.orderBy('id', 'desc').limit(limit);
+    return (skip ? x.offset(skip) : x).execute() as Promise<Array<ItemRow<T>>>;
+  }, page);
+  const first = await batches.first;
+  const n = first.rows.length;
+  const known = !first.more && (!page || (n > 0 && n < page.limit) || (n === 0 && offset === 0));
+  if (known) return { total: offset + n, batches };
   const counted = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return { total: Number(counted.n), rows };
+  return { total: Number(counted.n), batches };
 }
 
 /** The list is the caller's clients' items matching a text search, and nothing else. */

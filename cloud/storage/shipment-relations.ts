@@ -1,10 +1,11 @@
 /**
  * The related records of a page of parcels or cargo (status history, client, payment order,
- * cargo type, companies, cities, warehouses), one query per kind for the whole page.
+ * cargo type, companies, cities, warehouses), one query per kind for a whole batch, grouped by key once.
  */
 import type { Db } from './database.ts';
 import type { SearchedTable } from './shipment-search.ts';
 import { rowsById, type Row } from './platform-related.ts';
+import { groupBy } from './batches.ts';
 
 export type StatusRow = Row<'parcel_status'> | Row<'cargo_status'>;
 
@@ -28,12 +29,9 @@ async function statusHistory(db: Db, table: SearchedTable, ids: number[]): Promi
 
 export async function shipmentRelations(db: Db, table: SearchedTable, items: Item[]): Promise<ShipmentRelations> {
   const history = await statusHistory(db, table, items.map((i) => i.id));
-  const statuses = new Map<number, StatusRow[]>();
-  for (const s of history) {
-    const owner = 'parcelId' in s ? s.parcelId : s.cargoId;
-    statuses.set(owner, [...(statuses.get(owner) ?? []), s]);
-  }
-  const current = history.filter((s) => items.some((i) => i.currentStatusId === s.id));
+  const statuses = groupBy(history, (s) => ('parcelId' in s ? s.parcelId : s.cargoId));
+  const currentIds = new Set(items.map((i) => i.currentStatusId));
+  const current = history.filter((s) => currentIds.has(s.id));
   const [clients, orders, types, warehouses, cities] = await Promise.all([
     rowsById(db, 'platform_client', items.map((i) => i.clientId)),
     rowsById(db, 'payment_order', items.map((i) => i.paymentOrderId)),

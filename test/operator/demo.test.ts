@@ -9,6 +9,7 @@ import { DIALECTS } from '../helpers/storage.ts';
 import { verifyPassword, hashApiKey } from '../../cloud/domain/secrets.ts';
 import { openStorage } from '../../cloud/storage/database.ts';
 import { listPostomats } from '../../cloud/storage/postomat-queries.ts';
+import { collectBatches } from '../../cloud/storage/batches.ts';
 import { useOperator } from './harness.ts';
 
 const CUID2 = /^[a-z][0-9a-z]{1,31}$/;
@@ -69,13 +70,12 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([row.number, row.address, row.lock], [cell.number, cell.board, cell.lock]);
 
       // What the Locker API will show: only active lockers; by distance, not the one without coordinates.
-      const active = await listPostomats(db, {});
-      const activeIds = active.rows.map((p) => p.id);
+      const activeIds = (await collectBatches((await listPostomats(db, {})).batches)).map((p) => p.id);
       for (const id of locker.inactivePostomatIds) assert.ok(!activeIds.includes(id));
       assert.ok(activeIds.includes(locker.postomatWithoutCoordinates.id));
-      const near = await listPostomats(db, { near: { lat: 42.87, lng: 74.6 } });
-      assert.ok(!near.rows.some((p) => p.id === locker.postomatWithoutCoordinates.id));
-      assert.equal(near.rows.length, locker.postomats.length);
+      const near = await collectBatches((await listPostomats(db, { near: { lat: 42.87, lng: 74.6 } })).batches);
+      assert.ok(!near.some((p) => p.id === locker.postomatWithoutCoordinates.id));
+      assert.equal(near.length, locker.postomats.length);
 
       const cities = await db.selectFrom('city').select('isActive').execute();
       assert.ok(cities.some((c) => c.isActive === 0), 'an inactive city');

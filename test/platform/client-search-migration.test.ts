@@ -8,12 +8,16 @@ import { createCargoType } from '../../cloud/services/platform/cargo-types.ts';
 import { createWarehouse } from '../../cloud/services/platform/warehouses.ts';
 import { createParcel } from '../../cloud/services/platform/parcels.ts';
 import { createCargo } from '../../cloud/services/platform/cargo.ts';
-import { listShipments } from '../../cloud/storage/shipment-queries.ts';
+import { listShipments, type ShipmentPage } from '../../cloud/storage/shipment-queries.ts';
+import { collectBatches } from '../../cloud/storage/batches.ts';
 import { parseListSearch } from '../../cloud/domain/platform/list-search.ts';
 
 const UNTIL_009 = MIGRATIONS.slice(0, MIGRATIONS.findIndex(([name]) => name === '009_platform_search') + 1);
 /** More parcels than one batch of the migration's rewrite. */
 const BULK = 2_500;
+
+/** A page's total and its rows in one array. */
+const rowsOf = async <T extends 'parcel' | 'cargo'>(page: ShipmentPage<T>) => ({ total: page.total, rows: await collectBatches(page.batches) });
 
 for (const dialect of DIALECTS) {
   describe(`migration 010_client_search on an existing database (${dialect.name})`, () => {
@@ -55,7 +59,7 @@ for (const dialect of DIALECTS) {
     const text = async (table: 'parcel' | 'cargo' | 'platform_client', id: number) =>
       (await s.db.selectFrom(table).select('searchText').where('id', '=', id).executeTakeFirstOrThrow()).searchText;
     const search = async (table: 'parcel' | 'cargo', q: string) =>
-      (await listShipments(s.db, s.dialect, table, { companyId: company.id, search: parseListSearch(q) }, { limit: 5, offset: 0 }));
+      rowsOf(await listShipments(s.db, s.dialect, table, { companyId: company.id, search: parseListSearch(q) }, { limit: 5, offset: 0 }));
 
     it('gives each client its own lower-cased text (Cyrillic too) and takes the client parts out of the items', async () => {
       assert.equal(await text('platform_client', ids.client), 'айгуль касымова\n+996555000101');
