@@ -154,7 +154,7 @@ export class RetentionPruner {
       for (const { postomatId, cutoff } of due) {
         let raised = false;
         while (!this.stopping) {
-          const step = await pruneSyncChanges(db, this.dialect, postomatId, cutoff, batch);
+          const step = await pruneSyncChanges(db, postomatId, cutoff, batch);
           counts.syncChanges += step.deleted;
           raised ||= step.raised;
           if (step.done) break;

@@ -125,14 +125,19 @@ export interface SyncPruneStep {
  * them, and an order that stops being held gets a new change, above the floor. Why a change
  * recorded meanwhile is safe: its version is above every published one, so above `cutoff`.
  */
-export async function pruneSyncChanges(db: Db, dialect: DialectName, postomatId: string, cutoff: number, limit: number): Promise<SyncPruneStep> {
+export async function pruneSyncChanges(db: Db, postomatId: string, cutoff: number, limit: number): Promise<SyncPruneStep> {
   return db.transaction().execute(async (trx) => {
-    // The locker's row first, as every order change takes it (recordLockerChange): the same
-    // lock order, so no deadlock with a change to one of these orders; a second pruner of the
-    // same locker waits here briefly and then sees the raised floor.
-    let lock = trx.selectFrom('locker_sync').select('floor').where('postomatId', '=', postomatId);
-    if (dialect === 'postgres') lock = lock.forUpdate();
-    const row = await lock.executeTakeFirst();
+    // The locker's row first, and by a write, as every order change takes it
+    // (recordLockerChange): the same lock order, so no deadlock with a change to one of these
+    // orders; a second pruner of the same locker waits here briefly and then reads the raised
+    // floor. On SQLite a first write also takes the write lock up front: a transaction that
+    // read first would fail with SQLITE_BUSY if another process wrote before its first write.
+    const row = await trx
+      .updateTable('locker_sync')
+      .set((eb) => ({ floor: eb.ref('floor') }))
+      .where('postomatId', '=', postomatId)
+      .returning('floor')
+      .executeTakeFirst();
     const floor = Number(row?.floor ?? cutoff);
     if (floor >= cutoff) return { deleted: 0, raised: false, done: true };
 

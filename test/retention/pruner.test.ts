@@ -15,7 +15,7 @@ import { createPostomat } from '../../cloud/services/admin/postomats.ts';
 import { createOrder } from '../../cloud/services/create-order.ts';
 import { moveOrderToPostomat, withdrawOrder } from '../../cloud/services/order-moves.ts';
 import { transitionOrder } from '../../cloud/services/order-transitions.ts';
-import type { Db } from '../../cloud/storage/database.ts';
+import { openStorage, type Db } from '../../cloud/storage/database.ts';
 import { newId } from '../../cloud/storage/ids.ts';
 import { fullSync, lockerVersion, syncForAnnouncement } from '../../cloud/sync/sync-out.ts';
 import type { SyncMessage } from '../../shared/mqtt/index.ts';
@@ -239,6 +239,59 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([...held], [kept], 'the finished order left the agent');
       assert.equal(msg!.full, true);
       assert.equal(reads, 2, 'the floor is read before and after the changes');
+    });
+  });
+
+  describe(`[${dialect.name}] retention: two cloud processes prune side by side`, () => {
+    let storage: TestStorage;
+    const clock = new ManualClock('2026-05-01T00:00:00.000Z');
+    before(async () => {
+      storage = await openTestStorage(dialect);
+    });
+    after(() => storage.destroy());
+
+    it('every row goes once, nothing fails, and the floors end where one pruner would leave them', async () => {
+      const { db } = storage;
+      // A second process: its own connection (pool) to the same database.
+      const second = await openStorage(storage.databaseUrl);
+      try {
+        const companyId = (await createLockerCompany(db, { title: 'C2', orderPrice: 0, balance: 0 })).id;
+        const lockers = [];
+        for (let l = 0; l < 3; l++) {
+          const locker = (await createPostomat(db, { title: 'P', shortId: `P${Math.random().toString(36).slice(2, 8)}` }, CELLS)).id;
+          for (let i = 0; i < 7; i++) {
+            const o = await createOrder({ db, clock }, { companyId, postomatId: locker, toUserPhone: '+996555000444', sendMessage: false });
+            if (i % 2 === 0) await db.transaction().execute((trx) => withdrawOrder(trx, o.id, clock.now()));
+          }
+          await db.updateTable('locker_sync').set((eb) => ({ publishedVersion: eb.ref('version') })).where('postomatId', '=', locker).execute();
+          lockers.push(locker);
+        }
+        const a = new RetentionPruner({ db, clock, logger: silentLogger }, options({ batch: 3 }));
+        const b = new RetentionPruner({ db: second.db, clock, logger: silentLogger }, options({ batch: 3 }));
+        await Promise.all([a.runOnce(), b.runOnce()]);
+        clock.advance(31 * DAY);
+        const old = new Date(clock.now().getTime() - 40 * DAY).toISOString();
+        await db.insertInto('outbox_event').values(Array.from({ length: 40 }, () => ({
+          id: newId(), kind: 'SMS' as const, event: 'PICKUP_CODE', orderId: null, target: '+996700000001', payload: '{}', secretHeader: null,
+          state: 'SENT' as const, claimedBy: null, claimedUntil: null, httpStatus: 200, error: null, latencyMs: 1, createdAt: old, sentAt: old,
+        }))).execute();
+        await db.insertInto('locker_event').values(Array.from({ length: 40 }, (_, i) => ({
+          postomatId: 'locker-y', eventId: newId(), seq: i, type: 'LOCKOUT', orderId: null, cellId: null, detail: null, at: old, receivedAt: old, outcome: 'STORED' as const, note: null,
+        }))).execute();
+        const [ca, cb] = await Promise.all([a.runOnce(), b.runOnce()]);
+        assert.equal(ca.outboxEvents + cb.outboxEvents, 40);
+        assert.equal(ca.lockerEvents + cb.lockerEvents, 40);
+        assert.equal(ca.syncChanges + cb.syncChanges, 3 * 4, 'the four withdrawn orders of each locker');
+        assert.equal(await count(db, 'outbox_event'), 0);
+        assert.equal(await count(db, 'locker_event'), 0);
+        for (const locker of lockers) {
+          const v = await lockerVersion(db, locker);
+          assert.equal(v.floor, v.version);
+          assert.equal((await db.selectFrom('locker_sync_change').select('orderId').where('postomatId', '=', locker).execute()).length, 3, 'the three orders it holds');
+        }
+      } finally {
+        await second.close();
+      }
     });
   });
 }
