@@ -12,9 +12,6 @@ import { RetentionPruner, retentionOptions, startRetention, type RetentionOption
 import { loadRetentionConfig } from '../../cloud/config.ts';
 import { createLockerCompany } from '../../cloud/services/admin/companies.ts';
 import { createPostomat } from '../../cloud/services/admin/postomats.ts';
-import { createOrder } from '../../cloud/services/create-order.ts';
-import { moveOrderToPostomat, withdrawOrder } from '../../cloud/services/order-moves.ts';
-import { transitionOrder } from '../../cloud/services/order-transitions.ts';
 import { openStorage, type Db } from '../../cloud/storage/database.ts';
 import { newId } from '../../cloud/storage/ids.ts';
 import { fullSync, lockerVersion, syncForAnnouncement } from '../../cloud/sync/sync-out.ts';
@@ -22,6 +19,7 @@ import type { SyncMessage } from '../../shared/mqtt/index.ts';
 import { DIALECTS, openTestStorage, type TestStorage } from '../helpers/storage.ts';
 import { CELLS } from '../sync/harness.ts';
 import { countingDb, deletesOn } from './statements.ts';
+import { orderOps } from './orders.ts';
 
 const DAY = 86_400_000;
 const options = (o: Partial<RetentionOptions> = {}): RetentionOptions => ({ ...retentionOptions(loadRetentionConfig({})), intervalMs: 0, ...o });
@@ -122,12 +120,10 @@ for (const dialect of DIALECTS) {
     const clock = new ManualClock('2026-05-01T00:00:00.000Z');
     let companyId: string;
     const newLocker = async () => (await createPostomat(storage.db, { title: 'L', shortId: `R${Math.random().toString(36).slice(2, 8)}` }, CELLS)).id;
-    const newOrder = async (postomatId: string) =>
-      (await createOrder({ db: storage.db, clock }, { companyId, postomatId, toUserPhone: '+996555000333', sendMessage: false, pay: true })).id;
+    const newOrder = (postomatId: string) => orderOps(storage, clock).create(companyId, postomatId);
     const cellOf = async (postomatId: string, number: number) =>
       (await storage.db.selectFrom('cell').select('id').where('postomatId', '=', postomatId).where('number', '=', number).executeTakeFirstOrThrow()).id;
-    const step = (orderId: string, to: 'DELIVERED' | 'COMPLETED' | 'SUBTRACTED', cellId?: string) =>
-      storage.db.transaction().execute((trx) => transitionOrder(trx, { orderId, to, at: clock.now(), cellId }));
+    const step = (orderId: string, to: 'DELIVERED' | 'COMPLETED' | 'SUBTRACTED', cellId?: string) => orderOps(storage, clock).step(orderId, to, cellId);
     /** What the publisher does once it has handed the delta to the broker. */
     const publish = async (postomatId: string) => {
       const { version } = await lockerVersion(storage.db, postomatId);
@@ -156,9 +152,9 @@ for (const dialect of DIALECTS) {
       await step(subtracted, 'DELIVERED', await cellOf(locker, 3));
       await step(subtracted, 'SUBTRACTED');
       const withdrawn = await newOrder(locker);
-      await db.transaction().execute((trx) => withdrawOrder(trx, withdrawn, clock.now()));
+      await orderOps(storage, clock).withdraw(withdrawn);
       const moved = await newOrder(locker);
-      await db.transaction().execute((trx) => moveOrderToPostomat(trx, moved, other, clock.now()));
+      await orderOps(storage, clock).move(moved, other);
       const published = await publish(locker);
       await publish(other);
       // After the publication: a new order and a finished one, not yet published.
@@ -260,8 +256,8 @@ for (const dialect of DIALECTS) {
         for (let l = 0; l < 3; l++) {
           const locker = (await createPostomat(db, { title: 'P', shortId: `P${Math.random().toString(36).slice(2, 8)}` }, CELLS)).id;
           for (let i = 0; i < 7; i++) {
-            const o = await createOrder({ db, clock }, { companyId, postomatId: locker, toUserPhone: '+996555000444', sendMessage: false });
-            if (i % 2 === 0) await db.transaction().execute((trx) => withdrawOrder(trx, o.id, clock.now()));
+            const o = await orderOps(storage, clock).create(companyId, locker, false);
+            if (i % 2 === 0) await orderOps(storage, clock).withdraw(o);
           }
           await db.updateTable('locker_sync').set((eb) => ({ publishedVersion: eb.ref('version') })).where('postomatId', '=', locker).execute();
           lockers.push(locker);

@@ -8,16 +8,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock, systemClock } from '../../cloud/clock.ts';
 import { loadRetentionConfig } from '../../cloud/config.ts';
 import { silentLogger } from '../../cloud/logger.ts';
 import { RetentionPruner, retentionOptions } from '../../cloud/retention/pruner.ts';
-import { moveOrderToPostomat, withdrawOrder } from '../../cloud/services/order-moves.ts';
-import { markPaid, transitionOrder } from '../../cloud/services/order-transitions.ts';
 import { lockerVersion, syncForAnnouncement } from '../../cloud/sync/sync-out.ts';
 import { InProcessAgent } from '../../hardware-sim/agent-handle.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
 import { DIALECTS } from '../helpers/storage.ts';
+import { orderOps } from './orders.ts';
 import { codesOf, startSyncWorld, until, untilAgent, untilOnline, type CloudLocker, type SyncWorld } from '../sync/harness.ts';
 
 const DAY = 86_400_000;
@@ -57,15 +56,16 @@ for (const dialect of DIALECTS) {
       await untilOnline(w, locker.id, false);
       // Away: one order placed and collected (as staff would settle it), one withdrawn, one
       // moved to another locker, one paid, one new.
-      const now = () => new Date();
-      await w.db.transaction().execute((trx) => transitionOrder(trx, { orderId: completed.id, to: 'DELIVERED', at: now(), cellId: locker.cells[0].id }));
-      await w.db.transaction().execute((trx) => transitionOrder(trx, { orderId: completed.id, to: 'COMPLETED', at: now() }));
-      await w.db.transaction().execute((trx) => withdrawOrder(trx, withdrawn.id, now()));
-      await w.db.transaction().execute((trx) => moveOrderToPostomat(trx, moved.id, other.id, now()));
-      await w.db.transaction().execute((trx) => markPaid(trx, unpaid.id, now()));
+      const ops = orderOps(w.cloud.storage, systemClock);
+      await ops.step(completed.id, 'DELIVERED', locker.cells[0].id);
+      await ops.step(completed.id, 'COMPLETED');
+      await ops.withdraw(withdrawn.id);
+      await ops.move(moved.id, other.id);
+      await ops.pay(unpaid.id);
       const fresh = await w.createOrder(locker.id, { pay: true });
       // The cloud publishes into the void: the agent is not there to hear it.
       const current = await lockerVersion(w.db, locker.id);
+      await w.cloud.sync.publisher.tick();
       await until('the changes published', async () => ((await lockerVersion(w.db, locker.id)).publishedVersion === current.version ? true : undefined));
 
       // Time passes beyond the window, and the pruner runs (as it does every few minutes).
