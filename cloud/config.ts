@@ -8,7 +8,22 @@ import { DEFAULT_AUTH_LIMITS, type AuthLimitsConfig } from './deps.ts';
 const port = (name: string) =>
   z.coerce.number({ error: `${name} must be a port number` }).int(`${name} must be a whole number`).min(0, `${name} must be 0-65535`).max(65535, `${name} must be 0-65535`);
 
+const days = (name: string, fallback: number) =>
+  z.coerce.number({ error: `${name} must be a number of days` }).int(`${name} must be a whole number of days`).min(1, `${name} must be >= 1`).max(3650, `${name} must be <= 3650`).default(fallback);
+
+/** How long finished work is kept (docs/retention.md); parsed on its own by the operator's `retention run`. */
+export const RETENTION_ENV = {
+  RETENTION_OUTBOX_DAYS: days('RETENTION_OUTBOX_DAYS', 30),
+  RETENTION_LOCKER_EVENTS_DAYS: days('RETENTION_LOCKER_EVENTS_DAYS', 30),
+  RETENTION_COMMANDS_DAYS: days('RETENTION_COMMANDS_DAYS', 30),
+  RETENTION_SYNC_CHANGES_DAYS: days('RETENTION_SYNC_CHANGES_DAYS', 30),
+  RETENTION_INTERVAL_MS: z.coerce.number({ error: 'RETENTION_INTERVAL_MS must be a number' }).int().min(0, 'RETENTION_INTERVAL_MS must be >= 0 (0 turns the pruner off)').default(300_000),
+  RETENTION_BATCH: z.coerce.number({ error: 'RETENTION_BATCH must be a number' }).int().min(1, 'RETENTION_BATCH must be >= 1').max(1000, 'RETENTION_BATCH must be <= 1000').default(200),
+};
+export type RetentionConfig = z.infer<z.ZodObject<typeof RETENTION_ENV>>;
+
 const EnvSchema = z.object({
+  ...RETENTION_ENV,
   PORT: port('PORT').default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_URL: z.string().min(1, 'DATABASE_URL must not be empty').default('./data/cloud.db'),
@@ -56,6 +71,17 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): CloudConfig {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const result = EnvSchema.safeParse(present);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+/** Only the retention settings, validated by the same rules: what the operator's `retention run` needs. */
+export function loadRetentionConfig(env: NodeJS.ProcessEnv = process.env): RetentionConfig {
+  const present = Object.fromEntries(Object.entries(env).filter(([k, v]) => k in RETENTION_ENV && v !== undefined && v !== ''));
+  const result = z.object(RETENTION_ENV).safeParse(present);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);

@@ -19,6 +19,7 @@ import { createUnitOfWork } from './consequences.ts';
 import { listenOn } from '../shared/listen.ts';
 import { every } from './background.ts';
 import { runBulkJobs } from './services/platform/bulk-rewrites.ts';
+import { startRetention } from './retention/pruner.ts';
 
 export interface CloudHandle {
   url: string;
@@ -84,6 +85,8 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     // Another process revoked a credential (or committed something unknown, on SQLite).
     if (change.credentials) deps.credentials?.revokeAll();
   });
+  // Finished work is pruned past its retention window (docs/retention.md).
+  const retention = startRetention(config, { db: storage.db, clock, logger });
   // Rewrites an operator change queued but did not finish (its process died half-way).
   const bulkJobs = every('bulk rewrites', 60_000, async () => {
     const rows = await runBulkJobs(storage.db);
@@ -104,6 +107,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     async close() {
       stopHearing();
       await bulkJobs.stop();
+      await retention.stop();
       await dispatcher.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

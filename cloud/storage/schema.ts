@@ -144,7 +144,7 @@ export interface OrderStatsTable {
 export type { OutboxEventTable } from '../events/types.ts';
 import type { OutboxEventTable } from '../events/types.ts';
 import type { PlatformDatabase } from './platform-schema.ts';
-import type { LockerCommandTable, LockerEventTable, LockerLinkTable, LockerSyncChangeTable, LockerSyncTable } from '../sync/types.ts';
+import type { LockerCommandTable, LockerEventTable, LockerLinkTable, LockerSyncChangeTable, LockerSyncCheckpointTable, LockerSyncTable } from '../sync/types.ts';
 
 /** The Platform API's tables are declared in platform-schema.ts. */
 export interface Database extends PlatformDatabase {
@@ -164,6 +164,7 @@ export interface Database extends PlatformDatabase {
   outbox_event: OutboxEventTable;
   locker_sync: LockerSyncTable;
   locker_sync_change: LockerSyncChangeTable;
+  locker_sync_checkpoint: LockerSyncCheckpointTable;
   locker_link: LockerLinkTable;
   locker_event: LockerEventTable;
   locker_command: LockerCommandTable;

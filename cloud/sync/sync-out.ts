@@ -20,7 +20,13 @@ export async function syncForAnnouncement(db: Db, postomatId: string, reported: 
   const { version, floor } = await lockerVersion(db, postomatId);
   const plan = planSync(reported, version, floor);
   if (plan.kind === 'none') return undefined;
-  return plan.kind === 'full' ? fullSync(db, postomatId, version) : deltaSync(db, postomatId, plan.since, version);
+  if (plan.kind === 'full') return fullSync(db, postomatId, version);
+  const delta = await deltaSync(db, postomatId, plan.since, version);
+  // The retention pruner deletes change rows and raises the floor in one commit: if it
+  // committed after the floor was read, rows after `since` may be missing from this delta
+  // (a removal lost would leave a finished order's codes live at the locker), and the floor
+  // read now says so.
+  return (await lockerVersion(db, postomatId)).floor > plan.since ? fullSync(db, postomatId, version) : delta;
 }
 
 export async function fullSync(db: Db, postomatId: string, version: number): Promise<SyncMessage> {

@@ -15,6 +15,16 @@ export interface LockerSyncTable {
   floor: number;
 }
 
+/**
+ * Version `version` of a locker had been published by `at` (migration 012, written by the
+ * retention pruner): change rows carry no time, so this is how their age is known.
+ */
+export interface LockerSyncCheckpointTable {
+  postomatId: string;
+  version: number;
+  at: string;
+}
+
 /** The latest change of one order at one locker (creation, payment, status, moved away). */
 export interface LockerSyncChangeTable {
   postomatId: string;

@@ -12,9 +12,10 @@ import { commands as platformReference } from './platform-reference.ts';
 import { commands as platformPeople } from './platform-people.ts';
 import { commands as platformShipments } from './platform-shipments.ts';
 import { commands as search } from './search.ts';
+import { commands as retention } from './retention.ts';
 
 export const ALL_COMMANDS: Command[] = [
   ...companies, ...directories, ...postomats, ...lockerLink, ...orders, ...events,
-  ...platformCompanies, ...platformReference, ...platformPeople, ...platformShipments, ...search,
+  ...platformCompanies, ...platformReference, ...platformPeople, ...platformShipments, ...search, ...retention,
   ...demo,
 ];

@@ -58,7 +58,9 @@ async function claim(trx: Db, req: IdempotentRequest): Promise<string | undefine
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return undefined;
 
   for (;;) {
-    const row = await trx.selectFrom('market_idempotency').selectAll().where('companyId', '=', req.companyId).where('key', '=', req.key).executeTakeFirstOrThrow();
+    const row = await trx.selectFrom('market_idempotency').selectAll().where('companyId', '=', req.companyId).where('key', '=', req.key).executeTakeFirst();
+    // Pruned (past its window) between our insert and this read: claim it afresh.
+    if (!row) return claim(trx, req);
     const use = keyUse(row, req.fingerprint, req.now);
     if (use === 'REUSED') throw new DomainError('IDEMPOTENCY_KEY_REUSED', "this Idempotency-Key was used with another request in the last hour");
     if (use === 'REPLAY') {
