@@ -107,9 +107,18 @@ const PHASES: Record<BulkKind, Phase[]> = {
   ],
 };
 
-/** Queues a rewrite in the caller's transaction: it commits with the change that calls for it. */
+/**
+ * Queues a rewrite in the caller's transaction: it commits with the change that calls for it.
+ * Nothing is queued when no row would be rewritten (a company made a moment ago has no cargo).
+ */
 export async function queueBulkJob(trx: Db, kind: BulkKind, targetId: number, now: Date): Promise<void> {
-  await trx.insertInto('bulk_job').values({ kind, targetId, phase: 0, afterId: 0, createdAt: now.toISOString() }).execute();
+  for (const phase of PHASES[kind]) {
+    const any = await trx.selectFrom(phase.table).select('id').where(phase.by as any, '=', targetId).limit(1).executeTakeFirst();
+    if (any) {
+      await trx.insertInto('bulk_job').values({ kind, targetId, phase: 0, afterId: 0, createdAt: now.toISOString() }).execute();
+      return;
+    }
+  }
 }
 
 /**
