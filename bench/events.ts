@@ -16,7 +16,7 @@ import { transitionOrder } from '../cloud/services/order-transitions.ts';
 import { Dispatcher } from '../cloud/events/dispatcher.ts';
 import { LogSmsProvider } from '../cloud/events/sms.ts';
 import { postJson } from '../cloud/events/http-post.ts';
-import { systemClock } from '../cloud/clock.ts';
+import { systemClock } from '../shared/clock.ts';
 import { silentLogger } from '../cloud/logger.ts';
 import { startChild, ROOT } from './lib/processes.ts';
 import { measure, table } from './lib/load.ts';
@@ -29,9 +29,9 @@ const log = (line: string) => process.stderr.write(`[bench:events] ${line}\n`);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plk-bench-events-'));
 const file = path.join(dir, 'events.db');
 const storage = await openStorage(file);
-const company = await createLockerCompany(storage.db, { title: 'Events Co' });
-const { key } = await createLockerApiKey(storage.db, company.id);
-const locker = await createPostomat(storage.db, { title: 'Bench locker', lat: 42.87, lng: 74.59 }, [{ number: 1, size: 'M', board: 0, lock: 1 }]);
+const company = await createLockerCompany(storage.db, { title: 'Events Co' }, new Date());
+const { key } = await createLockerApiKey(storage.db, company.id, undefined, new Date());
+const locker = await createPostomat(storage.db, { title: 'Bench locker', lat: 42.87, lng: 74.59 }, [{ number: 1, size: 'M', board: 0, lock: 1 }], new Date());
 
 /** Orders taken through placement and collection: each commits one COMPLETED notification row. */
 async function completions(s: Storage, n: number): Promise<string[]> {

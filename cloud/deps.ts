@@ -1,5 +1,5 @@
 /** What the HTTP app and the services are built from; everything external is passed in. */
-import type { Clock } from './clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Logger } from './logger.ts';
 import type { Db, DialectName } from './storage/database.ts';
 import type { RandomInt } from './domain/codes.ts';

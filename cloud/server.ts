@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authLimitsOf, type CloudConfig } from './config.ts';
 import { buildApp } from './app.ts';
-import { systemClock, type Clock } from './clock.ts';
+import { systemClock, type Clock } from '../shared/clock.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { openStorage, type Storage } from './storage/database.ts';
 import type { AppDeps } from './deps.ts';

@@ -14,7 +14,7 @@ import { loadConfig, ConfigError } from '../cloud/config.ts';
 import { createLogger, type Logger } from '../cloud/logger.ts';
 import { startCloud } from '../cloud/server.ts';
 import { openStorage, isPostgresUrl, sqlitePathFromUrl } from '../cloud/storage/database.ts';
-import { systemClock } from '../cloud/clock.ts';
+import { systemClock } from '../shared/clock.ts';
 import { seedDemo, type DemoData } from '../cloud/operator/demo/seed.ts';
 import { startFleet, type FleetHandle } from '../hardware-sim/fleet.ts';
 import { fleetOfCloudLockers } from '../hardware-sim/cloud-fleet.ts';

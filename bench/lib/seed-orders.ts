@@ -19,10 +19,10 @@ export interface SeedResult {
 
 export async function seedBenchDatabase(file: string, opts: { lockers: number; orders: number; progress: (line: string) => void }): Promise<SeedResult> {
   const storage = await openStorage(file);
-  const company = await createLockerCompany(storage.db, { title: 'Bench Co', orderPrice: 12_345, deliveryPrice: 1_010, defaultDays: 3 });
-  const { key } = await createLockerApiKey(storage.db, company.id, 'bench');
-  const country = await createCountry(storage.db, 'Benchland');
-  const city = await createCity(storage.db, country.id, 'Bench City');
+  const company = await createLockerCompany(storage.db, { title: 'Bench Co', orderPrice: 12_345, deliveryPrice: 1_010, defaultDays: 3 }, new Date());
+  const { key } = await createLockerApiKey(storage.db, company.id, 'bench', new Date());
+  const country = await createCountry(storage.db, 'Benchland', undefined, new Date());
+  const city = await createCity(storage.db, country.id, 'Bench City', undefined, new Date());
   await storage.close();
 
   const db = new SQLite(file);

@@ -14,8 +14,8 @@ export interface SeededLocker {
 /** A company with an API key, and lockers with 4 cells and agent credentials, straight into SQLite. */
 export async function seed(file: string, count: number, fullCost: number) {
   const storage = await openStorage(file);
-  const company = await createLockerCompany(storage.db, { title: 'Sync Bench', balance: 0 });
-  const { key } = await createLockerApiKey(storage.db, company.id, 'bench');
+  const company = await createLockerCompany(storage.db, { title: 'Sync Bench', balance: 0 }, new Date());
+  const { key } = await createLockerApiKey(storage.db, company.id, 'bench', new Date());
   await storage.close();
   const db = new SQLite(file);
   db.pragma('journal_mode = WAL');

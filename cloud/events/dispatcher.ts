@@ -9,7 +9,7 @@
  */
 import os from 'node:os';
 import type { Db, DialectName } from '../storage/database.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 import type { Logger } from '../logger.ts';
 import { newId } from '../storage/ids.ts';
 import type { OutboxEventTable, EventState } from './types.ts';

@@ -1,6 +1,6 @@
 /** The cloud's outbound-event dispatcher, built from the configuration. */
 import type { CloudConfig } from '../config.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 import type { Logger } from '../logger.ts';
 import type { Storage } from '../storage/database.ts';
 import { Dispatcher } from './dispatcher.ts';

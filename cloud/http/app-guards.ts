@@ -4,7 +4,7 @@
  * change notifications between processes and the tests reach the same objects the middleware uses.
  */
 import type { Request, RequestHandler } from 'express';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 import { DEFAULT_AUTH_LIMITS, type AppConfig, type AppDeps } from '../deps.ts';
 import { CredentialCaches } from './credential-caches.ts';
 import { FailureLimit } from './failure-limit.ts';

@@ -12,7 +12,7 @@
  * processes learn it from the change notifications between processes, which call `revokeAll()`
  * too; until those are wired, `ttlMs` bounds how long they may still accept it.
  */
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 
 export const CREDENTIAL_CACHE_MS = 5_000;
 /** entries per cache; valid credentials only, so reaching it means as many live keys in use */

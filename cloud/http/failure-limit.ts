@@ -6,7 +6,7 @@
  * An attempt is counted when it starts and taken back when it succeeds: counted only on failure,
  * a burst of concurrent guesses would all pass the check before the first one failed.
  */
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 import { LimitWindows, LIMIT_TABLE_CAPACITY, type LimitWindow } from './limit-windows.ts';
 import { tooManyRequests } from './rate-limit.ts';
 

@@ -6,7 +6,7 @@
  * request a constant amount of work. (A Map alone keeps insertion order too, but dropping its
  * first entry again and again leaves holes that every later walk from the front steps over.)
  */
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 
 /**
  * Entries per table: a key (an address, a key id, an account digest) and two numbers, at most

@@ -2,6 +2,7 @@
 import type { AppDeps } from '../deps.ts';
 import type { Routes } from '../http/routes-under.ts';
 import type { Db } from '../storage/database.ts';
+import type { Clock } from '../../shared/clock.ts';
 import { route } from '../http/route.ts';
 import { pageWindow } from '../http/query.ts';
 import { ListAnswer } from '../http/stream-json.ts';
@@ -15,7 +16,7 @@ import type { z } from 'zod';
 export function postomatsRoutes(r: Routes, deps: AppDeps): void {
   const { db } = deps;
 
-  r.get('/postomat/list', route({ query: PostomatListQuery }, ({ query }) => postomatList(db, query)));
+  r.get('/postomat/list', route({ query: PostomatListQuery }, ({ query }) => postomatList(db, deps.clock, query)));
 
   r.get('/postomat/:id', route({ params: IdParams, query: PostomatReadQuery }, ({ params, query }) => postomatView(db, params.id, query)));
 
@@ -53,8 +54,8 @@ type ListQuery = z.output<typeof PostomatListQuery>;
  * Shared by the authenticated list, the public open-api list and the platform's locker list.
  * Without a page the spec returns every locker: the answer is read and written in batches.
  */
-export async function postomatList(db: Db, query: Partial<ListQuery> & Pick<ListQuery, 'withCity' | 'withDistrict'>): Promise<ListAnswer> {
-  const near = query.latitude !== undefined && query.longitude !== undefined ? { lat: query.latitude, lng: query.longitude } : undefined;
+export async function postomatList(db: Db, clock: Clock, query: Partial<ListQuery> & Pick<ListQuery, 'withCity' | 'withDistrict'>): Promise<ListAnswer> {
+  const near = query.latitude !== undefined && query.longitude !== undefined ? { lat: query.latitude, lng: query.longitude, at: clock.now() } : undefined;
   const { total, batches } = await listPostomats(db, {
     ids: query.ids,
     cityId: query.cityId,

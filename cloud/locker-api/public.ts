@@ -10,7 +10,7 @@ import { postomatList } from './postomats.ts';
 export function publicRoutes(r: Routes, deps: AppDeps): void {
   const { db } = deps;
 
-  r.get('/api/v1/open-api/postomat/list', route({ query: PublicPostomatListQuery }, ({ query }) => postomatList(db, query)));
+  r.get('/api/v1/open-api/postomat/list', route({ query: PublicPostomatListQuery }, ({ query }) => postomatList(db, deps.clock, query)));
 
   const byShortId = (shortId: string) => db.selectFrom('postomat').selectAll().where('shortId', '=', shortId).executeTakeFirst();
 

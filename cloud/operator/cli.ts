@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { openStorage, type Storage } from '../storage/database.ts';
-import { systemClock } from '../clock.ts';
+import { systemClock } from '../../shared/clock.ts';
 import { createUnitOfWork } from '../consequences.ts';
 import { DomainError } from '../domain/errors.ts';
 import { OperatorError, type Command } from './command.ts';

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Db, DialectName } from '../storage/database.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 import type { UnitOfWork } from '../services/unit-of-work.ts';
 
 export interface OperatorContext {

@@ -21,7 +21,7 @@ export function postomatRouter(deps: AppDeps): Router {
   const r = Router();
   const { db } = deps;
 
-  r.get('/list', platformRoute({ query: PlatformPostomatListQuery }, ({ query, req }) => viaLocker(deps, req, async () => collectList(await postomatList(db, query)))));
+  r.get('/list', platformRoute({ query: PlatformPostomatListQuery }, ({ query, req }) => viaLocker(deps, req, async () => collectList(await postomatList(db, deps.clock, query)))));
   r.get('/city', platformRoute({ query: PlatformCityListQuery }, ({ query, req }) => viaLocker(deps, req, async () => collectList(await cityList(db, query)))));
   r.get('/city/:id', platformRoute({ params: StringIdParams, query: CityReadQuery }, ({ params, query, req }) =>
     viaLocker(deps, req, async () => found(await cityView(db, params.id, query), 'City not found')),

@@ -7,7 +7,7 @@
  * batches, so requests keep their turn on SQLite's one write connection and several
  * processes may prune one PostgreSQL side by side.
  */
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 import type { RetentionConfig } from '../config.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/platform/market-idempotency.ts';
 import type { Logger } from '../logger.ts';

@@ -3,7 +3,7 @@
  * company's maintained counters, (with `pay`) the balance debit and the change record that
  * carries the codes to the locker commit together or not at all.
  */
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 import { DomainError } from '../domain/errors.ts';
 import { CODE_TYPES } from '../domain/order-states.ts';
 import { pickCodes, secureRandomInt, type RandomInt } from '../domain/codes.ts';

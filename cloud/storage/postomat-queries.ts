@@ -9,7 +9,8 @@ export interface PostomatListFilter {
   cityId?: string;
   districtId?: string;
   window?: Window;
-  near?: { lat: number; lng: number };
+  /** sort by distance from this point; `at` is now, by the caller's clock (the points are cached) */
+  near?: { lat: number; lng: number; at: Date };
 }
 
 export type ListedPostomat = PostomatTable & { distance?: number };
@@ -35,7 +36,7 @@ export async function listPostomats(db: Db, f: PostomatListFilter): Promise<Post
     const accept = filtered
       ? (p: LocatedPostomat) => (!ids || ids.has(p.id)) && (!f.cityId || p.cityId === f.cityId) && (!f.districtId || p.districtId === f.districtId)
       : undefined;
-    const { total, page } = byDistance(await locatedPostomats(db), f.near, f.window, accept);
+    const { total, page } = byDistance(await locatedPostomats(db, f.near.at), f.near, f.window, accept);
     return { total, batches: mapBatches(arrayBatches(page), (part) => rowsInDistanceOrder(db, part)) };
   }
 
@@ -103,9 +104,9 @@ const pointCaches = new WeakMap<Db, PointCache>();
  * the points are read once, and then every two seconds only the lockers whose updatedAt moved
  * (an index range scan). A locker moved or switched off shows in distance lists within ~2 s.
  */
-async function locatedPostomats(db: Db): Promise<PointCache> {
+async function locatedPostomats(db: Db, at: Date): Promise<PointCache> {
   let cache = pointCaches.get(db);
-  const now = Date.now();
+  const now = at.getTime();
   if (!cache) {
     const rows = await db.selectFrom('postomat').select(['id', 'lat', 'lng', 'cityId', 'districtId', 'isActive']).execute();
     cache = { byId: new Map(), index: new NearestIndex([]), readFrom: now, refreshedAt: now };
@@ -123,7 +124,7 @@ async function locatedPostomats(db: Db): Promise<PointCache> {
       .execute()
       .then((rows) => applyPoints(c, rows))
       .finally(() => {
-        c.refreshedAt = Date.now();
+        c.refreshedAt = now;
         c.refreshing = undefined;
       });
     await c.refreshing;

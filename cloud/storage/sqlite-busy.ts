@@ -39,12 +39,12 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs `attempt` until it is not refused as busy, pausing asynchronously between tries. */
 export async function retryWhileBusy<T>(attempt: () => T | Promise<T>, retry: BusyRetry = DEFAULT_BUSY_RETRY): Promise<T> {
-  const started = Date.now();
+  const started = performance.now();
   for (let wait = 1; ; wait = Math.min(wait * 2, retry.maxPauseMs)) {
     try {
       return await attempt();
     } catch (err) {
-      if (!isBusy(err) || Date.now() - started >= retry.deadlineMs) throw err;
+      if (!isBusy(err) || performance.now() - started >= retry.deadlineMs) throw err;
       await pause(wait);
     }
   }

@@ -16,7 +16,7 @@ import {
   type TopicName,
 } from '../../shared/mqtt/index.ts';
 import { decodeMessage } from '../../shared/mqtt/link.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
 import type { UnitOfWork } from '../services/unit-of-work.ts';

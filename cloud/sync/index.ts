@@ -10,7 +10,7 @@ import mqtt from 'mqtt';
 import { allLockersTopic, type TopicName } from '../../shared/mqtt/index.ts';
 import { MqttLink, type MqttConnect } from '../../shared/mqtt/link.ts';
 import { redactUrl } from '../../shared/urls.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 import type { CloudConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';

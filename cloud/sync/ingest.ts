@@ -5,7 +5,7 @@
  * finds its row and is only acknowledged again.
  */
 import type { LockerEvent } from '../../shared/mqtt/index.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 import { decideLockerEvent, eventDetail } from '../domain/locker-sync.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';

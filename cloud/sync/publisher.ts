@@ -5,7 +5,7 @@
  * two processes may publish the same delta or command, which agents take as a no-op.
  */
 import { topics } from '../../shared/mqtt/index.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
 import { prepared } from '../storage/prepared.ts';

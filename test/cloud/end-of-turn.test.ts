@@ -43,7 +43,7 @@ for (const dialect of DIALECTS) {
     it('see what was committed before them, and inside a transaction its own writes', async () => {
       const storage = await openTestStorage(dialect);
       try {
-        const { id } = await createLockerCompany(storage.db, { title: 'First', orderPrice: 0, deliveryPrice: 0, defaultDays: 3 });
+        const { id } = await createLockerCompany(storage.db, { title: 'First', orderPrice: 0, deliveryPrice: 0, defaultDays: 3 }, new Date());
         assert.deepEqual(await companyName(storage.db, id), [{ title: 'First' }]);
         await storage.db.transaction().execute(async (trx) => {
           await trx.updateTable('locker_company').set({ title: 'Renamed' }).where('id', '=', id).execute();

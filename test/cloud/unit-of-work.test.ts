@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock } from '../../shared/clock.ts';
 import { createUnitOfWork } from '../../cloud/consequences.ts';
 import { createLockerCompany } from '../../cloud/services/admin/companies.ts';
 import { createPostomat } from '../../cloud/services/admin/postomats.ts';

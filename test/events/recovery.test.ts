@@ -6,7 +6,7 @@ import { startReceiver, eventually, type Receiver } from '../helpers/receiver.ts
 import { createOrder } from '../../cloud/services/create-order.ts';
 import { Dispatcher } from '../../cloud/events/dispatcher.ts';
 import { LogSmsProvider } from '../../cloud/events/sms.ts';
-import { ManualClock, systemClock } from '../../cloud/clock.ts';
+import { ManualClock, systemClock } from '../../shared/clock.ts';
 import { silentLogger } from '../../cloud/logger.ts';
 import type { Storage } from '../../cloud/storage/database.ts';
 

@@ -1,7 +1,7 @@
 /** Starts the real cloud HTTP server on a free port, on a test storage, and talks to it with fetch. */
 import { startCloud, type CloudHandle } from '../../cloud/server.ts';
 import { loadConfig } from '../../cloud/config.ts';
-import { ManualClock, type Clock } from '../../cloud/clock.ts';
+import { ManualClock, type Clock } from '../../shared/clock.ts';
 import { silentLogger, type Logger } from '../../cloud/logger.ts';
 import { openTestStorage, type TestDialect, type TestStorage } from './storage.ts';
 

@@ -7,21 +7,22 @@ import { transitionOrder } from '../../cloud/services/order-transitions.ts';
 import type { Storage } from '../../cloud/storage/database.ts';
 import { createUnitOfWork } from '../../cloud/consequences.ts';
 
-export async function seedLockerWorld(db: Db) {
-  const companyA = await createLockerCompany(db, { title: 'Alpha Post', defaultDays: 3, balance: 100_000, orderPrice: 15_000, deliveryPrice: 10 });
-  const companyB = await createLockerCompany(db, { title: 'Beta Express', defaultDays: 5 });
-  const keyA = await createLockerApiKey(db, companyA.id);
-  const keyB = await createLockerApiKey(db, companyB.id);
+/** `now` stamps the records (tests with a ManualClock pass its time). */
+export async function seedLockerWorld(db: Db, now = new Date()) {
+  const companyA = await createLockerCompany(db, { title: 'Alpha Post', defaultDays: 3, balance: 100_000, orderPrice: 15_000, deliveryPrice: 10 }, now);
+  const companyB = await createLockerCompany(db, { title: 'Beta Express', defaultDays: 5 }, now);
+  const keyA = await createLockerApiKey(db, companyA.id, undefined, now);
+  const keyB = await createLockerApiKey(db, companyB.id, undefined, now);
 
-  const country = await createCountry(db, 'Kyrgyzstan');
-  const hiddenCountry = await createCountry(db, 'Atlantis', false);
-  const bishkek = await createCity(db, country.id, 'Bishkek');
-  const osh = await createCity(db, country.id, 'Osh');
-  const closedCity = await createCity(db, country.id, 'Closed City', false);
-  const center = await createDistrict(db, bishkek.id, 'Center');
-  const south = await createDistrict(db, bishkek.id, 'South');
-  const oshCenter = await createDistrict(db, osh.id, 'Osh Center');
-  await createDistrict(db, bishkek.id, 'Retired', false);
+  const country = await createCountry(db, 'Kyrgyzstan', undefined, now);
+  const hiddenCountry = await createCountry(db, 'Atlantis', false, now);
+  const bishkek = await createCity(db, country.id, 'Bishkek', undefined, now);
+  const osh = await createCity(db, country.id, 'Osh', undefined, now);
+  const closedCity = await createCity(db, country.id, 'Closed City', false, now);
+  const center = await createDistrict(db, bishkek.id, 'Center', undefined, now);
+  const south = await createDistrict(db, bishkek.id, 'South', undefined, now);
+  const oshCenter = await createDistrict(db, osh.id, 'Osh Center', undefined, now);
+  await createDistrict(db, bishkek.id, 'Retired', false, now);
 
   const cells = [
     { number: 1, size: 'S' as const, board: 0, lock: 1 },
@@ -31,11 +32,11 @@ export async function seedLockerWorld(db: Db) {
   ];
   // Titles chosen so that title order differs from distance order from `here`.
   const here = { lat: 42.8746, lng: 74.5698 };
-  const near = await createPostomat(db, { title: 'Zeta Mall', lat: 42.875, lng: 74.57, cityId: bishkek.id, districtId: center.id, shortId: 'ZETA01' }, cells);
-  const mid = await createPostomat(db, { title: 'Beta Station', lat: 42.84, lng: 74.6, cityId: bishkek.id, districtId: south.id, shortId: 'BETA01' }, cells);
-  const far = await createPostomat(db, { title: 'Alpha Bazaar', lat: 40.513, lng: 72.816, cityId: osh.id, districtId: oshCenter.id, shortId: 'ALFA01' }, cells);
-  const noCoords = await createPostomat(db, { title: 'Mystery Box', cityId: bishkek.id, shortId: 'MYST01' }, cells);
-  const inactive = await createPostomat(db, { title: 'Old Depot', lat: 42.87, lng: 74.57, cityId: bishkek.id, isActive: false, shortId: 'OLD001' }, cells);
+  const near = await createPostomat(db, { title: 'Zeta Mall', lat: 42.875, lng: 74.57, cityId: bishkek.id, districtId: center.id, shortId: 'ZETA01' }, cells, now);
+  const mid = await createPostomat(db, { title: 'Beta Station', lat: 42.84, lng: 74.6, cityId: bishkek.id, districtId: south.id, shortId: 'BETA01' }, cells, now);
+  const far = await createPostomat(db, { title: 'Alpha Bazaar', lat: 40.513, lng: 72.816, cityId: osh.id, districtId: oshCenter.id, shortId: 'ALFA01' }, cells, now);
+  const noCoords = await createPostomat(db, { title: 'Mystery Box', cityId: bishkek.id, shortId: 'MYST01' }, cells, now);
+  const inactive = await createPostomat(db, { title: 'Old Depot', lat: 42.87, lng: 74.57, cityId: bishkek.id, isActive: false, shortId: 'OLD001' }, cells, now);
 
   return {
     companyA: { ...companyA, key: keyA.key },

@@ -18,12 +18,12 @@ export async function seedMarketWorld(cloud: TestCloud) {
   const db = cloud.storage.db;
   const lw = await seedLockerWorld(db);
   const w = await seedPlatformWorld(db);
-  await updateLockerCompany(db, w.lockerCompany.id, { orderPrice: ORDER_PRICE });
-  const key = async (companyId: number) => (await createPlatformApiKey(db, companyId, 'test')).key;
-  const quick = await createPlatformCompany(db, { title: 'Quick Shop', type: 'MARKETPLACE', partnerIds: [w.logist.id] });
-  const poorLockers = await createLockerCompany(db, { title: 'Poor Lockers', orderPrice: 100, balance: 0 });
-  const poor = await createPlatformCompany(db, { title: 'Poor Shop', type: 'MARKETPLACE', partnerIds: [w.logist.id], lockerCompanyId: poorLockers.id, lockerAccess: true });
-  const lonely = await createPlatformCompany(db, { title: 'Lonely Shop', type: 'MARKETPLACE' });
+  await updateLockerCompany(db, w.lockerCompany.id, { orderPrice: ORDER_PRICE }, new Date());
+  const key = async (companyId: number) => (await createPlatformApiKey(db, companyId, 'test', new Date())).key;
+  const quick = await createPlatformCompany(db, { title: 'Quick Shop', type: 'MARKETPLACE', partnerIds: [w.logist.id] }, new Date());
+  const poorLockers = await createLockerCompany(db, { title: 'Poor Lockers', orderPrice: 100, balance: 0 }, new Date());
+  const poor = await createPlatformCompany(db, { title: 'Poor Shop', type: 'MARKETPLACE', partnerIds: [w.logist.id], lockerCompanyId: poorLockers.id, lockerAccess: true }, new Date());
+  const lonely = await createPlatformCompany(db, { title: 'Lonely Shop', type: 'MARKETPLACE' }, new Date());
   const keys = { market: w.keys.market.key, quick: await key(quick.id), poor: await key(poor.id), lonely: await key(lonely.id) };
   return { lw, w, quick, poor, lonely, keys };
 }

@@ -10,7 +10,7 @@ import { changeCargoStatus, createCargo } from '../../cloud/services/platform/ca
 import { createPaymentOrder } from '../../cloud/services/platform/payment-orders.ts';
 import { createClient } from '../../cloud/services/platform/clients.ts';
 import { before, after } from 'node:test';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock } from '../../shared/clock.ts';
 import { seedPlatformWorld, type PlatformWorld } from './platform-world.ts';
 import { startTestCloud, type TestCloud } from './cloud.ts';
 import type { TestDialect } from './storage.ts';

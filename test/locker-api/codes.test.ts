@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { DIALECTS, openTestStorage, type TestStorage } from '../helpers/storage.ts';
 import { finishOrder, placeOrder, seedLockerWorld, testUow, type LockerWorld } from '../helpers/locker-world.ts';
 import { createOrder } from '../../cloud/services/create-order.ts';
-import { systemClock } from '../../cloud/clock.ts';
+import { systemClock } from '../../shared/clock.ts';
 import { pickCodes } from '../../cloud/domain/codes.ts';
 
 describe('pickCodes', () => {

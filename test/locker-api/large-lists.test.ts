@@ -36,13 +36,13 @@ for (const dialect of DIALECTS) {
     before(async () => {
       storage = await openTestStorage(dialect);
       const db = storage.db;
-      const company = await createLockerCompany(db, { title: 'Big Post', defaultDays: 3 });
+      const company = await createLockerCompany(db, { title: 'Big Post', defaultDays: 3 }, new Date());
       companyId = company.id;
-      key = (await createLockerApiKey(db, company.id)).key;
-      const country = await createCountry(db, 'Kyrgyzstan');
-      const city = await createCity(db, country.id, 'Bishkek');
+      key = (await createLockerApiKey(db, company.id, undefined, new Date())).key;
+      const country = await createCountry(db, 'Kyrgyzstan', undefined, new Date());
+      const city = await createCity(db, country.id, 'Bishkek', undefined, new Date());
       cityId = city.id;
-      const district = await createDistrict(db, city.id, 'Center');
+      const district = await createDistrict(db, city.id, 'Center', undefined, new Date());
       lockers = await seedManyLockers(db, LOCKERS, { cityId: city.id, districtId: district.id }, '2025-01-01T00:00:00.000Z');
       await seedManyOrders(db, company.id, lockers, ORDERS, new Date('2025-01-02T00:00:00.000Z'));
       const logger = createLogger({ write: (line) => logged.push(JSON.parse(line)) });

@@ -107,11 +107,11 @@ for (const dialect of DIALECTS) {
         const q = `/postomat/list?latitude=${w.here.lat}&longitude=${w.here.lng}`;
         assert.deepEqual(titles(await get(q)), ['Zeta Mall', 'Beta Station', 'Alpha Bazaar']);
         const { createPostomat, updatePostomat } = await import('../../cloud/services/admin/postomats.ts');
-        await createPostomat(cloud.storage.db, { title: 'Right Here', lat: w.here.lat, lng: w.here.lng, cityId: w.bishkek.id });
-        await updatePostomat(cloud.storage.db, w.mid.id, { isActive: false });
+        await createPostomat(cloud.storage.db, { title: 'Right Here', lat: w.here.lat, lng: w.here.lng, cityId: w.bishkek.id }, undefined, new Date());
+        await updatePostomat(cloud.storage.db, w.mid.id, { isActive: false }, new Date());
         await new Promise((r) => setTimeout(r, POINTS_REFRESH_MS + 50));
         assert.deepEqual(titles(await get(q)), ['Right Here', 'Zeta Mall', 'Alpha Bazaar']);
-        await updatePostomat(cloud.storage.db, w.mid.id, { isActive: true });
+        await updatePostomat(cloud.storage.db, w.mid.id, { isActive: true }, new Date());
       });
 
     });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
 import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
 import { seedLockerWorld, type LockerWorld } from '../helpers/locker-world.ts';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock } from '../../shared/clock.ts';
 
 const BASE = '/api/v1/integration/company';
 

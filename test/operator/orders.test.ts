@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DIALECTS } from '../helpers/storage.ts';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock } from '../../shared/clock.ts';
 import { createOrder } from '../../cloud/services/create-order.ts';
 import { transitionOrder } from '../../cloud/services/order-transitions.ts';
 import { useOperator, type Operator } from './harness.ts';

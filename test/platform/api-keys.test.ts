@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
 import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
 import { seedPlatformWorld, PASSWORD, type PlatformWorld } from '../helpers/platform-world.ts';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock } from '../../shared/clock.ts';
 
 const BASE = '/api/v1/logistic-company/api-key';
 

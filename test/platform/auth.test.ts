@@ -4,7 +4,7 @@ import jwt from 'jsonwebtoken';
 import { DIALECTS } from '../helpers/storage.ts';
 import { startTestCloud, TEST_JWT_SECRET, type TestCloud } from '../helpers/cloud.ts';
 import { seedPlatformWorld, PASSWORD, type PlatformWorld } from '../helpers/platform-world.ts';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock } from '../../shared/clock.ts';
 import { updatePlatformUser } from '../../cloud/services/platform/users.ts';
 
 const HOUR = 3_600_000;
@@ -66,9 +66,9 @@ for (const dialect of DIALECTS) {
       });
 
       it('a switched-off user cannot sign in', async () => {
-        await updatePlatformUser(cloud.storage.db, w.storeKeeper.id, { isActive: false });
+        await updatePlatformUser(cloud.storage.db, w.storeKeeper.id, { isActive: false }, new Date());
         assert.equal((await signIn('keeper@storage.example')).body.message, 'USER_NOT_FOUND');
-        await updatePlatformUser(cloud.storage.db, w.storeKeeper.id, { isActive: true });
+        await updatePlatformUser(cloud.storage.db, w.storeKeeper.id, { isActive: true }, new Date());
       });
     });
 
@@ -142,7 +142,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('403 FORBIDDEN for webhooks of a company that is not a logistics company', async () => {
-        await updatePlatformUser(cloud.storage.db, w.storeKeeper.id, { role: 'ADMIN' });
+        await updatePlatformUser(cloud.storage.db, w.storeKeeper.id, { role: 'ADMIN' }, new Date());
         const { accessToken } = (await signIn('keeper@storage.example')).body;
         assert.equal((await keyList(accessToken)).status, 200, 'any company administrator manages keys');
         const res = await cloud.request('GET', '/api/v1/logistic-company/webhook/list', { token: accessToken });
@@ -151,9 +151,9 @@ for (const dialect of DIALECTS) {
 
       it('a switched-off user\'s access token stops working at once', async () => {
         const { accessToken } = (await signIn('keeper@storage.example')).body;
-        await updatePlatformUser(cloud.storage.db, w.storeKeeper.id, { isActive: false });
+        await updatePlatformUser(cloud.storage.db, w.storeKeeper.id, { isActive: false }, new Date());
         assert.equal((await keyList(accessToken)).body.message, 'UNAUTHORIZED');
-        await updatePlatformUser(cloud.storage.db, w.storeKeeper.id, { isActive: true });
+        await updatePlatformUser(cloud.storage.db, w.storeKeeper.id, { isActive: true }, new Date());
       });
     });
 

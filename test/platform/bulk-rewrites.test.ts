@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock } from '../../shared/clock.ts';
 import { createCargo } from '../../cloud/services/platform/cargo.ts';
 import { updatePlatformCompany } from '../../cloud/services/platform/companies.ts';
 import { runBulkJobs } from '../../cloud/services/platform/bulk-rewrites.ts';

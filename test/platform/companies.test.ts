@@ -4,7 +4,7 @@ import { DIALECTS } from '../helpers/storage.ts';
 import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
 import { seedPlatformWorld, type PlatformWorld } from '../helpers/platform-world.ts';
 import { integrationGet, qs } from '../helpers/integrations.ts';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock } from '../../shared/clock.ts';
 import { createPlatformCompany } from '../../cloud/services/platform/companies.ts';
 import { createPlatformCity, createPlatformCountry } from '../../cloud/services/platform/directories.ts';
 

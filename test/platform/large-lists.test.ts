@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { DIALECTS, openTestStorage, type TestStorage } from '../helpers/storage.ts';
 import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
 import { seedPlatformWorld, type PlatformWorld } from '../helpers/platform-world.ts';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock } from '../../shared/clock.ts';
 import type { Db } from '../../cloud/storage/database.ts';
 import { changeParcelStatus, createParcel } from '../../cloud/services/platform/parcels.ts';
 import { createPaymentOrder } from '../../cloud/services/platform/payment-orders.ts';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock } from '../../shared/clock.ts';
 import { LimitWindows, LIMIT_TABLE_CAPACITY } from '../../cloud/http/limit-windows.ts';
 import { FailureLimit } from '../../cloud/http/failure-limit.ts';
 import { addressKey } from '../../cloud/http/client-address.ts';

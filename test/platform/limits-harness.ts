@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
 import { buildApp } from '../../cloud/app.ts';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock } from '../../shared/clock.ts';
 import { silentLogger } from '../../cloud/logger.ts';
 import { DEFAULT_APP_CONFIG, DEFAULT_AUTH_LIMITS, type AppDeps, type AuthLimitsConfig, type RateLimitConfig } from '../../cloud/deps.ts';
 import { openTestStorage, type TestDialect, type TestStorage } from '../helpers/storage.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
 import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
 import { marketClient, newKey, seedMarketWorld, type MarketWorld } from '../helpers/market-world.ts';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock } from '../../shared/clock.ts';
 import { changeParcelStatus } from '../../cloud/services/platform/parcels.ts';
 
 const HOUR = 3_600_000;

@@ -122,7 +122,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('400 for places that are not an active city of the given country', async () => {
-        const closed = await createPlatformCity(db(), { countryId: world.w.kg.id, title: 'Closed', isActive: false });
+        const closed = await createPlatformCity(db(), { countryId: world.w.kg.id, title: 'Closed', isActive: false }, new Date());
         await refused(m.body({ receiver: m.party('+996700100001', { country: world.w.kg.id, city: world.w.urumqi.id }) }), 400, `body/receiver/city must be a city of country ${world.w.kg.id}`);
         await refused(m.body({ sender: m.party('+8613900000001', { country: 999, city: closed.id }) }), 400, 'body/sender/country must be the id of an active country, body/sender/city must be the id of an active city');
       });
@@ -143,12 +143,12 @@ for (const dialect of DIALECTS) {
       });
 
       it('404 WAREHOUSE_NOT_FOUND for a missing pickup point, a warehouse that is not one, or another network\'s', async () => {
-        const foreign = await createWarehouse(db(), { companyId: world.w.otherLogist.id, title: 'Osh Express point', isPickupPoint: true });
+        const foreign = await createWarehouse(db(), { companyId: world.w.otherLogist.id, title: 'Osh Express point', isPickupPoint: true }, new Date());
         for (const id of [9999, world.w.depot.id, foreign.id]) await refused(m.body({ warehouseId: id }), 404, 'WAREHOUSE_NOT_FOUND');
       });
 
       it('409 TRACK_CODE_ALREADY_EXISTS for a track code in use, whoever owns it', async () => {
-        await createParcel(db(), { companyId: world.w.otherLogist.id, trackCode: 'TAKEN-1', weight: 1, currency: 'USD' });
+        await createParcel(db(), { companyId: world.w.otherLogist.id, trackCode: 'TAKEN-1', weight: 1, currency: 'USD' }, new Date());
         await refused(m.body({ trackCode: 'TAKEN-1' }), 409, 'TRACK_CODE_ALREADY_EXISTS');
         await refused(m.body({ trackCode: 'SHOP-0001' }), 409, 'TRACK_CODE_ALREADY_EXISTS');
       });

@@ -21,13 +21,13 @@ for (const dialect of DIALECTS) {
       w = await seedPlatformWorld(db);
       // The world's "Pickup Dordoi" (market's own, Bishkek) is p.dordoi.
       p.dordoi = w.pvz;
-      p.partner = await createWarehouse(db, { companyId: w.logist.id, title: 'Pickup Alamedin', titleCN: '阿拉梅丁', cityId: w.bishkek.id, lat: 42.86, lng: 74.65, isPickupPoint: true, schedule: '09-18' });
-      p.osh = await createWarehouse(db, { companyId: w.market.id, title: 'Pickup Osh Bazaar', cityId: w.osh.id, lat: 40.53, lng: 72.8, isPickupPoint: true });
-      p.nowhere = await createWarehouse(db, { companyId: w.market.id, title: 'Pickup Karakol (no coordinates)', cityId: w.osh.id, isPickupPoint: true });
+      p.partner = await createWarehouse(db, { companyId: w.logist.id, title: 'Pickup Alamedin', titleCN: '阿拉梅丁', cityId: w.bishkek.id, lat: 42.86, lng: 74.65, isPickupPoint: true, schedule: '09-18' }, new Date());
+      p.osh = await createWarehouse(db, { companyId: w.market.id, title: 'Pickup Osh Bazaar', cityId: w.osh.id, lat: 40.53, lng: 72.8, isPickupPoint: true }, new Date());
+      p.nowhere = await createWarehouse(db, { companyId: w.market.id, title: 'Pickup Karakol (no coordinates)', cityId: w.osh.id, isPickupPoint: true }, new Date());
       // Never shown: closed, not a pickup point, or another marketplace's network.
-      p.closed = await createWarehouse(db, { companyId: w.market.id, title: 'Pickup Closed', lat: 42.87, lng: 74.59, isPickupPoint: true, isActive: false });
-      p.foreign = await createWarehouse(db, { companyId: w.otherLogist.id, title: 'Pickup of Osh Express', lat: 42.87, lng: 74.59, isPickupPoint: true });
-      await createPlatformCity(db, { countryId: w.kg.id, title: 'Abandoned', isActive: false });
+      p.closed = await createWarehouse(db, { companyId: w.market.id, title: 'Pickup Closed', lat: 42.87, lng: 74.59, isPickupPoint: true, isActive: false }, new Date());
+      p.foreign = await createWarehouse(db, { companyId: w.otherLogist.id, title: 'Pickup of Osh Express', lat: 42.87, lng: 74.59, isPickupPoint: true }, new Date());
+      await createPlatformCity(db, { countryId: w.kg.id, title: 'Abandoned', isActive: false }, new Date());
     });
     after(() => cloud.stop());
 

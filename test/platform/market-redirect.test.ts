@@ -21,7 +21,7 @@ for (const dialect of DIALECTS) {
       cloud = await startTestCloud(dialect);
       world = await seedMarketWorld(cloud);
       m = marketClient(cloud, world);
-      pvz2 = await createWarehouse(cloud.storage.db, { companyId: world.w.logist.id, title: 'Pickup Osh', cityId: world.w.osh.id, isPickupPoint: true });
+      pvz2 = await createWarehouse(cloud.storage.db, { companyId: world.w.logist.id, title: 'Pickup Osh', cityId: world.w.osh.id, isPickupPoint: true }, new Date());
     });
     after(() => cloud.stop());
     const db = () => cloud.storage.db;
@@ -63,7 +63,7 @@ for (const dialect of DIALECTS) {
 
       it('404 COMPANY_NOT_FOUND for a missing pickup point; POSTOMAT_NOT_FOUND for a missing or inactive locker', async () => {
         const { trackCode } = await create(m.body());
-        const foreign = await createWarehouse(db(), { companyId: world.w.otherLogist.id, title: 'Not ours', isPickupPoint: true });
+        const foreign = await createWarehouse(db(), { companyId: world.w.otherLogist.id, title: 'Not ours', isPickupPoint: true }, new Date());
         for (const id of [9999, foreign.id, world.w.depot.id]) await refused(trackCode, { toWarehouseId: id }, 404, 'COMPANY_NOT_FOUND');
         for (const id of ['zz000000000000000000000000', world.lw.inactive.id]) await refused(trackCode, { toPostomatId: id }, 404, 'POSTOMAT_NOT_FOUND');
       });

@@ -27,11 +27,11 @@ for (const dialect of DIALECTS) {
       cloud = await startTestCloud(dialect);
       lw = await seedLockerWorld(cloud.storage.db);
       w = await seedPlatformWorld(cloud.storage.db);
-      lockerKey = (await createLockerApiKey(cloud.storage.db, w.lockerCompany.id)).key;
-      await setLockerAccess(cloud.storage.db, w.courier.id, { lockerCompanyId: lw.companyB.id, enabled: false });
+      lockerKey = (await createLockerApiKey(cloud.storage.db, w.lockerCompany.id, undefined, new Date())).key;
+      await setLockerAccess(cloud.storage.db, w.courier.id, { lockerCompanyId: lw.companyB.id, enabled: false }, new Date());
       switchedOff = w.keys.courier.key;
-      const poor = await createLockerCompany(cloud.storage.db, { title: 'Poor Lockers', orderPrice: 100, balance: 50 });
-      await setLockerAccess(cloud.storage.db, w.warehouseCo.id, { lockerCompanyId: poor.id, enabled: true });
+      const poor = await createLockerCompany(cloud.storage.db, { title: 'Poor Lockers', orderPrice: 100, balance: 50 }, new Date());
+      await setLockerAccess(cloud.storage.db, w.warehouseCo.id, { lockerCompanyId: poor.id, enabled: true }, new Date());
       broke = w.keys.warehouse.key;
     });
     after(() => cloud.stop());
@@ -73,9 +73,9 @@ for (const dialect of DIALECTS) {
       });
 
       it('switching access off takes effect at once, and on again restores it', async () => {
-        await setLockerAccess(cloud.storage.db, w.market.id, { enabled: false });
+        await setLockerAccess(cloud.storage.db, w.market.id, { enabled: false }, new Date());
         is502(await market('GET', '/list?page=1&pageSize=1'), LOCKER_ACCESS_OFF);
-        await setLockerAccess(cloud.storage.db, w.market.id, { enabled: true });
+        await setLockerAccess(cloud.storage.db, w.market.id, { enabled: true }, new Date());
         assert.equal((await market('GET', '/list?page=1&pageSize=1')).status, 200);
       });
 

@@ -4,7 +4,7 @@ import { DIALECTS } from '../helpers/storage.ts';
 import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
 import { seedPlatformWorld, PASSWORD, type PlatformWorld } from '../helpers/platform-world.ts';
 import { seedLockerWorld, type LockerWorld } from '../helpers/locker-world.ts';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock } from '../../shared/clock.ts';
 import { runOperator } from '../../cloud/operator/cli.ts';
 import { createLockerApiKey } from '../../cloud/services/admin/companies.ts';
 import { spawn } from 'node:child_process';
@@ -59,7 +59,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('a Locker API key revoked by the operator is refused on the very next request (the unit of work says so after its commit)', async () => {
-      const key = await createLockerApiKey(cloud.storage.db, lw.companyA.id, 'scanner');
+      const key = await createLockerApiKey(cloud.storage.db, lw.companyA.id, 'scanner', new Date());
       assert.equal((await cloud.request('GET', LOCKER_COUNTRIES, { token: key.key })).status, 200);
       await operator('api-key', 'revoke', '--id', key.id);
       const res = await cloud.request('GET', LOCKER_COUNTRIES, { token: key.key });
@@ -68,7 +68,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('a Locker API key revoked by the operator in another process is refused within a second or two', async () => {
-      const key = await createLockerApiKey(cloud.storage.db, lw.companyA.id, 'kiosk');
+      const key = await createLockerApiKey(cloud.storage.db, lw.companyA.id, 'kiosk', new Date());
       assert.equal((await cloud.request('GET', LOCKER_COUNTRIES, { token: key.key })).status, 200);
       const cli = await operatorChild(cloud, ['api-key', 'revoke', '--id', key.id]);
       assert.equal(cli.code, 0, cli.stderr);
@@ -77,7 +77,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('untold (a notification lost), a process refuses a key revoked elsewhere once its cache entry is 5 s old', async () => {
-      const key = await createLockerApiKey(cloud.storage.db, lw.companyB.id, 'till');
+      const key = await createLockerApiKey(cloud.storage.db, lw.companyB.id, 'till', new Date());
       assert.equal((await cloud.request('GET', LOCKER_COUNTRIES, { token: key.key })).status, 200);
       await cloud.storage.db.deleteFrom('locker_api_key').where('id', '=', key.id).execute();
       assert.equal((await cloud.request('GET', LOCKER_COUNTRIES, { token: key.key })).status, 200, 'still cached');

@@ -46,24 +46,24 @@ for (const dialect of DIALECTS) {
       });
 
       it('code names are unique across companies, upper-cased', async () => {
-        await rejects(addCompanyCode(db(), w.otherLogist.id, 'srl', w.cargoType.id), 'NOT_ACCEPTABLE', /SRL is taken by company 1/);
-        const c = await addCompanyCode(db(), w.otherLogist.id, 'oshc', w.cargoType.id);
+        await rejects(addCompanyCode(db(), w.otherLogist.id, 'srl', w.cargoType.id, new Date()), 'NOT_ACCEPTABLE', /SRL is taken by company 1/);
+        const c = await addCompanyCode(db(), w.otherLogist.id, 'oshc', w.cargoType.id, new Date());
         assert.equal(c.title, 'OSHC');
       });
 
       it('partnerships follow company types', async () => {
-        await rejects(addPartnership(db(), w.logist.id, w.otherLogist.id), 'NOT_ACCEPTABLE', /LOGIST company has no partners/);
-        await rejects(addPartnership(db(), w.warehouseCo.id, w.courier.id), 'NOT_ACCEPTABLE', /partners with LOGIST companies/);
-        await addPartnership(db(), w.warehouseCo.id, w.logist.id); // again: no duplicate, no error
+        await rejects(addPartnership(db(), w.logist.id, w.otherLogist.id, new Date()), 'NOT_ACCEPTABLE', /LOGIST company has no partners/);
+        await rejects(addPartnership(db(), w.warehouseCo.id, w.courier.id, new Date()), 'NOT_ACCEPTABLE', /partners with LOGIST companies/);
+        await addPartnership(db(), w.warehouseCo.id, w.logist.id, new Date()); // again: no duplicate, no error
         assert.deepEqual((await platformCompanyDetails(db(), w.warehouseCo.id)).partnerIds, [w.logist.id]);
       });
 
       it('locker access needs a linked locker company and is switched by the operator', async () => {
-        await rejects(setLockerAccess(db(), w.courier.id, { enabled: true }), 'NOT_ACCEPTABLE', /linked locker company/);
-        await rejects(setLockerAccess(db(), w.courier.id, { lockerCompanyId: 'nosuchcompany', enabled: true }), 'COMPANY_NOT_FOUND');
-        const off = await setLockerAccess(db(), w.market.id, { enabled: false });
+        await rejects(setLockerAccess(db(), w.courier.id, { enabled: true }, new Date()), 'NOT_ACCEPTABLE', /linked locker company/);
+        await rejects(setLockerAccess(db(), w.courier.id, { lockerCompanyId: 'nosuchcompany', enabled: true }, new Date()), 'COMPANY_NOT_FOUND');
+        const off = await setLockerAccess(db(), w.market.id, { enabled: false }, new Date());
         assert.deepEqual([off.lockerCompanyId, off.lockerAccess], [w.lockerCompany.id, 0]);
-        const on = await setLockerAccess(db(), w.market.id, { enabled: true });
+        const on = await setLockerAccess(db(), w.market.id, { enabled: true }, new Date());
         assert.equal(on.lockerAccess, 1);
       });
     });
@@ -75,8 +75,8 @@ for (const dialect of DIALECTS) {
         assert.match(row.passwordHash, /^scrypt\$/);
         assert.ok(verifyPassword('correct horse battery', row.passwordHash));
         assert.ok(!('passwordHash' in w.admin), 'services never hand the hash out');
-        await rejects(createPlatformUser(db(), { email: ' ADMIN@silkroad.example', password: 'whatever123', companyId: w.logist.id }), 'NOT_ACCEPTABLE', /exists/);
-        await rejects(createPlatformUser(db(), { email: 'new@x.example', password: 'short', companyId: w.logist.id }), 'NOT_ACCEPTABLE', /at least 8/);
+        await rejects(createPlatformUser(db(), { email: ' ADMIN@silkroad.example', password: 'whatever123', companyId: w.logist.id }, new Date()), 'NOT_ACCEPTABLE', /exists/);
+        await rejects(createPlatformUser(db(), { email: 'new@x.example', password: 'short', companyId: w.logist.id }, new Date()), 'NOT_ACCEPTABLE', /at least 8/);
       });
 
       it('a password change ends the refresh tokens issued so far', async () => {

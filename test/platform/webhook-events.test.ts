@@ -23,16 +23,16 @@ for (const dialect of DIALECTS) {
       lw = await seedLockerWorld(cloud.storage.db);
       w = await seedPlatformWorld(cloud.storage.db);
       // The logistics company's locker orders are company A's; the administrator sets up its webhooks over the API.
-      await setLockerAccess(cloud.storage.db, w.logist.id, { lockerCompanyId: lw.companyA.id, enabled: true });
+      await setLockerAccess(cloud.storage.db, w.logist.id, { lockerCompanyId: lw.companyA.id, enabled: true }, new Date());
       const admin = (await cloud.request('POST', '/api/v1/auth/login', { body: { email: 'admin@silkroad.example', password: PASSWORD } })).body.accessToken;
       const make = (body: unknown) => cloud.request('POST', '/api/v1/logistic-company/webhook/create', { token: admin, body });
       assert.equal((await make({ type: 'PARCEL', subtype: 'DELIVERED_TO_POSTOMAT', url: `${hooks.url}/placed`, apiKey: 'hook-secret', payloadTemplate: '{"status":{{status}},"postomatOrderId":"{{postomatOrderId}}","source":"lockers"}' })).status, 200);
       assert.equal((await make({ type: 'PARCEL', subtype: 'TRANSFERRED_TO_CLIENT', url: `${hooks.url}/taken` })).status, 200);
       assert.equal((await make({ type: 'CARGO', subtype: 'DELIVERED_TO_POSTOMAT', url: `${hooks.url}/cargo` })).status, 200);
       // Osh Express is not linked to a locker company: it hears only of orders delivering its parcels.
-      await createWebhook(cloud.storage.db, w.otherLogist.id, { type: 'PARCEL', subtype: 'DELIVERED_TO_POSTOMAT', url: `${hooks.url}/osh` });
+      await createWebhook(cloud.storage.db, w.otherLogist.id, { type: 'PARCEL', subtype: 'DELIVERED_TO_POSTOMAT', url: `${hooks.url}/osh` }, new Date());
       // The marketplace hears of orders delivering parcels it created.
-      await createWebhook(cloud.storage.db, w.market.id, { type: 'PARCEL', subtype: 'DELIVERED_TO_POSTOMAT', url: `${hooks.url}/market` });
+      await createWebhook(cloud.storage.db, w.market.id, { type: 'PARCEL', subtype: 'DELIVERED_TO_POSTOMAT', url: `${hooks.url}/market` }, new Date());
     });
     after(async () => {
       await cloud.stop();
@@ -75,19 +75,19 @@ for (const dialect of DIALECTS) {
       assert.equal(none.length, 0, 'events are written with the placement: none there means none ever');
 
       const order = await create(lw.companyB.key);
-      await createParcel(cloud.storage.db, { companyId: w.otherLogist.id, partnerCompanyId: w.market.id, weight: 1, currency: 'KGS', deliveryMethod: 'POSTOMAT', postomatId: lw.near.id, postomatOrderId: order.id });
+      await createParcel(cloud.storage.db, { companyId: w.otherLogist.id, partnerCompanyId: w.market.id, weight: 1, currency: 'KGS', deliveryMethod: 'POSTOMAT', postomatId: lw.near.id, postomatOrderId: order.id }, new Date());
       await placeOrder(cloud.storage, order.id, lw.near.cells[2].id, cloud.clock.now());
       await settled(order.id, 2);
       assert.deepEqual(received(order.id).map((r) => r.path).sort(), ['/market', '/osh']);
     });
 
     it('a switched-off company gets nothing', async () => {
-      await updatePlatformCompany(cloud.storage.db, w.logist.id, { isActive: false });
+      await updatePlatformCompany(cloud.storage.db, w.logist.id, { isActive: false }, new Date());
       const order = await create(lw.companyA.key);
       await placeOrder(cloud.storage, order.id, lw.mid.cells[0].id, cloud.clock.now());
       const rows = await cloud.storage.db.selectFrom('outbox_event').selectAll().where('orderId', '=', order.id).where('kind', '=', 'WEBHOOK').execute();
       assert.equal(rows.length, 0);
-      await updatePlatformCompany(cloud.storage.db, w.logist.id, { isActive: true });
+      await updatePlatformCompany(cloud.storage.db, w.logist.id, { isActive: true }, new Date());
     });
   });
 
@@ -101,8 +101,8 @@ for (const dialect of DIALECTS) {
       cloud = await startTestCloud(dialect, { env: { EVENT_TIMEOUT_MS: '1000', WEBHOOKS_ENABLED: 'false' } });
       lw = await seedLockerWorld(cloud.storage.db);
       const w = await seedPlatformWorld(cloud.storage.db);
-      await setLockerAccess(cloud.storage.db, w.logist.id, { lockerCompanyId: lw.companyA.id, enabled: true });
-      await createWebhook(cloud.storage.db, w.logist.id, { type: 'PARCEL', subtype: 'TRANSFERRED_TO_CLIENT', url: `${hooks.url}/taken` });
+      await setLockerAccess(cloud.storage.db, w.logist.id, { lockerCompanyId: lw.companyA.id, enabled: true }, new Date());
+      await createWebhook(cloud.storage.db, w.logist.id, { type: 'PARCEL', subtype: 'TRANSFERRED_TO_CLIENT', url: `${hooks.url}/taken` }, new Date());
       await cloud.storage.db.updateTable('locker_company').set({ notificationUrl: `${hooks.url}/notify` }).where('id', '=', lw.companyA.id).execute();
     });
     after(async () => {

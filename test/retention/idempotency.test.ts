@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock } from '../../shared/clock.ts';
 import { silentLogger } from '../../cloud/logger.ts';
 import { RetentionPruner, retentionOptions } from '../../cloud/retention/pruner.ts';
 import { loadRetentionConfig } from '../../cloud/config.ts';

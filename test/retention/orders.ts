@@ -2,7 +2,7 @@
  * Order changes the retention tests make through the real services, in one place: each runs
  * in its own unit of work, as the API or an agent event would run it.
  */
-import type { Clock } from '../../cloud/clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 import { createOrder } from '../../cloud/services/create-order.ts';
 import { moveOrderToPostomat, withdrawOrder } from '../../cloud/services/order-moves.ts';
 import { markPaid, transitionOrder } from '../../cloud/services/order-transitions.ts';

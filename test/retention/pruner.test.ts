@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock } from '../../shared/clock.ts';
 import { createLogger, silentLogger } from '../../cloud/logger.ts';
 import { RetentionPruner, retentionOptions, startRetention, type RetentionOptions } from '../../cloud/retention/pruner.ts';
 import { loadRetentionConfig } from '../../cloud/config.ts';
@@ -119,7 +119,7 @@ for (const dialect of DIALECTS) {
     let storage: TestStorage;
     const clock = new ManualClock('2026-05-01T00:00:00.000Z');
     let companyId: string;
-    const newLocker = async () => (await createPostomat(storage.db, { title: 'L', shortId: `R${Math.random().toString(36).slice(2, 8)}` }, CELLS)).id;
+    const newLocker = async () => (await createPostomat(storage.db, { title: 'L', shortId: `R${Math.random().toString(36).slice(2, 8)}` }, CELLS, new Date())).id;
     const newOrder = (postomatId: string) => orderOps(storage, clock).create(companyId, postomatId);
     const cellOf = async (postomatId: string, number: number) =>
       (await storage.db.selectFrom('cell').select('id').where('postomatId', '=', postomatId).where('number', '=', number).executeTakeFirstOrThrow()).id;
@@ -135,7 +135,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       storage = await openTestStorage(dialect);
-      companyId = (await createLockerCompany(storage.db, { title: 'C', orderPrice: 1_000, balance: 10_000_000 })).id;
+      companyId = (await createLockerCompany(storage.db, { title: 'C', orderPrice: 1_000, balance: 10_000_000 }, new Date())).id;
     });
     after(() => storage.destroy());
 
@@ -251,10 +251,10 @@ for (const dialect of DIALECTS) {
       // A second process: its own connection (pool) to the same database.
       const second = await openStorage(storage.databaseUrl);
       try {
-        const companyId = (await createLockerCompany(db, { title: 'C2', orderPrice: 0, balance: 0 })).id;
+        const companyId = (await createLockerCompany(db, { title: 'C2', orderPrice: 0, balance: 0 }, new Date())).id;
         const lockers = [];
         for (let l = 0; l < 3; l++) {
-          const locker = (await createPostomat(db, { title: 'P', shortId: `P${Math.random().toString(36).slice(2, 8)}` }, CELLS)).id;
+          const locker = (await createPostomat(db, { title: 'P', shortId: `P${Math.random().toString(36).slice(2, 8)}` }, CELLS, new Date())).id;
           for (let i = 0; i < 7; i++) {
             const o = await orderOps(storage, clock).create(companyId, locker, false);
             if (i % 2 === 0) await orderOps(storage, clock).withdraw(o);

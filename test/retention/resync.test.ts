@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ManualClock, systemClock } from '../../cloud/clock.ts';
+import { ManualClock, systemClock } from '../../shared/clock.ts';
 import { loadRetentionConfig } from '../../cloud/config.ts';
 import { silentLogger } from '../../cloud/logger.ts';
 import { RetentionPruner, retentionOptions } from '../../cloud/retention/pruner.ts';

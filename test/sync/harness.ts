@@ -10,7 +10,7 @@ import { createLockerApiKey, createLockerCompany } from '../../cloud/services/ad
 import { createPostomat, resetAgentCredentials, type CellInput } from '../../cloud/services/admin/postomats.ts';
 import type { Db } from '../../cloud/storage/database.ts';
 import mqtt from 'mqtt';
-import { systemClock } from '../../cloud/clock.ts';
+import { systemClock } from '../../shared/clock.ts';
 import { topics } from '../../shared/mqtt/index.ts';
 import type { Logger } from '../../cloud/logger.ts';
 import { InProcessAgent } from '../../hardware-sim/agent-handle.ts';
@@ -77,8 +77,8 @@ export async function startSyncWorld(dialect: TestDialect, options: WorldOptions
   let brokerPort: number | undefined;
   const db = cloud.storage.db;
   // Notifications go nowhere (port 9 refuses): the outbox rows are what the tests look at.
-  const c = await createLockerCompany(db, { title: 'Sync Co', defaultDays: 2, balance: 1_000_000, orderPrice: options.orderPrice ?? 0, notificationUrl: 'http://127.0.0.1:9/n' });
-  const company = { id: c.id, key: (await createLockerApiKey(db, c.id)).key };
+  const c = await createLockerCompany(db, { title: 'Sync Co', defaultDays: 2, balance: 1_000_000, orderPrice: options.orderPrice ?? 0, notificationUrl: 'http://127.0.0.1:9/n' }, new Date());
+  const company = { id: c.id, key: (await createLockerApiKey(db, c.id, undefined, new Date())).key };
   const dirs: Array<{ remove(): void }> = [];
   const lockerIds: string[] = [];
   const sims: SimLocker[] = [];
@@ -92,8 +92,8 @@ export async function startSyncWorld(dialect: TestDialect, options: WorldOptions
     company,
     mqttUrl,
     async newLocker(title = `Locker ${++n}`) {
-      const p = await createPostomat(db, { title, shortId: `S${Math.random().toString(36).slice(2, 8).toUpperCase()}` }, CELLS);
-      const agent = await resetAgentCredentials(db, p.id);
+      const p = await createPostomat(db, { title, shortId: `S${Math.random().toString(36).slice(2, 8).toUpperCase()}` }, CELLS, new Date());
+      const agent = await resetAgentCredentials(db, p.id, new Date());
       lockerIds.push(p.id);
       return { id: p.id, shortId: p.shortId, cells: p.cells.map((x) => ({ id: x.id, number: x.number })), agent };
     },

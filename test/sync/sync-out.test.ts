@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ManualClock } from '../../cloud/clock.ts';
+import { ManualClock } from '../../shared/clock.ts';
 import { silentLogger } from '../../cloud/logger.ts';
 import { createLockerCompany } from '../../cloud/services/admin/companies.ts';
 import { createPostomat } from '../../cloud/services/admin/postomats.ts';
@@ -25,7 +25,7 @@ for (const dialect of DIALECTS) {
     let storage: TestStorage;
     const clock = new ManualClock('2026-04-01T10:00:00.000Z');
     let companyId: string;
-    const newLocker = async () => (await createPostomat(storage.db, { title: 'L', shortId: `V${Math.random().toString(36).slice(2, 8)}` }, CELLS)).id;
+    const newLocker = async () => (await createPostomat(storage.db, { title: 'L', shortId: `V${Math.random().toString(36).slice(2, 8)}` }, CELLS, new Date())).id;
     const newOrder = (postomatId: string, pay = false) =>
       createOrder({ uow: testUow(storage), clock }, { companyId, postomatId, toUserPhone: '+996555000222', sendMessage: false, pay });
     const step = (orderId: string, to: 'DELIVERED' | 'COMPLETED' | 'SUBTRACTED', cellId?: string) =>
@@ -33,7 +33,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       storage = await openTestStorage(dialect);
-      companyId = (await createLockerCompany(storage.db, { title: 'C', orderPrice: 5_000, balance: 1_000_000 })).id;
+      companyId = (await createLockerCompany(storage.db, { title: 'C', orderPrice: 5_000, balance: 1_000_000 }, new Date())).id;
     });
     after(() => storage.destroy());
 

@@ -6,7 +6,7 @@
  * and unpaid payment orders, so that every list filter of the spec selects something.
  */
 import type { Db } from '../../storage/database.ts';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../../shared/clock.ts';
 import { newPassword } from '../../domain/secrets.ts';
 import type { CargoStatus, DeliveryMethod, ParcelStatus } from '../../domain/platform/enums.ts';
 import { OperatorError } from '../command.ts';

@@ -50,7 +50,7 @@ async function checkCells(db: Db, postomatId: string, cells: CellInput[]) {
   }
 }
 
-export async function addCells(db: Db, postomatId: string, cells: CellInput[], now = new Date()) {
+export async function addCells(db: Db, postomatId: string, cells: CellInput[], now: Date) {
   await checkCells(db, postomatId, cells);
   const at = now.toISOString();
   const boards = new Map(
@@ -110,7 +110,7 @@ export async function getCell(db: Db, cellId: string) {
   return cell;
 }
 
-export async function updateCell(db: Db, cellId: string, changes: { size?: CellSize; isActive?: boolean; title?: string }, now = new Date()) {
+export async function updateCell(db: Db, cellId: string, changes: { size?: CellSize; isActive?: boolean; title?: string }, now: Date) {
   await getCell(db, cellId);
   if (changes.size !== undefined && !CELL_SIZES.includes(changes.size)) throw refuse(`size must be one of ${CELL_SIZES.join(', ')}`);
   const set = {
@@ -128,7 +128,7 @@ export async function addCellsToPostomat(
   db: Db,
   postomatId: string,
   cells: CellInput[] | { count: number; size: CellSize; board: number },
-  now = new Date(),
+  now: Date,
 ) {
   const postomat = await db.selectFrom('postomat').select('id').where('id', '=', postomatId).executeTakeFirst();
   if (!postomat) throw new DomainError('POSTOMAT_NOT_FOUND', `no locker ${postomatId}`);

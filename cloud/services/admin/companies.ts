@@ -14,7 +14,7 @@ export interface CompanyInput {
   deliveryPrice?: number;
 }
 
-export async function createLockerCompany(db: Db, input: CompanyInput, now = new Date()) {
+export async function createLockerCompany(db: Db, input: CompanyInput, now: Date) {
   const at = now.toISOString();
   const row = {
     id: newId(),
@@ -36,7 +36,7 @@ export async function updateLockerCompany(
   db: Db,
   id: string,
   changes: Partial<CompanyInput & { isActive: boolean }>,
-  now = new Date(),
+  now: Date,
 ) {
   const { isActive, ...rest } = changes;
   const set = { ...rest, ...(isActive === undefined ? {} : { isActive: isActive ? 1 : 0 }), updatedAt: now.toISOString() };
@@ -82,7 +82,7 @@ export async function listLockerApiKeys(db: Db, companyId: string) {
 }
 
 /** Adds (or with a negative amount, takes) money on the company balance; never below zero. */
-export async function adjustBalance(db: Db, id: string, deltaMinor: number, now = new Date()) {
+export async function adjustBalance(db: Db, id: string, deltaMinor: number, now: Date) {
   const res = await db
     .updateTable('locker_company')
     .set((eb) => ({ balance: eb('balance', '+', deltaMinor), updatedAt: now.toISOString() }))
@@ -97,7 +97,7 @@ export async function adjustBalance(db: Db, id: string, deltaMinor: number, now 
 }
 
 /** Creates a key and returns it in clear text: the only time anyone sees it. */
-export async function createLockerApiKey(db: Db, companyId: string, title = 'default', now = new Date()) {
+export async function createLockerApiKey(db: Db, companyId: string, title = 'default', now: Date) {
   await getLockerCompany(db, companyId);
   const key = newApiKey('plk');
   const row = { id: newId(), companyId, title, keyHash: hashApiKey(key), keyPrefix: key.slice(0, 8), createdAt: now.toISOString() };

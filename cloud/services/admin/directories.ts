@@ -5,14 +5,14 @@ import { DomainError } from '../../domain/errors.ts';
 
 type Table = 'country' | 'city' | 'district';
 
-export async function createCountry(db: Db, title: string, isActive = true, now = new Date()) {
+export async function createCountry(db: Db, title: string, isActive = true, now: Date) {
   const at = now.toISOString();
   const row = { id: newId(), title, isActive: isActive ? 1 : 0, createdAt: at, updatedAt: at };
   await db.insertInto('country').values(row).execute();
   return row;
 }
 
-export async function createCity(db: Db, countryId: string, title: string, isActive = true, now = new Date()) {
+export async function createCity(db: Db, countryId: string, title: string, isActive = true, now: Date) {
   await mustExist(db, 'country', countryId);
   const at = now.toISOString();
   const row = { id: newId(), title, countryId, isActive: isActive ? 1 : 0, createdAt: at, updatedAt: at };
@@ -20,7 +20,7 @@ export async function createCity(db: Db, countryId: string, title: string, isAct
   return row;
 }
 
-export async function createDistrict(db: Db, cityId: string, title: string, isActive = true, now = new Date()) {
+export async function createDistrict(db: Db, cityId: string, title: string, isActive = true, now: Date) {
   await mustExist(db, 'city', cityId);
   const at = now.toISOString();
   const row = { id: newId(), title, cityId, isActive: isActive ? 1 : 0, createdAt: at, updatedAt: at };
@@ -28,7 +28,7 @@ export async function createDistrict(db: Db, cityId: string, title: string, isAc
   return row;
 }
 
-export async function updateDirectoryEntry(db: Db, table: Table, id: string, changes: { title?: string; isActive?: boolean }, now = new Date()) {
+export async function updateDirectoryEntry(db: Db, table: Table, id: string, changes: { title?: string; isActive?: boolean }, now: Date) {
   const set = {
     ...(changes.title === undefined ? {} : { title: changes.title }),
     ...(changes.isActive === undefined ? {} : { isActive: changes.isActive ? 1 : 0 }),

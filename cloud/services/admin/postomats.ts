@@ -66,12 +66,12 @@ function checkCoordinates(lat: number | null, lng: number | null) {
   if (lng !== null && (lng < -180 || lng > 180)) throw refuse('lng must be -180..180');
 }
 
-export function createPostomat(db: Db, input: PostomatInput, cells: CellInput[] = [], now = new Date()) {
+export function createPostomat(db: Db, input: PostomatInput, cells: CellInput[] = [], now: Date) {
   return db.transaction().execute((trx) => insertPostomat(trx, input, cells, now));
 }
 
 /** createPostomat inside the caller's transaction (the demo seed writes everything in one). */
-export async function insertPostomat(trx: Db, input: PostomatInput, cells: CellInput[] = [], now = new Date()) {
+export async function insertPostomat(trx: Db, input: PostomatInput, cells: CellInput[] = [], now: Date) {
   const at = now.toISOString();
   const place = await resolvePlace(trx, input.cityId ?? null, input.districtId ?? null);
   checkCoordinates(input.lat ?? null, input.lng ?? null);
@@ -130,7 +130,7 @@ export async function postomatDetails(db: Db, id: string) {
   };
 }
 
-export async function updatePostomat(db: Db, id: string, changes: Partial<PostomatInput>, now = new Date()) {
+export async function updatePostomat(db: Db, id: string, changes: Partial<PostomatInput>, now: Date) {
   const current = await getPostomat(db, id);
   const pick = <K extends keyof PostomatInput & keyof PostomatTable>(k: K) => (changes[k] === undefined ? current[k] : changes[k]);
   // A new district without a city moves the locker to the district's city.
@@ -158,7 +158,7 @@ export async function updatePostomat(db: Db, id: string, changes: Partial<Postom
 export const AGENT_SECRET_SCRYPT_N = 1024;
 
 /** Issues new agent credentials (username = locker id); the password is shown only now. */
-export async function resetAgentCredentials(db: Db, postomatId: string, now = new Date()) {
+export async function resetAgentCredentials(db: Db, postomatId: string, now: Date) {
   const password = newPassword();
   const res = await db
     .updateTable('postomat')

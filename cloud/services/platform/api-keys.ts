@@ -7,7 +7,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { hashApiKey, newApiKey } from '../../domain/secrets.ts';
 import { getPlatformCompany } from './companies.ts';
 
-export async function createPlatformApiKey(db: Db, companyId: number, title: string, now = new Date()) {
+export async function createPlatformApiKey(db: Db, companyId: number, title: string, now: Date) {
   await getPlatformCompany(db, companyId);
   const key = newApiKey('plp');
   const at = now.toISOString();

@@ -14,7 +14,7 @@ export interface CargoTypeInput extends Titles {
   deliveryTypeIds?: number[];
 }
 
-export async function createDeliveryType(db: Db, title: string, now = new Date()) {
+export async function createDeliveryType(db: Db, title: string, now: Date) {
   const at = now.toISOString();
   const taken = await db.selectFrom('delivery_type').select('id').where('title', '=', title).executeTakeFirst();
   if (taken) throw new DomainError('NOT_ACCEPTABLE', `delivery type "${title}" exists (id ${taken.id})`);
@@ -43,7 +43,7 @@ async function setDeliveryTypes(db: Db, cargoTypeId: number, ids: number[]) {
   if (unique.length) await db.insertInto('cargo_type_delivery_type').values(unique.map((deliveryTypeId) => ({ cargoTypeId, deliveryTypeId }))).execute();
 }
 
-export function createCargoType(db: Db, input: CargoTypeInput, now = new Date()) {
+export function createCargoType(db: Db, input: CargoTypeInput, now: Date) {
   return inTransaction(db, async (trx) => {
     await checkParent(trx, input.parentId);
     const at = now.toISOString();
@@ -69,7 +69,7 @@ export function createCargoType(db: Db, input: CargoTypeInput, now = new Date())
   });
 }
 
-export function updateCargoType(db: Db, id: number, changes: Partial<CargoTypeInput>, now = new Date()) {
+export function updateCargoType(db: Db, id: number, changes: Partial<CargoTypeInput>, now: Date) {
   return inTransaction(db, async (trx) => {
     const { isParent, isActive, deliveryTypeIds, ...rest } = changes;
     if (rest.parentId === id) throw new DomainError('NOT_ACCEPTABLE', 'a cargo type cannot be its own parent');

@@ -53,7 +53,7 @@ export async function getCargo(db: Db, id: number): Promise<Cargo> {
   return row;
 }
 
-export function createCargo(db: Db, input: CargoInput, now = new Date()): Promise<Cargo> {
+export function createCargo(db: Db, input: CargoInput, now: Date): Promise<Cargo> {
   return inTransaction(db, async (trx) => {
     checkAmounts(input.weight, input.price ?? 0);
     const refs = await checkShipmentRefs(trx, {
@@ -121,7 +121,7 @@ export function createCargo(db: Db, input: CargoInput, now = new Date()): Promis
 }
 
 /** A status change by warehouse staff (or the operator), enforcing the cargo transitions. */
-export function changeCargoStatus(db: Db, change: CargoStatusChange, now = new Date()): Promise<Cargo> {
+export function changeCargoStatus(db: Db, change: CargoStatusChange, now: Date): Promise<Cargo> {
   return inTransaction(db, async (trx) => {
     const cargo = await getCargo(trx, change.cargoId);
     assertCargoMove(cargo.status, change.to);

@@ -65,7 +65,7 @@ async function takeCode(trx: Db, companyId: number, requested?: number): Promise
   throw new DomainError('CODE_NOT_FOUND', `no client code could be assigned at company ${companyId}`);
 }
 
-export function createClient(db: Db, input: ClientInput, now = new Date()) {
+export function createClient(db: Db, input: ClientInput, now: Date) {
   return inTransaction(db, async (trx) => {
     await getPlatformCompany(trx, input.companyId);
     await checkDeliveryCompany(trx, input.deliveryWarehouseCompanyId);
@@ -97,7 +97,7 @@ export function createClient(db: Db, input: ClientInput, now = new Date()) {
  * and phone at once: the list search matches the client's own search text, so none of its
  * parcels or cargo is rewritten.
  */
-export function updateClient(db: Db, id: number, changes: Partial<Omit<ClientInput, 'companyId' | 'code'>>, now = new Date()) {
+export function updateClient(db: Db, id: number, changes: Partial<Omit<ClientInput, 'companyId' | 'code'>>, now: Date) {
   return inTransaction(db, async (trx) => {
     const before = await getClient(trx, id);
     const { isActive, countryId, cityId, ...rest } = changes;
@@ -125,7 +125,7 @@ export function findClientsByPhone(db: Db, companyId: number, phone: string) {
  * waits for the first to commit and then finds its client (READ COMMITTED reads anew per
  * statement; SQLite writers run one at a time).
  */
-export function findOrCreateClientByPhone(db: Db, input: ClientInput & { phone: string }, now = new Date()) {
+export function findOrCreateClientByPhone(db: Db, input: ClientInput & { phone: string }, now: Date) {
   return inTransaction(db, async (trx) => {
     const locked = await trx
       .updateTable('platform_company')
@@ -144,7 +144,7 @@ export async function getSupplier(db: Db, id: number) {
   return row;
 }
 
-export async function createSupplier(db: Db, input: SupplierInput, now = new Date()) {
+export async function createSupplier(db: Db, input: SupplierInput, now: Date) {
   return inTransaction(db, async (trx) => {
     await getPlatformCompany(trx, input.companyId);
     if (input.cityId !== null && input.cityId !== undefined) await resolvePlatformPlace(trx, undefined, input.cityId);
@@ -171,7 +171,7 @@ export async function createSupplier(db: Db, input: SupplierInput, now = new Dat
   });
 }
 
-export async function updateSupplier(db: Db, id: number, changes: Partial<Omit<SupplierInput, 'companyId'>>, now = new Date()) {
+export async function updateSupplier(db: Db, id: number, changes: Partial<Omit<SupplierInput, 'companyId'>>, now: Date) {
   const { isActive, ...rest } = changes;
   if (rest.cityId !== null && rest.cityId !== undefined) await resolvePlatformPlace(db, undefined, rest.cityId);
   try {
@@ -190,7 +190,7 @@ export async function updateSupplier(db: Db, id: number, changes: Partial<Omit<S
 }
 
 /** The company's supplier with this phone, or a new one; safe against a concurrent twin (unique per company and phone). */
-export function findOrCreateSupplierByPhone(db: Db, input: SupplierInput, now = new Date()) {
+export function findOrCreateSupplierByPhone(db: Db, input: SupplierInput, now: Date) {
   return inTransaction(db, async (trx) => {
     const at = now.toISOString();
     await getPlatformCompany(trx, input.companyId);

@@ -49,7 +49,7 @@ export async function getPlatformCompany(db: Db, id: number) {
   return row;
 }
 
-export function createPlatformCompany(db: Db, input: PlatformCompanyInput, now = new Date()) {
+export function createPlatformCompany(db: Db, input: PlatformCompanyInput, now: Date) {
   return inTransaction(db, async (trx) => {
     const at = now.toISOString();
     const place = await resolvePlatformPlace(trx, input.countryId, input.cityId);
@@ -84,7 +84,7 @@ export function createPlatformCompany(db: Db, input: PlatformCompanyInput, now =
   });
 }
 
-export function updatePlatformCompany(db: Db, id: number, changes: Partial<PlatformCompanyFields>, now = new Date()) {
+export function updatePlatformCompany(db: Db, id: number, changes: Partial<PlatformCompanyFields>, now: Date) {
   return withBulkJobs(db, async (trx) => {
     const before = await getPlatformCompany(trx, id);
     const { isActive, isIntercity, isInternational, isCleaning, countryId, cityId, ...rest } = changes;
@@ -113,7 +113,7 @@ const noLockerCompany = () =>
  * Links a Locker API company (or unlinks with null) and switches locker access. Orders the
  * platform company creates through the platform are that locker company's ordinary orders.
  */
-export function setLockerAccess(db: Db, id: number, change: { lockerCompanyId?: string | null; enabled?: boolean }, now = new Date()) {
+export function setLockerAccess(db: Db, id: number, change: { lockerCompanyId?: string | null; enabled?: boolean }, now: Date) {
   return inTransaction(db, async (trx) => {
     const before = await getPlatformCompany(trx, id);
     const lockerCompanyId = change.lockerCompanyId === undefined ? before.lockerCompanyId : change.lockerCompanyId;
@@ -168,7 +168,7 @@ export async function platformCompanyDetails(db: Db, id: number) {
 }
 
 /** Adds a code name for one cargo type; the company then carries that cargo type too. */
-export function addCompanyCode(db: Db, companyId: number, title: string, cargoTypeId: number, now = new Date()) {
+export function addCompanyCode(db: Db, companyId: number, title: string, cargoTypeId: number, now: Date) {
   return withBulkJobs(db, async (trx) => {
     await getPlatformCompany(trx, companyId);
     await getCargoType(trx, cargoTypeId);
@@ -228,7 +228,7 @@ export function setCompanyDeliveryTypes(db: Db, companyId: number, deliveryTypeI
 }
 
 /** A warehouse company starts serving a logistics company, or a marketplace takes a delivery partner. */
-export function addPartnership(db: Db, companyId: number, partnerId: number, now = new Date()) {
+export function addPartnership(db: Db, companyId: number, partnerId: number, now: Date) {
   return inTransaction(db, async (trx) => {
     const [company, partner] = [await getPlatformCompany(trx, companyId), await getPlatformCompany(trx, partnerId)];
     const allowed = PARTNER_TYPES[company.type];

@@ -25,7 +25,7 @@ export interface CityInput extends Titles {
   isActive?: boolean;
 }
 
-export async function createPlatformCountry(db: Db, input: CountryInput, now = new Date()) {
+export async function createPlatformCountry(db: Db, input: CountryInput, now: Date) {
   const at = now.toISOString();
   return db
     .insertInto('platform_country')
@@ -34,7 +34,7 @@ export async function createPlatformCountry(db: Db, input: CountryInput, now = n
     .executeTakeFirstOrThrow();
 }
 
-export async function createPlatformCity(db: Db, input: CityInput, now = new Date()) {
+export async function createPlatformCity(db: Db, input: CityInput, now: Date) {
   await getPlatformCountry(db, input.countryId);
   const at = now.toISOString();
   return db
@@ -53,7 +53,7 @@ export async function createPlatformCity(db: Db, input: CityInput, now = new Dat
     .executeTakeFirstOrThrow();
 }
 
-export async function updatePlatformCountry(db: Db, id: number, changes: Partial<CountryInput>, now = new Date()) {
+export async function updatePlatformCountry(db: Db, id: number, changes: Partial<CountryInput>, now: Date) {
   const { isActive, ...rest } = changes;
   const row = await db
     .updateTable('platform_country')
@@ -65,7 +65,7 @@ export async function updatePlatformCountry(db: Db, id: number, changes: Partial
   return row;
 }
 
-export async function updatePlatformCity(db: Db, id: number, changes: Partial<Omit<CityInput, 'countryId'>>, now = new Date()) {
+export async function updatePlatformCity(db: Db, id: number, changes: Partial<Omit<CityInput, 'countryId'>>, now: Date) {
   const { isActive, ...rest } = changes;
   const row = await db
     .updateTable('platform_city')

@@ -5,7 +5,7 @@
  * marketplace sees only the parcels it created (it is their partner company).
  */
 import type { Db } from '../../storage/database.ts';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../../shared/clock.ts';
 import type { LockerOrderTable } from '../../storage/schema.ts';
 import type { Tx } from '../unit-of-work.ts';
 import type { RandomInt } from '../../domain/codes.ts';

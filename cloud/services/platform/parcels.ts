@@ -68,7 +68,7 @@ export function findParcelByTrackCode(db: Db, trackCode: string): Promise<Parcel
 
 const MAX_DRAWS = 5;
 
-export async function createParcel(db: Db, input: ParcelInput, now = new Date(), randomInt?: RandomInt): Promise<Parcel> {
+export async function createParcel(db: Db, input: ParcelInput, now: Date, randomInt?: RandomInt): Promise<Parcel> {
   for (let draw = 1; ; draw++) {
     try {
       return await inTransaction(db, (trx) => insertParcel(trx, input, now, randomInt));
@@ -150,7 +150,7 @@ async function insertParcel(trx: Db, input: ParcelInput, now: Date, randomInt?: 
 }
 
 /** A status change by warehouse staff (or the operator), enforcing the transitions of domain/platform/statuses.ts. */
-export function changeParcelStatus(db: Db, change: ParcelStatusChange, now = new Date()): Promise<Parcel> {
+export function changeParcelStatus(db: Db, change: ParcelStatusChange, now: Date): Promise<Parcel> {
   return inTransaction(db, async (trx) => {
     const parcel = await getParcel(trx, change.parcelId);
     assertParcelMove(parcel.status, change.to);
@@ -181,7 +181,7 @@ export function changeParcelStatus(db: Db, change: ParcelStatusChange, now = new
 }
 
 /** Links a parcel to its locker order (marketplace POSTOMAT delivery, or a redirect to another locker). */
-export async function setParcelLockerOrder(db: Db, parcelId: number, link: { postomatId: string; postomatOrderId: string | null }, now = new Date()): Promise<Parcel> {
+export async function setParcelLockerOrder(db: Db, parcelId: number, link: { postomatId: string; postomatOrderId: string | null }, now: Date): Promise<Parcel> {
   const row = await db
     .updateTable('parcel')
     .set({ postomatId: link.postomatId, postomatOrderId: link.postomatOrderId, deliveryMethod: 'POSTOMAT', updatedAt: now.toISOString() })
@@ -203,7 +203,7 @@ export type RedirectTarget = { warehouseId: number } | { postomatId: string };
  * it shows REDIRECTED until it reaches the new point. The new locker order, if any, is linked
  * afterwards with setParcelLockerOrder.
  */
-export function redirectParcel(db: Db, parcelId: number, target: RedirectTarget, now = new Date()): Promise<Parcel> {
+export function redirectParcel(db: Db, parcelId: number, target: RedirectTarget, now: Date): Promise<Parcel> {
   return inTransaction(db, async (trx) => {
     const parcel = await getParcel(trx, parcelId);
     if (!canRedirect(parcel.status)) throw new DomainError('NOT_ACCEPTABLE', `a parcel in ${parcel.status} cannot be redirected`);

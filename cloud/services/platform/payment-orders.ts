@@ -25,7 +25,7 @@ export async function getPaymentOrder(db: Db, id: number) {
   return row;
 }
 
-export function createPaymentOrder(db: Db, input: PaymentOrderInput, now = new Date()) {
+export function createPaymentOrder(db: Db, input: PaymentOrderInput, now: Date) {
   return inTransaction(db, async (trx) => {
     await getPlatformCompany(trx, input.companyId);
     if (!Number.isSafeInteger(input.amount) || input.amount < 0) throw new DomainError('NOT_ACCEPTABLE', 'amount must be a whole number of minor units >= 0');
@@ -62,7 +62,7 @@ export function createPaymentOrder(db: Db, input: PaymentOrderInput, now = new D
 }
 
 /** Marks an order paid, and every parcel and cargo item it covers. */
-export function markPaymentOrderPaid(db: Db, id: number, now = new Date()) {
+export function markPaymentOrderPaid(db: Db, id: number, now: Date) {
   return inTransaction(db, async (trx) => {
     const order = await getPaymentOrder(trx, id);
     if (order.isPaid) return order;

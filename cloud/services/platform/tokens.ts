@@ -4,7 +4,7 @@
  * move past a lifetime without waiting. A `typ` claim keeps one kind from passing as the other.
  */
 import jwt from 'jsonwebtoken';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../../shared/clock.ts';
 
 export const ACCESS_TOKEN_SECONDS = 60 * 60;
 export const REFRESH_TOKEN_SECONDS = 10 * 24 * 60 * 60;

@@ -30,7 +30,7 @@ export function withoutHash<T extends { passwordHash: string }>(u: T): Omit<T, '
   return rest;
 }
 
-export async function createPlatformUser(db: Db, input: UserInput, now = new Date()) {
+export async function createPlatformUser(db: Db, input: UserInput, now: Date) {
   await getPlatformCompany(db, input.companyId);
   checkPassword(input.password);
   const email = normalizeEmail(input.email);
@@ -58,7 +58,7 @@ export async function updatePlatformUser(
   db: Db,
   id: number,
   changes: { password?: string; role?: UserRole; name?: string | null; isActive?: boolean },
-  now = new Date(),
+  now: Date,
 ) {
   if (changes.password !== undefined) checkPassword(changes.password);
   const row = await db

@@ -36,7 +36,7 @@ export async function getWarehouse(db: Db, id: number) {
   return row;
 }
 
-export function createWarehouse(db: Db, input: WarehouseInput, now = new Date()) {
+export function createWarehouse(db: Db, input: WarehouseInput, now: Date) {
   return inTransaction(db, async (trx) => {
     await getPlatformCompany(trx, input.companyId);
     checkCoordinates(input.lat ?? null, input.lng ?? null);
@@ -67,7 +67,7 @@ export function createWarehouse(db: Db, input: WarehouseInput, now = new Date())
 }
 
 /** Changes a warehouse; when it stops or starts being a pickup point, the items inside are re-filed. */
-export function updateWarehouse(db: Db, id: number, changes: Partial<Omit<WarehouseInput, 'companyId'>>, now = new Date()) {
+export function updateWarehouse(db: Db, id: number, changes: Partial<Omit<WarehouseInput, 'companyId'>>, now: Date) {
   return withBulkJobs(db, async (trx) => {
     const before = await getWarehouse(trx, id);
     const { isPickupPoint, isActive, schedules, countryId, cityId, ...rest } = changes;

@@ -36,7 +36,7 @@ async function uniquely<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createWebhook(db: Db, companyId: number, input: WebhookInput, now = new Date()) {
+export function createWebhook(db: Db, companyId: number, input: WebhookInput, now: Date) {
   const shape = normalizeWebhook({ type: input.type, subtype: input.subtype ?? null, payloadTemplate: input.payloadTemplate ?? null });
   return uniquely(() =>
     inTransaction(db, async (trx) => {
@@ -60,7 +60,7 @@ async function ownWebhook(db: Db, companyId: number, id: number) {
 }
 
 /** Omitted fields keep their values; an explicit null clears subtype, template or apiKey. */
-export function updateWebhook(db: Db, companyId: number, id: number, changes: Partial<WebhookInput>, now = new Date()) {
+export function updateWebhook(db: Db, companyId: number, id: number, changes: Partial<WebhookInput>, now: Date) {
   return uniquely(() =>
     inTransaction(db, async (trx) => {
       const before = await ownWebhook(trx, companyId, id);
