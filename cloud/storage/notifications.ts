@@ -5,9 +5,9 @@
  *
  * - PostgreSQL: NOTIFY inside the writing transaction (delivered only if it commits, and only
  *   after it commits) and LISTEN on a connection of its own.
- * - SQLite: no messages between processes; `PRAGMA data_version` on our write connection
- *   changes whenever another connection commits, and reading it costs no I/O. A change seen
- *   that way carries no detail (`undefined`): the listener treats it as "anything may have changed".
+ * - SQLite: a notice row written in the transaction (table change_notice), read by the other
+ *   processes when `PRAGMA data_version` on their write connection says another connection
+ *   committed (reading it costs no I/O).
  */
 import pg from 'pg';
 import { sql } from 'kysely';
@@ -95,6 +95,9 @@ export class PostgresNotifications implements NotificationTransport {
   }
 }
 
+/** Notices kept for slow readers; older ones are deleted as new ones are written. */
+const KEPT_NOTICES = 1_000;
+
 export class SqliteCommitWatcher implements NotificationTransport {
   private timer: NodeJS.Timeout | undefined;
 
@@ -103,19 +106,31 @@ export class SqliteCommitWatcher implements NotificationTransport {
     private readonly intervalMs = 200,
   ) {}
 
-  async send(): Promise<void> {
-    // Other processes see the commit itself (data_version); there is nothing to carry.
+  /** A notice row in the committing transaction: readers see it once the transaction commits. */
+  async send(tx: Db, message: string): Promise<void> {
+    const { id } = await tx.insertInto('change_notice').values({ message }).returning('id').executeTakeFirstOrThrow();
+    if (id % 100 === 0) await tx.deleteFrom('change_notice').where('id', '<=', id - KEPT_NOTICES).execute();
   }
 
+  /**
+   * Every `intervalMs`, `PRAGMA data_version` (no I/O) tells whether another connection
+   * committed; only then are the notices after the last one seen read. Commits that left no
+   * notice (a bulk rewrite's batches, the pruner) wake nobody.
+   */
   async listen(onMessage: (message: string | undefined) => void, onError: (err: Error) => void): Promise<void> {
+    const after = this.sqlite.prepare('select id, message from change_notice where id > ? order by id limit 500');
+    let last = (this.sqlite.prepare('select coalesce(max(id), 0) as id from change_notice').get() as { id: number }).id;
     let seen = this.version();
     this.timer = setInterval(() => {
       try {
         const now = this.version();
-        if (now !== seen) {
-          seen = now;
-          onMessage(undefined);
-        }
+        if (now === seen) return;
+        seen = now;
+        const rows = after.all(last) as Array<{ id: number; message: string }>;
+        for (const r of rows) onMessage(r.message);
+        if (rows.length) last = rows[rows.length - 1].id;
+        // More than a read's worth at once: whatever they said, treat it as "anything changed".
+        if (rows.length === 500) onMessage(undefined);
       } catch (err) {
         onError(err as Error);
       }

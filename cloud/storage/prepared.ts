@@ -9,7 +9,7 @@
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import { directReaderOf } from './database.ts';
 import { atEndOfTurn } from './end-of-turn.ts';
-import { isBusy } from './sqlite-busy.ts';
+import { retryWhileBusy } from './sqlite-busy.ts';
 
 const MARKER = '\u0000prepared-param-';
 
@@ -37,14 +37,9 @@ export function prepared<A extends unknown[], R>(arity: A['length'], build: (db:
     }
     const parameters = c.slots.map((s) => (typeof s === 'number' ? args[s] : s.value));
     const direct = directReaderOf(db);
-    const viaKysely = async () => (await db.executeQuery<R>(CompiledQuery.raw(c.sql, parameters))).rows;
-    if (!direct) return viaKysely();
-    try {
-      return await atEndOfTurn(() => direct(c.sql, parameters) as R[]);
-    } catch (err) {
-      // Rare in WAL mode (a checkpoint restarting the log): wait without holding the loop.
-      if (isBusy(err)) return viaKysely();
-      throw err;
-    }
+    if (!direct) return (await db.executeQuery<R>(CompiledQuery.raw(c.sql, parameters))).rows;
+    // Busy is rare for a WAL reader (another process checkpointing): it waits without holding
+    // the loop, on its own connection, never queued behind this process's writes.
+    return retryWhileBusy(() => atEndOfTurn(() => direct(c.sql, parameters) as R[]));
   };
 }

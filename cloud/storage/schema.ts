@@ -147,7 +147,14 @@ import type { PlatformDatabase } from './platform-schema.ts';
 import type { LockerCommandTable, LockerEventTable, LockerLinkTable, LockerSyncChangeTable, LockerSyncCheckpointTable, LockerSyncTable } from '../sync/types.ts';
 
 /** The Platform API's tables are declared in platform-schema.ts. */
+/** A committed change other processes on a SQLite database must hear of (migration 011). */
+export interface ChangeNoticeTable {
+  id: Generated<number>;
+  message: string;
+}
+
 export interface Database extends PlatformDatabase {
+  change_notice: ChangeNoticeTable;
   locker_company: LockerCompanyTable;
   locker_api_key: LockerApiKeyTable;
   country: CountryTable;

@@ -28,7 +28,7 @@ export interface BusyRetry {
   maxPauseMs: number;
 }
 
-export const DEFAULT_BUSY_RETRY: BusyRetry = { deadlineMs: 10_000, maxPauseMs: 50 };
+export const DEFAULT_BUSY_RETRY: BusyRetry = { deadlineMs: 10_000, maxPauseMs: 10 };
 
 export function isBusy(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
@@ -63,8 +63,16 @@ export class BusyRetryingSqliteDialect extends SqliteDialect {
   }
 }
 
+/**
+ * While a statement waits for another process's lock, this process's own connection is lent
+ * to the statements queued behind it (reads above all, which WAL never makes wait): the wait
+ * happens with the connection released, outside a transaction. Inside one (after BEGIN
+ * IMMEDIATE) the connection is kept, and a statement there does not meet a busy lock.
+ */
 class BusyRetryingDriver implements Driver {
   private readonly wrapped = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  private readonly unwrapped = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  private readonly inTransaction = new WeakSet<DatabaseConnection>();
 
   constructor(
     private readonly inner: Driver,
@@ -79,9 +87,8 @@ class BusyRetryingDriver implements Driver {
     const connection = await this.inner.acquireConnection();
     let w = this.wrapped.get(connection);
     if (!w) {
-      const retry = this.retry;
       w = {
-        executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> => retryWhileBusy(() => connection.executeQuery<R>(query), retry),
+        executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> => this.execute<R>(connection, query),
         streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => connection.streamQuery<R>(query, chunkSize),
       };
       this.wrapped.set(connection, w);
@@ -90,18 +97,42 @@ class BusyRetryingDriver implements Driver {
     return w;
   }
 
-  private readonly unwrapped = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  /** Runs a statement, waiting out SQLITE_BUSY; outside a transaction the connection is released meanwhile. */
+  private async execute<R>(connection: DatabaseConnection, query: CompiledQuery): Promise<QueryResult<R>> {
+    const started = performance.now();
+    for (let wait = 1; ; wait = Math.min(wait * 2, this.retry.maxPauseMs)) {
+      try {
+        return await connection.executeQuery<R>(query);
+      } catch (err) {
+        if (!isBusy(err) || performance.now() - started >= this.retry.deadlineMs) throw err;
+      }
+      if (this.inTransaction.has(connection)) {
+        await pause(wait);
+      } else {
+        await this.inner.releaseConnection(connection);
+        await pause(wait);
+        await this.inner.acquireConnection();
+      }
+    }
+  }
 
   async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    const inner = this.unwrapped.get(connection) ?? connection;
+    await this.execute(inner, CompiledQuery.raw('begin immediate'));
+    this.inTransaction.add(inner);
   }
 
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.commitTransaction(connection);
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await this.inner.commitTransaction(connection);
+    this.inTransaction.delete(this.unwrapped.get(connection) ?? connection);
   }
 
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.rollbackTransaction(connection);
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await this.inner.rollbackTransaction(connection);
+    } finally {
+      this.inTransaction.delete(this.unwrapped.get(connection) ?? connection);
+    }
   }
 
   savepoint: Driver['savepoint'] = (connection, name, compile) => this.inner.savepoint!(connection, name, compile);

@@ -18,6 +18,7 @@ import * as m007 from './007_sync.ts';
 import * as m008 from './008_covering_reads.ts';
 import * as m009 from './009_platform_search.ts';
 import * as m010 from './010_client_search.ts';
+import * as m011 from './011_change_notices.ts';
 import * as m012 from './012_retention.ts';
 import * as m015 from './015_bulk_jobs.ts';
 
@@ -34,6 +35,7 @@ export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['008_covering_reads', m008],
   ['009_platform_search', m009],
   ['010_client_search', m010],
+  ['011_change_notices', m011],
   ['012_retention', m012],
   ['015_bulk_jobs', m015],
 ];
