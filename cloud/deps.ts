@@ -6,33 +6,15 @@ import type { RandomInt } from './domain/codes.ts';
 import type { UnitOfWork } from './services/unit-of-work.ts';
 import type { CredentialCaches } from './http/credential-caches.ts';
 import type { AppLimits } from './http/app-guards.ts';
+import type { LimitsConfig } from './http/limits-config.ts';
 
-export interface RateLimitConfig {
-  /** requests per window per API key (0 switches limiting off) */
-  max: number;
-  windowMs: number;
-}
+export { DEFAULT_AUTH_LIMITS, type AuthLimitsConfig, type RateLimitConfig } from './http/limits-config.ts';
 
-/** Failed authentications, counted before any credential is looked up (0 switches a limit off). */
-export interface AuthLimitsConfig {
-  /** failed authentications per client address per window, on every API family */
-  failureMax: number;
-  failureWindowMs: number;
-  /** failed sign-ins per account (email) per window */
-  loginFailureMax: number;
-  loginFailureWindowMs: number;
-}
-
-export const DEFAULT_AUTH_LIMITS: AuthLimitsConfig = { failureMax: 100, failureWindowMs: 600_000, loginFailureMax: 10, loginFailureWindowMs: 900_000 };
-
-export interface AppConfig {
-  rateLimit: RateLimitConfig;
+export interface AppConfig extends LimitsConfig {
   /** where `/public/postomat/map/{shortId}` redirects; {lat} and {lng} are filled in */
   mapUrlTemplate: string;
   /** signs platform user tokens; without it the platform signs with a per-process random secret */
   jwtSecret?: string;
-  /** DEFAULT_AUTH_LIMITS when absent */
-  authLimits?: AuthLimitsConfig;
 }
 
 export interface AppDeps {

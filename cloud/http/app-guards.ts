@@ -5,7 +5,7 @@
  */
 import type { Request, RequestHandler } from 'express';
 import type { Clock } from '../../shared/clock.ts';
-import { DEFAULT_AUTH_LIMITS, type AppConfig, type AppDeps } from '../deps.ts';
+import { DEFAULT_AUTH_LIMITS, type LimitsConfig } from './limits-config.ts';
 import { CredentialCaches } from './credential-caches.ts';
 import { FailureLimit } from './failure-limit.ts';
 import { LimitWindows } from './limit-windows.ts';
@@ -19,7 +19,7 @@ export class AppLimits {
   private readonly tables = new Map<string, LimitWindows>();
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly config: LimitsConfig,
     private readonly clock: Clock,
   ) {
     const limits = config.authLimits ?? DEFAULT_AUTH_LIMITS;
@@ -50,7 +50,15 @@ export interface AppGuards {
   limits: AppLimits;
 }
 
-export function guardsOf(deps: AppDeps): AppGuards {
+/** What an app's guards hang on (AppDeps). */
+export interface GuardHolder {
+  config: LimitsConfig;
+  clock: Clock;
+  credentials?: CredentialCaches;
+  limits?: AppLimits;
+}
+
+export function guardsOf(deps: GuardHolder): AppGuards {
   deps.credentials ??= new CredentialCaches(deps.clock);
   deps.limits ??= new AppLimits(deps.config, deps.clock);
   return { credentials: deps.credentials, limits: deps.limits };

@@ -7,7 +7,7 @@
  * behind them are the safety net.
  */
 import crypto from 'node:crypto';
-import type { Db } from './database.ts';
+import type { Db } from './db-types.ts';
 import { MAX_NOTIFICATION_BYTES, type NotificationTransport } from './notifications.ts';
 
 export interface ChangeSummary {

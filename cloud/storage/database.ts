@@ -15,14 +15,14 @@ import { PostgresNotifications, SqliteCommitWatcher } from './notifications.ts';
 import { ChangeFeed } from './change-feed.ts';
 import { BusyRetryingSqliteDialect, type BusyRetry } from './sqlite-busy.ts';
 
-export type DialectName = 'sqlite' | 'postgres';
+import type { Db, DialectName } from './db-types.ts';
+export type { Db, DialectName };
 
 /** The dialect behind a Kysely instance, for the few fragments that differ (a JSON function's name). */
 export function dialectOf(db: Kysely<any>): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
-export type Db = Kysely<Database>;
 
 export interface Storage {
   db: Db;

@@ -12,7 +12,7 @@
 import pg from 'pg';
 import { sql } from 'kysely';
 import type SQLite from 'better-sqlite3';
-import type { Db } from './database.ts';
+import type { Db } from './db-types.ts';
 
 export interface NotificationTransport {
   /** Queues `message` inside the transaction `tx`; other processes receive it after the commit. */

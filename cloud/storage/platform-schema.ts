@@ -9,7 +9,7 @@
  * cloud/services/platform/ are the only writers and keep them in step.
  */
 import type { Generated } from 'kysely';
-import type { Flag, Iso, Minor } from './schema.ts';
+import type { Flag, Iso, Minor } from './column-types.ts';
 import type {
   CargoKind,
   CargoStatus,

@@ -6,10 +6,8 @@
  */
 import type { ColumnType, Generated } from 'kysely';
 
-export type Flag = number; // 0 | 1
-export type Iso = string;
-/** bigint columns come back as numbers thanks to the pg type parser set in database.ts */
-export type Minor = number;
+import type { Flag, Iso, Minor } from './column-types.ts';
+export type { Flag, Iso, Minor };
 
 export interface LockerCompanyTable {
   id: string;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../database.ts';
+import type { DialectName } from '../db-types.ts';
 import { raw, timestamps } from './types.ts';
 
 export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> {

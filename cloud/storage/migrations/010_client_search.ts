@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DialectName } from '../database.ts';
+import type { DialectName } from '../db-types.ts';
 import { codeNamesFor } from '../../domain/platform/client-codes.ts';
 import { cargoSearchText, clientSearchText, parcelSearchText } from '../../domain/platform/search-text.ts';
 import { createTrigramIndex, dropTrigramIndex, type TrigramTable } from './trigram-index.ts';

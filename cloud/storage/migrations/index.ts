@@ -9,7 +9,7 @@
  * on PostgreSQL and by SQLite's write lock.
  */
 import { sql, type Kysely } from 'kysely';
-import type { DialectName } from '../database.ts';
+import type { DialectName } from '../db-types.ts';
 import * as m001 from './001_locker.ts';
 import * as m004 from './004_events.ts';
 import * as m005 from './005_read_paths.ts';

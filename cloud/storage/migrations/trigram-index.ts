@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DialectName } from '../database.ts';
+import type { DialectName } from '../db-types.ts';
 import { raw } from './types.ts';
 
 /** The tables whose `searchText` has a trigram index: the items (009) and the clients (010). */

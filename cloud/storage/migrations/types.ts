@@ -1,5 +1,5 @@
 import { sql, type Kysely, type CreateTableBuilder } from 'kysely';
-import type { DialectName } from '../database.ts';
+import type { DialectName } from '../db-types.ts';
 
 /** An auto-increment integer primary key: `serial` on PostgreSQL, rowid alias on SQLite. */
 export function autoId<T extends string>(t: CreateTableBuilder<T, any>, dialect: DialectName) {
