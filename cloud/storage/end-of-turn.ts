@@ -16,10 +16,15 @@ function runQueued(): void {
   for (const job of queue.splice(0)) job();
 }
 
+/** Runs `job` at the end of this turn, with the other reads queued in it. */
+export function queueAtEndOfTurn(job: () => void): void {
+  if (queue.length === 0) setImmediate(runQueued);
+  queue.push(job);
+}
+
 export function atEndOfTurn<T>(read: () => T): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    if (queue.length === 0) setImmediate(runQueued);
-    queue.push(() => {
+    queueAtEndOfTurn(() => {
       try {
         resolve(read());
       } catch (err) {

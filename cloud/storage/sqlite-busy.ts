@@ -37,19 +37,6 @@ export function isBusy(err: unknown): boolean {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Runs `attempt` until it is not refused as busy, pausing asynchronously between tries. */
-export async function retryWhileBusy<T>(attempt: () => T | Promise<T>, retry: BusyRetry = DEFAULT_BUSY_RETRY): Promise<T> {
-  const started = performance.now();
-  for (let wait = 1; ; wait = Math.min(wait * 2, retry.maxPauseMs)) {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (!isBusy(err) || performance.now() - started >= retry.deadlineMs) throw err;
-      await pause(wait);
-    }
-  }
-}
-
 export class BusyRetryingSqliteDialect extends SqliteDialect {
   constructor(
     config: SqliteDialectConfig,
