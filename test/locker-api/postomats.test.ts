@@ -2,6 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
 import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { ManualClock } from '../../shared/clock.ts';
 import { placeOrder, seedLockerWorld, type LockerWorld } from '../helpers/locker-world.ts';
 import { haversineKm } from '../../cloud/domain/geo.ts';
 import { POINTS_REFRESH_MS } from '../../cloud/storage/postomat-queries.ts';
@@ -107,11 +108,13 @@ for (const dialect of DIALECTS) {
         const q = `/postomat/list?latitude=${w.here.lat}&longitude=${w.here.lng}`;
         assert.deepEqual(titles(await get(q)), ['Zeta Mall', 'Beta Station', 'Alpha Bazaar']);
         const { createPostomat, updatePostomat } = await import('../../cloud/services/admin/postomats.ts');
-        await createPostomat(cloud.storage.db, { title: 'Right Here', lat: w.here.lat, lng: w.here.lng, cityId: w.bishkek.id }, undefined, new Date());
-        await updatePostomat(cloud.storage.db, w.mid.id, { isActive: false }, new Date());
-        await new Promise((r) => setTimeout(r, POINTS_REFRESH_MS + 50));
+        await createPostomat(cloud.storage.db, { title: 'Right Here', lat: w.here.lat, lng: w.here.lng, cityId: w.bishkek.id }, undefined, cloud.clock.now());
+        await updatePostomat(cloud.storage.db, w.mid.id, { isActive: false }, cloud.clock.now());
+        assert.deepEqual(titles(await get(q)), ['Zeta Mall', 'Beta Station', 'Alpha Bazaar'], 'the cached points until the interval passes');
+        // The cache's interval runs on the cloud's clock (a ManualClock here).
+        (cloud.clock as ManualClock).advance(POINTS_REFRESH_MS + 50);
         assert.deepEqual(titles(await get(q)), ['Right Here', 'Zeta Mall', 'Alpha Bazaar']);
-        await updatePostomat(cloud.storage.db, w.mid.id, { isActive: true }, new Date());
+        await updatePostomat(cloud.storage.db, w.mid.id, { isActive: true }, cloud.clock.now());
       });
 
     });
