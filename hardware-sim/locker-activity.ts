@@ -163,8 +163,13 @@ export class LockerActivity {
         if (i >= 0) this.bus!.onRequest.splice(i, 1);
     }
 
-    /** Unlock frames only: the status polls (every 30 ms per board) would drown everything. */
+    /**
+     * Every request is a moment the agent may learn of a change: the hardware is compared first,
+     * so a door closing is logged before what the agent makes of it. Only unlock frames are
+     * logged: the status polls (every 30 ms per board) would drown everything.
+     */
     private busRequest(req: KerongRequest): void {
+        this.compareHardware();
         if (req.cmd !== KerongCommand.Unlock) return;
         const cell = this.locker.options.cells.find((c) => c.board === req.board && c.lock === req.lock);
         const silent = this.locker.boards.get(req.board)?.silent ?? true;

@@ -156,7 +156,8 @@ function renderFront() {
               const agent = agentCells.get(hw.cellId);
               const state = agent?.state ?? 'UNKNOWN';
               const facts = cellFacts(hw, agent);
-              const short = state === 'UNKNOWN' ? 'unknown' : state === 'BROKEN' ? 'out of order' : hw.jammed ? 'jammed' : hw.doorClosed ? (hw.parcel ? 'parcel' : '') : hw.parcel ? 'open · parcel' : 'open';
+              // A word on the door; the parcel is drawn as a box, the whole sentence is the label.
+              const short = state === 'UNKNOWN' ? '?' : state === 'BROKEN' ? 'fault' : hw.jammed ? 'jammed' : hw.doorClosed ? '' : 'open';
               return el(
                 'button',
                 {
