@@ -50,14 +50,17 @@ export async function screenshot(page: Page, name: string, part?: Locator): Prom
     return file;
 }
 
-/** Waits until the element's text matches (the page updates live, so text arrives later). */
+/**
+ * Waits until the element's text matches (the page updates live, so text arrives later). The
+ * locator is resolved afresh each time: the page re-renders, and an element seen once may be gone.
+ */
 export async function untilText(locator: Locator, pattern: RegExp): Promise<string> {
-    await locator.page().waitForFunction(
-        ([el, source, flags]) => new RegExp(source as string, flags as string).test((el as HTMLElement).textContent ?? ''),
-        [await locator.elementHandle(), pattern.source, pattern.flags] as const,
-        { timeout: GUARD_MS },
-    ).catch(async (err: Error) => {
-        throw new Error(`text ${pattern} not shown; shown: ${JSON.stringify(await locator.textContent())} (${err.message.split('\n')[0]})`);
-    });
-    return (await locator.textContent()) ?? '';
+    const deadline = Date.now() + GUARD_MS;
+    let shown: string | null = null;
+    for (;;) {
+        shown = await locator.textContent({ timeout: GUARD_MS }).catch(() => null);
+        if (shown !== null && pattern.test(shown)) return shown;
+        if (Date.now() > deadline) throw new Error(`text ${pattern} not shown; shown: ${JSON.stringify(shown)}`);
+        await new Promise((r) => setTimeout(r, 40));
+    }
 }
