@@ -330,6 +330,8 @@ async function openLocker(id) {
   showDisplay('');
   await refreshLocker();
   if (open.id !== id) return;
+  // The line shown now, even if it came before the kept log (the stream updates it from here).
+  showDisplay(open.summary?.display ?? '');
   $('#locker-title').focus();
   // EventSource reconnects by itself and sends Last-Event-ID: nothing is shown twice.
   const source = new EventSource(`${lockerPath(id)}/stream`);

@@ -139,6 +139,18 @@ describe('the page and its JSON, without a cloud', () => {
         }
     });
 
+    it('logs an agent restart, and the new agent\'s lines after it', async () => {
+        const { json: before } = await call(url, 'GET', '/lockers/beta/activity');
+        const last = before.entries.at(-1).seq;
+        assert.equal((await call(url, 'POST', '/lockers/beta/agent/restart', { kill: true })).status, 200);
+        const entries = await until('the restart in the log', async () => {
+            const { json } = await call(url, 'GET', `/lockers/beta/activity?after=${last}`);
+            return json.entries.some((e: ActivityEntry) => e.kind === 'agent' && /ready: 2 cells/.test(e.text)) ? (json.entries as ActivityEntry[]) : undefined;
+        });
+        const texts = entries.map((e) => `${e.kind}: ${e.text}`);
+        assert.ok(texts.indexOf('agent: agent restarted') < texts.findIndex((t) => /ready: 2 cells/.test(t)), texts.join('\n'));
+    });
+
     it('says there is no cloud when the simulator was started without one', async () => {
         const read = await call(url, 'GET', '/lockers/alpha/cloud');
         assert.equal(read.status, 409);
