@@ -71,14 +71,14 @@ function boardAt(l: SimLocker, address: string) {
 async function describeLocker(l: SimLocker, ctx: Ctx) {
     ctx.activity.refresh();
     const linked = ctx.activity.cloudLinked;
-    const [syncVersion, agentCells, cloudSide] = await Promise.all([
+    const [syncVersion, agentCells, inCloud] = await Promise.all([
         l.agent.syncVersion().catch(() => null),
         l.agent.cells().then((m) => m.cells, () => []),
         linked && ctx.cloud ? ctx.cloud.locker(l.id) : undefined,
     ]);
     const hardware = l.hardwareCells();
     const network = linked ? (ctx.activity.networkCut ? 'cut' : 'on') : null;
-    const cloudOnline = cloudSide?.online ?? null;
+    const cloudOnline = inCloud?.online ?? null;
     return {
         id: l.id,
         title: ctx.title,
@@ -108,7 +108,7 @@ function cloudOf(ctx: Ctx): CloudView {
     return ctx.cloud;
 }
 
-async function cloudSide(ctx: Ctx) {
+async function lockerInCloud(ctx: Ctx) {
     const cloud = cloudOf(ctx);
     const [locker, orders] = await Promise.all([cloud.locker(ctx.locker.id), cloud.orders(ctx.locker.id, CLOUD_ORDERS)]);
     if (!locker) throw new SimError(404, `the cloud has no locker ${ctx.locker.id}`);
@@ -167,7 +167,7 @@ const routes: [string, string, Handler][] = [
         },
     ],
     ['GET', '/lockers/:id/activity', (_l, _p, _b, ctx) => ({ entries: ctx.activity.since(afterOf(ctx.query)) })],
-    ['GET', '/lockers/:id/cloud', (_l, _p, _b, ctx) => cloudSide(ctx)],
+    ['GET', '/lockers/:id/cloud', (_l, _p, _b, ctx) => lockerInCloud(ctx)],
     [
         'POST',
         '/lockers/:id/cloud/orders',
