@@ -16,6 +16,8 @@ import { LineKeypad, openKeypad } from '../locker-agent/keypad/keypad.ts';
 export interface AgentHandleEvents {
     display: [string];
     event: [LockerEvent];
+    /** New lines of the agent's log, as they are kept in `output`. */
+    log: [string[]];
     exit: [];
 }
 
@@ -59,8 +61,12 @@ function keepLines(output: string[], lines: string[]): void {
     if (output.length > 500) output.splice(0, 250);
 }
 
-function recorded(log: Log, output: string[]): Log {
-    const at = (level: string, m: string) => keepLines(output, [`[${level}] ${m}`]);
+function recorded(log: Log, output: string[], heard: (lines: string[]) => void): Log {
+    const at = (level: string, m: string) => {
+        const lines = [`[${level}] ${m}`];
+        keepLines(output, lines);
+        heard(lines);
+    };
     return {
         info: (m) => (at('info', m), log.info(m)),
         warn: (m) => (at('warn', m), log.warn(m)),
@@ -92,7 +98,7 @@ export class InProcessAgent extends EventEmitter<AgentHandleEvents> implements A
                 ? { bus: (await openSerialLink(config.serial.device, config.serial.baudRate)).link, keypad: await openKeypad(config.keypad.device, config.keypad.baudRate) }
                 : { bus: transport.bus, keypad: new LineKeypad(transport.keypad) };
         const output: string[] = [];
-        const agentLog = recorded(log, output);
+        const agentLog = recorded(log, output, (lines) => handle?.emit('log', lines));
         const agent = new LockerAgent(config, { ...deps, display, log: agentLog, clock });
         handle = new InProcessAgent(agent, output);
         agent.on('event', (e) => {
@@ -154,7 +160,11 @@ export class ChildAgent extends EventEmitter<AgentHandleEvents> implements Agent
             this.pending.clear();
             this.emit('exit');
         });
-        const collect = (chunk: Buffer) => keepLines(this.output, chunk.toString().split('\n').filter(Boolean));
+        const collect = (chunk: Buffer) => {
+            const lines = chunk.toString().split('\n').filter(Boolean);
+            keepLines(this.output, lines);
+            this.emit('log', lines);
+        };
         proc.stdout?.on('data', collect);
         proc.stderr?.on('data', collect);
         proc.on('message', (msg: any) => {

@@ -3,13 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CONTRACT_VERSION, CellSize, SyncOrder } from '../shared/mqtt/index.ts';
+import { systemClock, type Clock } from '../shared/clock.ts';
 import type { CellConfig } from '../locker-agent/config.ts';
+import type { CloudView } from './cloud-view.ts';
 import { startControlApi } from './control-api.ts';
 import { SimLocker, type Transport } from './locker.ts';
 
 /** One locker of a fleet file: boards and either an explicit cell map or sizes per board. */
 export const FleetLocker = z.object({
     id: z.string().min(1),
+    /** Shown and searched on the fleet page. */
+    title: z.string().min(1).max(200).optional(),
     boards: z.array(z.number().int().min(0).max(15)).min(1).default([0]),
     /** Sizes of locks 1..n on every board, when no explicit cell map is given. */
     sizes: z.array(CellSize).min(1).max(16).optional(),
@@ -34,6 +38,10 @@ export interface FleetOptions {
     host?: string;
     /** Agent config overrides for every locker (timing, serial timeouts). */
     agentConfig?: Record<string, unknown>;
+    /** The cloud's view of the lockers, for the page's orders (`npm start` passes one). */
+    cloud?: CloudView;
+    /** Times of the live log (the system clock by default). */
+    clock?: Clock;
 }
 
 export interface FleetHandle {
@@ -103,7 +111,10 @@ export async function startFleet(options: FleetOptions = {}): Promise<FleetHandl
                 await locker.agent.applySync({ v: CONTRACT_VERSION, version: 1, full: true, upserts: spec.orders, removals: [] });
             }
         }
-        if (options.port !== undefined) api = await startControlApi(lockers, options.port, options.host);
+        if (options.port !== undefined) {
+            const titles = new Map(specs.flatMap((s) => (s.title ? [[s.id, s.title] as const] : [])));
+            api = await startControlApi(lockers, options.port, options.host, { titles, cloud: options.cloud, clock: options.clock ?? systemClock });
+        }
     } catch (err) {
         await close();
         throw err;

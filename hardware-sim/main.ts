@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     for (const locker of fleet.lockers.values()) {
         locker.onDisplay((line) => console.log(`[${locker.id} display] ${line}`));
     }
-    console.log(`simulator: ${fleet.lockers.size} locker(s) [${[...fleet.lockers.keys()].join(', ')}], control API on ${fleet.url}`);
+    console.log(`simulator: ${fleet.lockers.size} locker(s) [${[...fleet.lockers.keys()].join(', ')}], control API on ${fleet.url}, page on ${fleet.url}/`);
     const shutdown = () => void fleet.close().finally(() => process.exit(0));
     process.on('SIGINT', shutdown);
     process.on('SIGTERM', shutdown);

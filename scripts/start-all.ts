@@ -12,12 +12,13 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { loadConfig, ConfigError } from '../cloud/config.ts';
 import { createLogger, type Logger } from '../cloud/logger.ts';
-import { startCloud } from '../cloud/server.ts';
+import { startCloud, type CloudHandle } from '../cloud/server.ts';
 import { openStorage, isPostgresUrl, sqlitePathFromUrl } from '../cloud/storage/database.ts';
 import { systemClock } from '../shared/clock.ts';
 import { seedDemo, type DemoData } from '../cloud/operator/demo/seed.ts';
 import { startFleet, type FleetHandle } from '../hardware-sim/fleet.ts';
 import { fleetOfCloudLockers } from '../hardware-sim/cloud-fleet.ts';
+import { localCloudView } from './sim-cloud-view.ts';
 
 /** 1883 unless MQTT_PORT says otherwise; when 1883 is taken (a system Mosquitto), any free port. */
 async function mqttPort(logger: Logger): Promise<string | undefined> {
@@ -54,7 +55,7 @@ async function main() {
 
   const cloud = await startCloud(config, { logger, storage });
   logger.info('cloud ready', { url: cloud.url, storage: storage.describe, mqtt: cloud.sync.mqttUrl });
-  const fleet = demo ? await startDemoFleet(demo, cloud.sync.mqttUrl, logger) : undefined;
+  const fleet = demo ? await startDemoFleet(demo, cloud, logger) : undefined;
   process.stdout.write(banner(cloud.url, cloud.sync.mqttUrl, fleet?.url, demo, demoFile));
 
   let stopping = false;
@@ -73,13 +74,15 @@ async function main() {
 }
 
 /** The active demo lockers, simulated, their agents connected to the cloud (ptys when socat is there). */
-async function startDemoFleet(demo: DemoData, mqttUrl: string, logger: Logger): Promise<FleetHandle> {
+async function startDemoFleet(demo: DemoData, cloud: CloudHandle, logger: Logger): Promise<FleetHandle> {
   const lockers = [...demo.locker.postomats, demo.locker.postomatWithoutCoordinates];
   const pty = spawnSync('sh', ['-c', 'command -v socat']).status === 0;
   if (!pty) logger.warn('socat is not installed: the simulated lockers use in-memory serial links instead of pseudo-terminals (apt-get install socat)');
   const simPort = Number(process.env.SIM_PORT ?? 8090);
   const fleet = await startFleet({
-    lockers: fleetOfCloudLockers(lockers, mqttUrl),
+    lockers: fleetOfCloudLockers(lockers, cloud.sync.mqttUrl),
+    // The page shows each locker's orders as the cloud holds them; its test orders are the first demo company's.
+    cloud: localCloudView(cloud.deps, { companyId: demo.locker.companies[0].id }),
     transport: pty ? 'pty' : 'memory',
     agentMode: 'inprocess',
     port: simPort,
@@ -103,7 +106,7 @@ function banner(url: string, mqttUrl: string, simUrl: string | undefined, demo: 
   return [
     '',
     `Parcel-locker cloud on ${url}, MQTT broker on ${mqttUrl}`,
-    `Simulated lockers (their agents connected over MQTT), control API on ${simUrl}`,
+    `Simulated lockers (their agents connected over MQTT): open ${simUrl}/ in a browser; control API on ${simUrl}`,
     `Demo credentials (also in ${demoFile}):`,
     ...demo.locker.companies.map((c) => `  company ${c.title ?? c.id}: API key ${c.apiKey}`),
     ...[...demo.locker.postomats, demo.locker.postomatWithoutCoordinates].map((p) => `  locker ${p.shortId} "${p.title}": id ${p.id}, agent ${p.agent.username} / ${p.agent.password}`),
