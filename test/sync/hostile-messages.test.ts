@@ -141,12 +141,12 @@ for (const dialect of DIALECTS) {
       const msg: CellsMessage = {
         v: CONTRACT_VERSION,
         at: new Date().toISOString(),
-        cells: Array.from({ length: 40_000 }, (_, i) => ({ cellId: String(i + 1), size: 'S' as const, lockClosed: i % 2 === 1, parcelPresent: false, state: 'OK' as const })),
+        // Open, all but cells 2 and 4: one list of 39,998 numbers.
+        cells: Array.from({ length: 40_000 }, (_, i) => ({ cellId: String(i + 1), size: 'S' as const, lockClosed: i === 1 || i === 3, parcelPresent: false, state: 'OK' as const })),
       };
       await recordCells(w.db, locker.id, msg, new Date());
       const cells = await w.db.selectFrom('cell').select(['number', 'isOpen']).where('postomatId', '=', locker.id).orderBy('number').execute();
-      // Cells 1, 3, 5, 7 report an open lock.
-      assert.deepEqual(cells.map((c) => [c.number, c.isOpen]), [[1, 1], [2, 0], [3, 1], [4, 0], [5, 1], [6, 0], [7, 1], [8, 0]]);
+      assert.deepEqual(cells.map((c) => [c.number, c.isOpen]), [[1, 1], [2, 0], [3, 1], [4, 0], [5, 1], [6, 1], [7, 1], [8, 1]]);
     });
   });
 }
