@@ -11,7 +11,8 @@ import { FrameScanner } from '../../cloud/sync/packet-guard.ts';
 import { ConnectionCaps } from '../../cloud/sync/connection-caps.ts';
 import { LoginBackoff } from '../../cloud/sync/login-backoff.ts';
 import { RefusalLog } from '../../cloud/sync/refusal-log.ts';
-import { connectionCapWithin, openFileLimit } from '../../cloud/sync/broker-limits.ts';
+import { connectionCapWithin, DEFAULT_BROKER_LIMITS, openFileLimit } from '../../cloud/sync/broker-limits.ts';
+import { brokerLimitsOf, loadConfig } from '../../cloud/config.ts';
 import { connectPacket, publishHead, varint } from './raw-mqtt.ts';
 
 const bytes = (...parts: Array<number[] | Buffer>) => Buffer.concat(parts.map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(p))));
@@ -164,5 +165,19 @@ describe('the connection cap the descriptor limit leaves', () => {
   it('reads the process limit on Linux', { skip: process.platform !== 'linux' }, () => {
     const limit = openFileLimit();
     assert.ok(limit === undefined || (Number.isInteger(limit) && limit > 0), String(limit));
+  });
+});
+
+describe('the broker variables', () => {
+  it('default to DEFAULT_BROKER_LIMITS and are read by name', () => {
+    assert.deepEqual(brokerLimitsOf(loadConfig({})), DEFAULT_BROKER_LIMITS);
+    const c = brokerLimitsOf(loadConfig({ MQTT_MAX_CONNECTIONS: '10', MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0', MQTT_CONNECT_TIMEOUT_MS: '250', MQTT_MAX_CONNECT_BYTES: '1024', MQTT_MAX_PACKET_BYTES: '65536', MQTT_LOGIN_FAILURE_MAX: '3', MQTT_LOGIN_FAILURE_WINDOW_MS: '5000' }));
+    assert.deepEqual(c, { maxConnections: 10, maxConnectionsPerAddress: 0, connectTimeoutMs: 250, maxConnectBytes: 1024, maxPacketBytes: 65536, loginFailureMax: 3, loginFailureWindowMs: 5000 });
+  });
+
+  it('refuse to start with a value that would disarm a limit, naming the variable', () => {
+    assert.throws(() => loadConfig({ MQTT_MAX_CONNECT_BYTES: '100000000' }), /MQTT_MAX_CONNECT_BYTES must be <= 65536/);
+    assert.throws(() => loadConfig({ MQTT_CONNECT_TIMEOUT_MS: '0' }), /MQTT_CONNECT_TIMEOUT_MS must be >= 100/);
+    assert.throws(() => loadConfig({ MQTT_MAX_CONNECTIONS: '0' }), /MQTT_MAX_CONNECTIONS must be >= 1/);
   });
 });

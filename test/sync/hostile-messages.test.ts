@@ -118,6 +118,16 @@ for (const dialect of DIALECTS) {
       await client.endAsync();
     });
 
+    it('a long line from a keypad or scanner still makes a CODE_REJECTED event the cloud accepts', async () => {
+      const locker = await w.newLocker();
+      const sim = await w.startAgent(locker);
+      await untilOnline(w, locker.id);
+      await sim.typeCode('7'.repeat(200));
+      const row = await until('the rejection stored', () => w.db.selectFrom('locker_event').select(['type', 'detail']).where('postomatId', '=', locker.id).where('type', '=', 'CODE_REJECTED').executeTakeFirst());
+      assert.equal(row.type, 'CODE_REJECTED');
+      assert.ok(!JSON.stringify(row).includes('7'), 'no digit of the code');
+    });
+
     it(`a report of ${MQTT_LIMITS.cellsPerReport} cells is kept, one of ${MQTT_LIMITS.cellsPerReport + 1} dropped`, async () => {
       const locker = await w.newLocker();
       const client = await lockerClient(w, locker);
