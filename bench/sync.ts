@@ -40,7 +40,7 @@ const TARGET_P99_MS = 100;
 const log = (line: string) => process.stderr.write(`[bench:sync] ${line}\n`);
 
 async function orderToUsable(file: string, key: string, lockers: SeededLocker[], dir: string) {
-  const cloud = await startChildUntil('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', DATABASE_URL: file, RATE_LIMIT_MAX: '0' }, (m) =>
+  const cloud = await startChildUntil('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0', DATABASE_URL: file, RATE_LIMIT_MAX: '0' }, (m) =>
     m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined,
     process.env.BENCH_SYNC_CLOUD_NODE_ARGS?.split(' ').filter(Boolean),
   );

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_AUTH_LIMITS, type AuthLimitsConfig } from './deps.ts';
+import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from './sync/broker-limits.ts';
 
 const port = (name: string) =>
   z.coerce.number({ error: `${name} must be a port number` }).int(`${name} must be a whole number`).min(0, `${name} must be 0-65535`).max(65535, `${name} must be 0-65535`);
@@ -22,8 +23,23 @@ export const RETENTION_ENV = {
 };
 export type RetentionConfig = z.infer<z.ZodObject<typeof RETENTION_ENV>>;
 
+const whole = (name: string, min: number, max: number, fallback: number, note = '') =>
+  z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).min(min, `${name} must be >= ${min}${note}`).max(max, `${name} must be <= ${max}`).default(fallback);
+
+/** The embedded broker's limits (docs/security.md, "Broker limits"). */
+const BROKER_ENV = {
+  MQTT_MAX_CONNECTIONS: whole('MQTT_MAX_CONNECTIONS', 1, 1_000_000, DEFAULT_BROKER_LIMITS.maxConnections),
+  MQTT_MAX_CONNECTIONS_PER_ADDRESS: whole('MQTT_MAX_CONNECTIONS_PER_ADDRESS', 0, 1_000_000, DEFAULT_BROKER_LIMITS.maxConnectionsPerAddress, ' (0 turns the cap off)'),
+  MQTT_CONNECT_TIMEOUT_MS: whole('MQTT_CONNECT_TIMEOUT_MS', 100, 60_000, DEFAULT_BROKER_LIMITS.connectTimeoutMs),
+  MQTT_MAX_CONNECT_BYTES: whole('MQTT_MAX_CONNECT_BYTES', 512, 65_536, DEFAULT_BROKER_LIMITS.maxConnectBytes),
+  MQTT_MAX_PACKET_BYTES: whole('MQTT_MAX_PACKET_BYTES', 4_096, 268_435_455, DEFAULT_BROKER_LIMITS.maxPacketBytes),
+  MQTT_LOGIN_FAILURE_MAX: whole('MQTT_LOGIN_FAILURE_MAX', 0, 1_000_000, DEFAULT_BROKER_LIMITS.loginFailureMax, ' (0 turns the backoff off)'),
+  MQTT_LOGIN_FAILURE_WINDOW_MS: whole('MQTT_LOGIN_FAILURE_WINDOW_MS', 1_000, 86_400_000, DEFAULT_BROKER_LIMITS.loginFailureWindowMs),
+};
+
 const EnvSchema = z.object({
   ...RETENTION_ENV,
+  ...BROKER_ENV,
   PORT: port('PORT').default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_URL: z.string().min(1, 'DATABASE_URL must not be empty').default('./data/cloud.db'),
@@ -64,6 +80,17 @@ export const authLimitsOf = (c: CloudConfig): AuthLimitsConfig => ({
   failureWindowMs: c.AUTH_FAILURE_WINDOW_MS,
   loginFailureMax: c.LOGIN_FAILURE_MAX,
   loginFailureWindowMs: c.LOGIN_FAILURE_WINDOW_MS,
+});
+
+/** The embedded broker's limits as the broker takes them. */
+export const brokerLimitsOf = (c: CloudConfig): BrokerLimits => ({
+  maxConnections: c.MQTT_MAX_CONNECTIONS,
+  maxConnectionsPerAddress: c.MQTT_MAX_CONNECTIONS_PER_ADDRESS,
+  connectTimeoutMs: c.MQTT_CONNECT_TIMEOUT_MS,
+  maxConnectBytes: c.MQTT_MAX_CONNECT_BYTES,
+  maxPacketBytes: c.MQTT_MAX_PACKET_BYTES,
+  loginFailureMax: c.MQTT_LOGIN_FAILURE_MAX,
+  loginFailureWindowMs: c.MQTT_LOGIN_FAILURE_WINDOW_MS,
 });
 
 export class ConfigError extends Error {}

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { CellSize } from '../shared/mqtt/index.ts';
+import { CellName, CellSize } from '../shared/mqtt/index.ts';
 import { DEFAULT_BAUD_RATE, LOCKS_PER_BOARD, MAX_BOARD_ADDRESS } from '../shared/protocols/kerong/index.ts';
 
 const CellConfig = z.strictObject({
-    cellId: z.string().min(1),
+    /** Travels in every cell report and event: the contract's rule for cell names. */
+    cellId: CellName,
     /** Board address as set on the board's DIP switches (0-15). */
     board: z.number().int().min(0).max(MAX_BOARD_ADDRESS),
     /** Lock terminal on the board, 1-16 as printed on it. */

@@ -1,4 +1,4 @@
-import { CELL_SIZES, type CellSize, type CommandMessage, type LockerEvent, type RejectReason, type ResponseMessage, CONTRACT_VERSION } from '../shared/mqtt/index.ts';
+import { CELL_SIZES, type CellSize, type CommandMessage, type LockerEvent, type RejectReason, type ResponseMessage, CONTRACT_VERSION, MQTT_LIMITS } from '../shared/mqtt/index.ts';
 import { isoNow, type Clock } from './clock.ts';
 import type { CellMonitor } from './cells.ts';
 import type { CellConfig } from './config.ts';
@@ -158,7 +158,9 @@ export class Controller {
     private reject(code: string, reason: RejectReason, order: StoredOrder | undefined, message: string): void {
         this.log.info(`code ${maskCode(code)} rejected: ${reason}`);
         this.display.show(message);
-        const event = this.store.appendEvent({ type: 'CODE_REJECTED', reason, maskedCode: maskCode(code), orderId: order?.orderId, at: isoNow(this.clock) });
+        // A scanner can send a long line: the event must stay within the contract or the cloud drops it.
+        const maskedCode = maskCode(code).slice(0, MQTT_LIMITS.maskedCodeLength);
+        const event = this.store.appendEvent({ type: 'CODE_REJECTED', reason, maskedCode, orderId: order?.orderId, at: isoNow(this.clock) });
         this.onEvents([event]);
     }
 

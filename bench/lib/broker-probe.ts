@@ -10,10 +10,14 @@ import readline from 'node:readline';
 import { silentLogger } from '../../cloud/logger.ts';
 import { openStorage } from '../../cloud/storage/database.ts';
 import { startEmbeddedBroker } from '../../cloud/sync/broker.ts';
+import { DEFAULT_BROKER_LIMITS } from '../../cloud/sync/broker-limits.ts';
+import { systemClock } from '../../shared/clock.ts';
 import { AgentCredentials } from '../../cloud/sync/credentials.ts';
 
 const storage = await openStorage(process.env.DATABASE_URL!);
-const broker = await startEmbeddedBroker({ port: 0, host: '127.0.0.1', credentials: new AgentCredentials(storage.db), logger: silentLogger });
+// Every simulated locker connects from 127.0.0.1: no per-address cap.
+const limits = { ...DEFAULT_BROKER_LIMITS, maxConnections: 1_000_000, maxConnectionsPerAddress: 0 };
+const broker = await startEmbeddedBroker({ port: 0, host: '127.0.0.1', credentials: new AgentCredentials(storage.db), logger: silentLogger, clock: systemClock, limits });
 process.stdout.write(JSON.stringify({ port: broker.port, secret: broker.cloudSecret }) + '\n');
 
 readline.createInterface({ input: process.stdin }).on('line', (line) => {

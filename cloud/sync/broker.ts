@@ -3,14 +3,25 @@
  * are the whole security model of the locker link: every locker authenticates with its own
  * credentials, and may touch only its own topics in its own direction (acl.ts). The cloud's
  * own client authenticates with a secret made fresh by this process and never written down.
+ *
+ * In front of aedes, the limits a hostile sender meets before and after login (docs/security.md,
+ * "Broker limits"): caps on sockets in all and per address, a deadline for the CONNECT, sizes
+ * of what a client may send (packet-guard.ts), and a backoff for addresses that fail to log in.
  */
 import crypto from 'node:crypto';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Aedes, type Client } from 'aedes';
+import type { Clock } from '../../shared/clock.ts';
 import type { Logger } from '../logger.ts';
+import { addressKey } from '../http/client-address.ts';
 import { mayPublish, maySubscribe, type BrokerIdentity } from './acl.ts';
+import type { BrokerLimits } from './broker-limits.ts';
+import { ConnectionCaps } from './connection-caps.ts';
 import type { AgentCredentials } from './credentials.ts';
+import { LoginBackoff } from './login-backoff.ts';
+import { GuardedSocket } from './packet-guard.ts';
+import { RefusalLog, type BrokerRefusal } from './refusal-log.ts';
 import { listenOn } from '../../shared/listen.ts';
 
 /** The username of the cloud's own client: `$` cannot start a locker id. */
@@ -23,6 +34,10 @@ export interface EmbeddedBroker {
   /** the password of CLOUD_USERNAME, for this process only */
   cloudSecret: string;
   connectedClients(): number;
+  /** sockets open now, logged in or not */
+  openConnections(): number;
+  /** refusals since this broker started, by reason */
+  refusals(): Record<BrokerRefusal, number>;
   close(): Promise<void>;
 }
 
@@ -31,70 +46,121 @@ export interface BrokerOptions {
   host: string;
   credentials: AgentCredentials;
   logger: Logger;
+  clock: Clock;
+  limits: BrokerLimits;
+  /** how often refusals are summed up in one log line (60 s) */
+  refusalLogIntervalMs?: number;
   /** keep the cloud secret of a previous start (a broker restarted inside the same process) */
   cloudSecret?: string;
 }
 
 /** aedes's AuthErrorCode, which its types declare as a const enum (not importable at runtime). */
-const BAD_USERNAME_OR_PASSWORD = 4;
 const IDENTIFIER_REJECTED = 2;
+const SERVER_UNAVAILABLE = 3;
+const BAD_USERNAME_OR_PASSWORD = 4;
+
+/** What a socket refused at a cap reads before it is closed: CONNACK "server unavailable" (MQTT 3.1.1). */
+const CONNACK_SERVER_UNAVAILABLE = Buffer.from([0x20, 0x02, 0x00, SERVER_UNAVAILABLE]);
 
 function authError(message: string, returnCode: number) {
   return Object.assign(new Error(message), { returnCode });
 }
 
+/** Strings from the wire go into log lines shortened. */
+const short = (s: string | undefined) => (s === undefined ? null : s.length > 80 ? `${s.slice(0, 80)}…` : s);
+
 export async function startEmbeddedBroker(options: BrokerOptions): Promise<EmbeddedBroker> {
-  const { logger, credentials } = options;
+  const { logger, credentials, limits } = options;
   const cloudSecret = options.cloudSecret ?? crypto.randomBytes(24).toString('base64url');
   const identities = new WeakMap<Client, BrokerIdentity>();
   const isCloudSecret = (password: Buffer | undefined) =>
     password !== undefined && password.length === cloudSecret.length && crypto.timingSafeEqual(password, Buffer.from(cloudSecret));
+  const refusals = new RefusalLog(logger, options.refusalLogIntervalMs);
+  const caps = new ConnectionCaps(limits.maxConnections, limits.maxConnectionsPerAddress);
+  const logins = new LoginBackoff(limits.loginFailureMax, limits.loginFailureWindowMs, options.clock);
+  const addressOf = (client: Client | null) => (client?.conn instanceof GuardedSocket ? client.conn.address : 'unknown');
 
   const broker = await Aedes.createBroker({
     // Client ids are `locker-<cuid2>` (32 characters): above MQTT 3.1.1's guaranteed 23.
     maxClientsIdLength: 64,
+    // The guard closes a socket without a CONNECT first; this is the backstop.
+    connectTimeout: limits.connectTimeoutMs + 1_000,
     authenticate(client, username, password, done) {
-      if (username === CLOUD_USERNAME) {
-        if (!isCloudSecret(password)) return done(authError('bad cloud credentials', BAD_USERNAME_OR_PASSWORD), null);
-        identities.set(client, { kind: 'cloud' });
-        return done(null, true);
+      const conn = client.conn instanceof GuardedSocket ? client.conn : undefined;
+      const address = conn?.address ?? 'unknown';
+      const admit = (identity: BrokerIdentity, maxPacket: number) => {
+        conn?.admit(maxPacket);
+        identities.set(client, identity);
+        done(null, true);
+      };
+      // The cloud's own client costs no lookup, and is never kept out by others' failures.
+      if (username === CLOUD_USERNAME && isCloudSecret(password)) return admit({ kind: 'cloud' }, Infinity);
+      if (logins.blocked(address)) {
+        refusals.note('login-backoff', address);
+        return done(authError('too many failed logins from this address', SERVER_UNAVAILABLE), null);
       }
+      const attempt = logins.attempt(address);
+      const fail = (why: string, returnCode: number) => {
+        refusals.note('bad-login', address, { why, username: short(username) });
+        done(authError(why, returnCode), null);
+      };
+      if (username === CLOUD_USERNAME) return fail('bad cloud credentials', BAD_USERNAME_OR_PASSWORD);
       // A locker connecting under another locker's client id would take over (disconnect) its session.
-      if (client.id !== `locker-${username}`) {
-        logger.warn('mqtt connection refused: client id does not match the username', { username: username ?? null });
-        return done(authError('client id must be locker-<username>', IDENTIFIER_REJECTED), null);
-      }
+      if (client.id !== `locker-${username}`) return fail('client id must be locker-<username>', IDENTIFIER_REJECTED);
       credentials.verify(username, password).then(
         (ok) => {
-          if (!ok) {
-            logger.warn('mqtt connection refused: bad agent credentials', { username: username ?? null });
-            return done(authError('bad username or password', BAD_USERNAME_OR_PASSWORD), null);
-          }
-          identities.set(client, { kind: 'locker', lockerId: username! });
-          done(null, true);
+          if (!ok) return fail('bad username or password', BAD_USERNAME_OR_PASSWORD);
+          logins.succeeded(attempt);
+          admit({ kind: 'locker', lockerId: username! }, limits.maxPacketBytes);
         },
         (err) => {
+          // Not the client's failure: the database did not answer.
+          logins.succeeded(attempt);
           logger.error('mqtt authentication failed', { err });
-          done(authError('authentication unavailable', 3), null);
+          done(authError('authentication unavailable', SERVER_UNAVAILABLE), null);
         },
       );
     },
     authorizePublish(client, packet, done) {
       const who = client ? identities.get(client) : { kind: 'cloud' as const };
       if (who && mayPublish(who, packet.topic)) return done(null);
-      logger.warn('mqtt publish refused', { lockerId: who?.kind === 'locker' ? who.lockerId : null, topic: packet.topic });
+      refusals.note('publish-denied', addressOf(client), { lockerId: who?.kind === 'locker' ? who.lockerId : null, topic: short(packet.topic) });
       // MQTT 3.1.1 has no negative PUBACK: the offending connection is closed.
-      done(new Error(`not authorized to publish on ${packet.topic}`));
+      done(new Error(`not authorized to publish on ${short(packet.topic)}`));
     },
     authorizeSubscribe(client, sub, done) {
       const who = identities.get(client);
       if (who && maySubscribe(who, sub.topic)) return done(null, sub);
-      logger.warn('mqtt subscription refused', { lockerId: who?.kind === 'locker' ? who.lockerId : null, topic: sub.topic });
+      refusals.note('subscribe-denied', addressOf(client), { lockerId: who?.kind === 'locker' ? who.lockerId : null, topic: short(sub.topic) });
       done(null, null); // SUBACK 0x80 for this filter
     },
   });
 
-  const server = net.createServer((socket) => broker.handle(socket));
+  // Sockets not logged in yet are no aedes client, which its close() would end: closed here.
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    socket.on('error', () => undefined); // a reset by the peer is no fault of ours
+    const address = addressKey(socket.remoteAddress);
+    const refused = caps.take(address);
+    if (refused) {
+      refusals.note(refused, address, { open: caps.open });
+      // Said in MQTT before the close, for a client that reads it; the descriptor goes at once.
+      socket.end(CONNACK_SERVER_UNAVAILABLE, () => socket.destroy());
+      return;
+    }
+    sockets.add(socket);
+    socket.once('close', () => {
+      caps.release(address);
+      sockets.delete(socket);
+    });
+    const guarded = new GuardedSocket(socket, {
+      address,
+      preLoginBytes: limits.maxConnectBytes,
+      connectTimeoutMs: limits.connectTimeoutMs,
+      onRefused: (reason, detail) => refusals.note(reason, address, detail),
+    });
+    broker.handle(guarded);
+  });
   try {
     await listenOn(server, options.port, options.host, `MQTT_PORT ${options.port} is already in use: choose another with MQTT_PORT=…, or use an external broker with MQTT_URL=mqtt://…`);
   } catch (err) {
@@ -108,9 +174,14 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
     url: `mqtt://${host}:${port}`,
     cloudSecret,
     connectedClients: () => broker.connectedClients,
+    openConnections: () => caps.open,
+    refusals: () => ({ ...refusals.totals }),
     async close() {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+      refusals.close();
     },
   };
 }

@@ -11,14 +11,16 @@ import { allLockersTopic, type TopicName } from '../../shared/mqtt/index.ts';
 import { MqttLink, type MqttConnect } from '../../shared/mqtt/link.ts';
 import { redactUrl } from '../../shared/urls.ts';
 import type { Clock } from '../../shared/clock.ts';
-import type { CloudConfig } from '../config.ts';
+import { brokerLimitsOf, type CloudConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
 import type { UnitOfWork } from '../services/unit-of-work.ts';
 import { CLOUD_USERNAME, startEmbeddedBroker, type EmbeddedBroker } from './broker.ts';
+import { connectionCapWithin, openFileLimit } from './broker-limits.ts';
 import { AgentCredentials } from './credentials.ts';
 import { InboundMessages } from './inbound.ts';
 import { SyncPublisher } from './publisher.ts';
+import type { BrokerRefusal } from './refusal-log.ts';
 
 const INBOUND: TopicName[] = ['connection', 'cells', 'events', 'responses'];
 const COMMAND_RESEND_MS = 10_000;
@@ -28,7 +30,14 @@ export interface SyncHandle {
   /** the broker agents connect to (password-free) */
   mqttUrl: string;
   /** the embedded broker, when there is one (tests restart it) */
-  broker?: { port: number; restart(whileDown?: () => Promise<void>): Promise<void>; connectedClients(): number };
+  broker?: {
+    port: number;
+    restart(whileDown?: () => Promise<void>): Promise<void>;
+    connectedClients(): number;
+    openConnections(): number;
+    /** the broker's refusal counters since it started (docs/security.md, "Broker limits") */
+    refusals(): Record<BrokerRefusal, number>;
+  };
   publisher: SyncPublisher;
   inbound: InboundMessages;
   close(): Promise<void>;
@@ -46,8 +55,16 @@ export interface SyncDeps {
 export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<SyncHandle> {
   const logger = deps.logger.child({ component: 'sync' });
   let embedded: EmbeddedBroker | undefined;
-  const brokerOptions = { port: config.MQTT_PORT, host: config.HOST, credentials: new AgentCredentials(deps.db), logger };
-  if (!config.MQTT_URL) embedded = await startEmbeddedBroker(brokerOptions);
+  const brokerOptions = { port: config.MQTT_PORT, host: config.HOST, credentials: new AgentCredentials(deps.db), logger, clock: deps.clock, limits: brokerLimitsOf(config) };
+  if (!config.MQTT_URL) {
+    const descriptors = openFileLimit();
+    const cap = connectionCapWithin(config.MQTT_MAX_CONNECTIONS, descriptors);
+    if (cap < config.MQTT_MAX_CONNECTIONS) {
+      logger.warn('MQTT_MAX_CONNECTIONS lowered to what the open-file limit leaves: raise LimitNOFILE (docs/security.md)', { configured: config.MQTT_MAX_CONNECTIONS, openFileLimit: descriptors, cap });
+      brokerOptions.limits.maxConnections = cap;
+    }
+    embedded = await startEmbeddedBroker(brokerOptions);
+  }
   const url = config.MQTT_URL ?? embedded!.url;
   const auth = embedded ? { username: CLOUD_USERNAME, password: embedded.cloudSecret } : { username: config.MQTT_USERNAME, password: config.MQTT_PASSWORD };
 
@@ -110,6 +127,8 @@ export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<Sy
     broker: embedded && {
       port: embedded.port,
       connectedClients: () => embedded!.connectedClients(),
+      openConnections: () => embedded!.openConnections(),
+      refusals: () => embedded!.refusals(),
       async restart(whileDown) {
         await embedded!.close();
         await whileDown?.();

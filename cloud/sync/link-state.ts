@@ -21,15 +21,26 @@ const emptyLink = (postomatId: string, at: string) => ({
   updatedAt: at,
 });
 
+/** A time a device reports, kept no later than the cloud's clock: a device's clock proves nothing. */
+export function deviceTime(at: string, now: Date): string {
+  return new Date(Math.min(Date.parse(at), now.getTime())).toISOString();
+}
+
 /**
- * Returns false for a message older than the one stored: a Last Will carries the time of the
- * connection it guarded, so one delivered after the agent came back must not mark it offline.
+ * Connection messages take effect in the order the cloud receives them (inbound.ts handles one
+ * locker's messages one at a time), never in the order of the device's clock: a single message
+ * dated in 2030 once made every later announcement, Last Will and resync look old, for good.
+ * One case is still told by `at`: an "offline" dated before the connection the cloud holds as
+ * online is the Last Will of an earlier connection (a Will carries the time of the connection
+ * it guarded), delivered after the agent came back: it returns false. Both times are the same
+ * device's, and `at` is kept no later than the cloud's clock, so a forged future time cannot
+ * make the next Will look old either; the next announcement always takes effect.
  */
 export async function recordConnection(db: Db, postomatId: string, msg: ConnectionMessage, now: Date): Promise<boolean> {
-  const at = new Date(msg.at).toISOString();
+  const at = deviceTime(msg.at, now);
   return db.transaction().execute(async (trx) => {
-    const prev = await trx.selectFrom('locker_link').select('connectionAt').where('postomatId', '=', postomatId).executeTakeFirst();
-    if (prev?.connectionAt && prev.connectionAt > at) return false;
+    const prev = await trx.selectFrom('locker_link').select(['online', 'connectionAt']).where('postomatId', '=', postomatId).executeTakeFirst();
+    if (!msg.online && prev?.online === 1 && prev.connectionAt && at < prev.connectionAt) return false;
     const set = { online: msg.online ? 1 : 0, agentVersion: msg.agentVersion, reportedVersion: msg.syncVersion, connectionAt: at, updatedAt: now.toISOString() };
     await trx
       .insertInto('locker_link')
@@ -41,10 +52,13 @@ export async function recordConnection(db: Db, postomatId: string, msg: Connecti
   });
 }
 
+/** Cell numbers per statement: far below SQLite's limit on bound values, whatever the report holds. */
+const CELL_CHUNK = 500;
+
 /** Keeps the last report whole, and the spec's `isOpen` of each cell (by number) in step. */
 export async function recordCells(db: Db, postomatId: string, msg: CellsMessage, now: Date): Promise<void> {
-  const set = { cells: JSON.stringify(msg.cells), cellsAt: new Date(msg.at).toISOString(), updatedAt: now.toISOString() };
-  const numbers = (open: boolean) => msg.cells.filter((c) => c.lockClosed === !open && /^\d+$/.test(c.cellId)).map((c) => Number(c.cellId));
+  const set = { cells: JSON.stringify(msg.cells), cellsAt: deviceTime(msg.at, now), updatedAt: now.toISOString() };
+  const numbers = (open: boolean) => msg.cells.filter((c) => c.lockClosed === !open && /^\d{1,9}$/.test(c.cellId)).map((c) => Number(c.cellId));
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('locker_link')
@@ -52,14 +66,15 @@ export async function recordCells(db: Db, postomatId: string, msg: CellsMessage,
       .onConflict((oc) => oc.column('postomatId').doUpdateSet(set))
       .execute();
     for (const [flag, list] of [[1, numbers(true)], [0, numbers(false)]] as const) {
-      if (!list.length) continue;
-      await trx
-        .updateTable('cell')
-        .set({ isOpen: flag, updatedAt: set.updatedAt })
-        .where('postomatId', '=', postomatId)
-        .where('number', 'in', list)
-        .where('isOpen', '!=', flag)
-        .execute();
+      for (let i = 0; i < list.length; i += CELL_CHUNK) {
+        await trx
+          .updateTable('cell')
+          .set({ isOpen: flag, updatedAt: set.updatedAt })
+          .where('postomatId', '=', postomatId)
+          .where('number', 'in', list.slice(i, i + CELL_CHUNK))
+          .where('isOpen', '!=', flag)
+          .execute();
+      }
     }
   });
 }

@@ -39,7 +39,7 @@ export interface LockerLinkTable {
   agentVersion: string | null;
   /** the sync version the agent announced on its latest connection */
   reportedVersion: number | null;
-  /** `at` of the latest connection message (older ones arriving late are ignored) */
+  /** `at` of the latest connection message, no later than the cloud's clock (a Last Will dated before the online connection held is ignored) */
   connectionAt: string | null;
   /** JSON array of the agent's cell reports */
   cells: string | null;

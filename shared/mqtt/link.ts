@@ -141,6 +141,8 @@ export class MqttLink extends EventEmitter<MqttLinkEvents> {
     }
 }
 
+const MAX_ISSUES_NAMED = 5;
+
 /** Parses and validates one message; the error names fields, never values (codes travel here). */
 export function decodeMessage<T>(schema: z.ZodType<T>, payload: Buffer): { ok: true; value: T } | { ok: false; error: string } {
     let raw: unknown;
@@ -151,5 +153,9 @@ export function decodeMessage<T>(schema: z.ZodType<T>, payload: Buffer): { ok: t
     }
     const parsed = schema.safeParse(raw);
     if (parsed.success) return { ok: true, value: parsed.data };
-    return { ok: false, error: parsed.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`).join('; ') };
+    // A hostile message can fail in thousands of places: the first few say enough.
+    const issues = parsed.error.issues;
+    const named = issues.slice(0, MAX_ISSUES_NAMED).map((i) => `${i.path.join('.').slice(0, 100) || '(message)'}: ${i.message}`);
+    if (issues.length > MAX_ISSUES_NAMED) named.push(`and ${issues.length - MAX_ISSUES_NAMED} more`);
+    return { ok: false, error: named.join('; ') };
 }

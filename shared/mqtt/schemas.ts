@@ -1,9 +1,21 @@
 import { z } from 'zod';
+import { MQTT_LIMITS } from './limits.ts';
 import { CONTRACT_VERSION } from './version.ts';
 
 /** Every message names the contract it was written against. */
 const contract = z.literal(CONTRACT_VERSION);
 const timestamp = z.iso.datetime();
+
+/**
+ * Ids travel into acks, columns, log lines and the operator's screen: letters, digits, `_` and
+ * `-` only (no control characters, which PostgreSQL refuses in text), and short.
+ */
+export const MessageId = z.string().regex(/^[A-Za-z0-9_-]+$/, 'an id is letters, digits, _ and -').min(1).max(MQTT_LIMITS.idLength);
+/** A cell as its locker names it: its number, as text (the same rule as an id, shorter). */
+export const CellName = z.string().regex(/^[A-Za-z0-9_-]+$/, 'a cell name is letters, digits, _ and -').min(1).max(MQTT_LIMITS.cellIdLength);
+/** Free text from a device: printable, bounded. */
+const text = (max: number) => z.string().max(max).regex(/^[^\p{Cc}]*$/u, 'no control characters');
+const counter = z.number().int().nonnegative().max(MQTT_LIMITS.counter);
 
 export const CellSize = z.enum(['S', 'M', 'L', 'XL']);
 export type CellSize = z.infer<typeof CellSize>;
@@ -21,7 +33,7 @@ export type CodeKind = z.infer<typeof CodeKind>;
 
 /** One order as the agent needs it: its three codes, what is still to pay, where it is. */
 export const SyncOrder = z.object({
-    orderId: z.string().min(1),
+    orderId: MessageId,
     codes: z.object({ DOWN: LockerCode, UP: LockerCode, SUBTRACT: LockerCode }),
     /** Unpaid remainder in minor units; the parcel is not handed out while it is > 0. */
     notPaidAmount: z.number().int().nonnegative(),
@@ -29,7 +41,7 @@ export const SyncOrder = z.object({
     /** Size the company asked for; absent = any size fits. */
     cellSize: CellSize.optional(),
     /** Set by the cloud once it knows where the parcel is (after PLACED). */
-    cellId: z.string().min(1).nullable().optional(),
+    cellId: CellName.nullable().optional(),
 });
 export type SyncOrder = z.infer<typeof SyncOrder>;
 
@@ -40,11 +52,11 @@ export type SyncOrder = z.infer<typeof SyncOrder>;
  */
 export const SyncMessage = z.object({
     v: contract,
-    version: z.number().int().nonnegative(),
+    version: counter,
     full: z.boolean(),
-    since: z.number().int().nonnegative().optional(),
+    since: counter.optional(),
     upserts: z.array(SyncOrder),
-    removals: z.array(z.string().min(1)),
+    removals: z.array(MessageId),
 });
 export type SyncMessage = z.infer<typeof SyncMessage>;
 
@@ -52,8 +64,8 @@ export type SyncMessage = z.infer<typeof SyncMessage>;
 export const ConnectionMessage = z.object({
     v: contract,
     online: z.boolean(),
-    agentVersion: z.string(),
-    syncVersion: z.number().int().nonnegative(),
+    agentVersion: text(MQTT_LIMITS.agentVersionLength),
+    syncVersion: counter,
     at: timestamp,
 });
 export type ConnectionMessage = z.infer<typeof ConnectionMessage>;
@@ -62,7 +74,7 @@ export const CellState = z.enum(['OK', 'UNKNOWN', 'BROKEN']);
 export type CellState = z.infer<typeof CellState>;
 
 export const CellReport = z.object({
-    cellId: z.string(),
+    cellId: CellName,
     size: CellSize,
     /** null while the board does not answer: never guess "closed". */
     lockClosed: z.boolean().nullable(),
@@ -72,7 +84,7 @@ export const CellReport = z.object({
 export type CellReport = z.infer<typeof CellReport>;
 
 /** agent → cloud, retained, on change. */
-export const CellsMessage = z.object({ v: contract, at: timestamp, cells: z.array(CellReport) });
+export const CellsMessage = z.object({ v: contract, at: timestamp, cells: z.array(CellReport).max(MQTT_LIMITS.cellsPerReport) });
 export type CellsMessage = z.infer<typeof CellsMessage>;
 
 export const EventType = z.enum(['PLACED', 'PICKED_UP', 'SUBTRACTED', 'CODE_REJECTED', 'LOCKOUT', 'DOOR_LEFT_OPEN', 'CELL_FAULT']);
@@ -84,37 +96,37 @@ export type RejectReason = z.infer<typeof RejectReason>;
 /** agent → cloud: `lockers/{id}/events`. Applied once by eventId; seq orders one locker's events. */
 export const LockerEvent = z.object({
     v: contract,
-    eventId: z.string().min(1),
-    seq: z.number().int().positive(),
+    eventId: MessageId,
+    seq: counter.positive(),
     type: EventType,
-    orderId: z.string().optional(),
-    cellId: z.string().optional(),
+    orderId: MessageId.optional(),
+    cellId: CellName.optional(),
     at: timestamp,
     /** CODE_REJECTED: why; the code itself is never sent in full. */
     reason: RejectReason.optional(),
-    maskedCode: z.string().optional(),
+    maskedCode: text(MQTT_LIMITS.maskedCodeLength).optional(),
     /** LOCKOUT: until when the keypad ignores input. */
     until: timestamp.optional(),
     /** CELL_FAULT: what was seen (JAMMED, BOARD_SILENT). */
     fault: z.enum(['JAMMED', 'BOARD_SILENT']).optional(),
     /** Set when the event came from a command (staff OPEN_CELL). */
-    commandId: z.string().optional(),
+    commandId: MessageId.optional(),
 });
 export type LockerEvent = z.infer<typeof LockerEvent>;
 
 /** cloud → agent: the event is committed; the agent may drop it from its outbox. */
-export const AckMessage = z.object({ v: contract, eventId: z.string().min(1) });
+export const AckMessage = z.object({ v: contract, eventId: MessageId });
 export type AckMessage = z.infer<typeof AckMessage>;
 
-const commandBase = { v: contract, commandId: z.string().min(1) };
+const commandBase = { v: contract, commandId: MessageId };
 /** cloud → agent: `lockers/{id}/commands`; a redelivered commandId is executed only once. */
 export const CommandMessage = z.discriminatedUnion('type', [
     /** Staff subtraction: open the order's cell so the parcel can be taken back. */
     z.object({
         ...commandBase,
         type: z.literal('OPEN_CELL'),
-        cellId: z.string().min(1),
-        orderId: z.string().min(1).optional(),
+        cellId: CellName,
+        orderId: MessageId.optional(),
         /** A cell must not spring open hours after staff asked and left: later, it is refused. */
         expiresAt: timestamp.optional(),
     }),
@@ -125,7 +137,7 @@ export type CommandMessage = z.infer<typeof CommandMessage>;
 
 /** agent → cloud: `lockers/{id}/responses`, same commandId, `{ status, data | error }`. */
 export const ResponseMessage = z.discriminatedUnion('status', [
-    z.object({ v: contract, commandId: z.string().min(1), status: z.literal('ok'), data: z.record(z.string(), z.unknown()).optional() }),
-    z.object({ v: contract, commandId: z.string().min(1), status: z.literal('error'), error: z.string() }),
+    z.object({ v: contract, commandId: MessageId, status: z.literal('ok'), data: z.record(z.string(), z.unknown()).optional() }),
+    z.object({ v: contract, commandId: MessageId, status: z.literal('error'), error: text(MQTT_LIMITS.errorLength) }),
 ]);
 export type ResponseMessage = z.infer<typeof ResponseMessage>;
