@@ -35,22 +35,51 @@ export interface InboundDeps {
   publisher: SyncPublisher;
 }
 
+/** Messages of one locker waiting to be handled, at most. */
+export const MAX_PENDING_PER_LOCKER = 256;
+
 export class InboundMessages {
   private readonly queues = new Map<string, Promise<void>>();
   /** Lockers are never deleted: once seen in the database, a locker id stays known. */
   private readonly known = new Set<string>();
+  /** messages of each locker received and not yet handled */
+  private readonly pending = new Map<string, number>();
+  private readonly dropped = new Map<string, number>();
 
   constructor(private readonly deps: InboundDeps) {}
 
   handle(topic: string, payload: Buffer): void {
     const t = parseLockerTopic(topic);
     if (!t) return;
-    const prev = this.queues.get(t.lockerId) ?? Promise.resolve();
+    const { lockerId } = t;
+    // A locker sending faster than its messages are handled (a hostile or broken agent) cannot
+    // grow this queue without bound: what is beyond it is dropped. Nothing is lost that matters:
+    // the agent sends an event again until it is acknowledged, and its state messages again on
+    // its next change or reconnection.
+    const pending = this.pending.get(lockerId) ?? 0;
+    if (pending >= MAX_PENDING_PER_LOCKER) {
+      const dropped = (this.dropped.get(lockerId) ?? 0) + 1;
+      this.dropped.set(lockerId, dropped);
+      if (dropped === 1) this.deps.logger.warn('locker sends faster than its messages are handled: dropping until it catches up', { lockerId, pending });
+      return;
+    }
+    this.pending.set(lockerId, pending + 1);
+    const prev = this.queues.get(lockerId) ?? Promise.resolve();
     const next = prev
-      .then(() => this.dispatch(t.lockerId, t.name, payload))
-      .catch((err) => this.deps.logger.error('locker message failed', { lockerId: t.lockerId, topic: t.name, err }));
-    this.queues.set(t.lockerId, next);
-    void next.finally(() => this.queues.get(t.lockerId) === next && this.queues.delete(t.lockerId));
+      .then(() => this.dispatch(lockerId, t.name, payload))
+      .catch((err) => this.deps.logger.error('locker message failed', { lockerId, topic: t.name, err }))
+      .finally(() => this.handled(lockerId));
+    this.queues.set(lockerId, next);
+    void next.finally(() => this.queues.get(lockerId) === next && this.queues.delete(lockerId));
+  }
+
+  private handled(lockerId: string): void {
+    const left = (this.pending.get(lockerId) ?? 1) - 1;
+    if (left > 0) return void this.pending.set(lockerId, left);
+    this.pending.delete(lockerId);
+    const dropped = this.dropped.get(lockerId);
+    if (dropped) this.deps.logger.warn('locker caught up: messages were dropped meanwhile', { lockerId, dropped });
+    this.dropped.delete(lockerId);
   }
 
   /** Resolves when every message received so far has been handled. */

@@ -12,6 +12,12 @@ import { recordCells, recordConnection } from '../../cloud/sync/link-state.ts';
 import { DIALECTS } from '../helpers/storage.ts';
 import { typeAndWaitOpen } from '../helpers/sim-harness.ts';
 import { AGENT_VERSION } from '../../locker-agent/agent.ts';
+import { openTestStorage } from '../helpers/storage.ts';
+import { ManualClock } from '../../shared/clock.ts';
+import { createPostomat } from '../../cloud/services/admin/postomats.ts';
+import { SyncPublisher } from '../../cloud/sync/publisher.ts';
+import { InboundMessages, MAX_PENDING_PER_LOCKER } from '../../cloud/sync/inbound.ts';
+import { createUnitOfWork } from '../../cloud/consequences.ts';
 import { codesOf, link, startSyncWorld, until, untilAgent, untilOnline, type CloudLocker, type SyncWorld } from './harness.ts';
 
 const FORGED_AT = '2030-01-01T00:00:00.000Z';
@@ -160,3 +166,33 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('a locker that sends faster than its messages are handled', () => {
+  it(`queues at most ${MAX_PENDING_PER_LOCKER} of its messages; the rest are dropped with one warning, and a summary when it catches up`, async () => {
+    const storage = await openTestStorage(DIALECTS[0]);
+    try {
+      const lines: any[] = [];
+      const logger = createLogger({ level: 'debug', write: (l) => lines.push(JSON.parse(l)) });
+      const clock = new ManualClock('2026-07-01T10:00:00.000Z');
+      const locker = await createPostomat(storage.db, { title: 'Flood', shortId: 'FLOOD1' }, [{ number: 1, size: 'M', board: 0, lock: 1 }], clock.now());
+      const publisher = new SyncPublisher({ db: storage.db, clock, logger, publish: async () => true, connected: () => true }, { pollMs: 60_000, commandResendMs: 10_000 });
+      const inbound = new InboundMessages({ db: storage.db, uow: createUnitOfWork(storage.db, storage.changes), clock, logger, publish: async () => true, publisher });
+      const cells: CellsMessage = { v: CONTRACT_VERSION, at: clock.now().toISOString(), cells: [{ cellId: '1', size: 'M', lockClosed: true, parcelPresent: false, state: 'OK' }] };
+      const payload = Buffer.from(JSON.stringify(cells));
+      for (let i = 0; i < 1_000; i++) inbound.handle(topics.cells(locker.id), payload);
+      await inbound.idle();
+      const warnings = lines.filter((l) => l.level === 'warn');
+      assert.deepEqual(warnings.map((l) => l.msg), [
+        'locker sends faster than its messages are handled: dropping until it catches up',
+        'locker caught up: messages were dropped meanwhile',
+      ]);
+      assert.equal(warnings[1].dropped, 1_000 - MAX_PENDING_PER_LOCKER);
+      // And it is served again afterwards.
+      inbound.handle(topics.cells(locker.id), payload);
+      await inbound.idle();
+      assert.equal(lines.filter((l) => l.level === 'warn').length, 2);
+    } finally {
+      await storage.destroy();
+    }
+  });
+});
