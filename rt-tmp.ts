@@ -1,0 +1,14 @@
+import { startTestCloud } from './test/helpers/cloud.ts';
+import { DIALECTS } from './test/helpers/storage.ts';
+import { sql } from 'kysely';
+const cloud = await startTestCloud(DIALECTS[1]);
+const names = (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(cloud.storage.db)).rows.map((r) => r.name);
+console.log(names.length);
+const parts = names.map((n) => sql`(select count(*) from ${sql.table(n)}) as ${sql.ref(n)}`);
+let t = performance.now();
+for (let i = 0; i < 100; i++) await sql`select ${sql.join(parts)}`.execute(cloud.storage.db);
+console.log('count ms', (performance.now() - t) / 100);
+t = performance.now();
+for (let i = 0; i < 100; i++) await cloud.request('GET', '/api/v1/public/postomat/%00');
+console.log('req ms', (performance.now() - t) / 100);
+await cloud.stop();
