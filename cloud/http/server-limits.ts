@@ -72,6 +72,8 @@ function capPerAddress(server: http.Server, cap: number, refusals: RefusalLog): 
     });
     if (count > cap) {
       refusals.refused('http connection refused', 'HTTP_MAX_CONNECTIONS_PER_ADDRESS', address, { cap });
+      // Nothing more is read, so no request of this connection ever reaches the app.
+      socket.pause();
       // The spec's rate-limit answer: the client may retry once one of its connections is closed.
       socket.end(rawAnswer(429, 'Too Many Requests', 'RATE_LIMIT_EXCEEDED', { 'Retry-After': '1' }));
       socket.destroySoon();

@@ -53,8 +53,8 @@ export function plainText<T extends StringSchema>(schema: T, options: { multilin
     .refine((s) => !UNPAIRED_SURROGATE.test(s), { error: 'must NOT contain unpaired surrogates', abort: true }) as T;
 }
 
-/** A single-line string of at most `max` characters. */
-export const line = (max: number) => plainText(z.string().max(max));
+/** A single-line string of at most `max` characters; `trim`: surrounding whitespace is cut first. */
+export const line = (max: number, options: { trim?: boolean } = {}) => plainText(options.trim ? z.string().trim().max(max) : z.string().max(max));
 
 /** A free text of at most `max` characters: tab and line breaks allowed. */
 export const text = (max: number) => plainText(z.string().max(max), { multiline: true });

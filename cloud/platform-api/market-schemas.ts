@@ -22,7 +22,7 @@ export const TrackCodeParams = z.object({ trackCode: line(TEXT_MAX.trackCode).mi
 
 const Party = z.object({
   name: line(TEXT_MAX.title),
-  phone: line(TEXT_MAX.phone).trim().min(1),
+  phone: line(TEXT_MAX.phone, { trim: true }).min(1),
   address: line(TEXT_MAX.address),
   country: int4Id(),
   city: int4Id(),
@@ -37,7 +37,7 @@ export const MarketParcelBody = z
     postomatId: line(TEXT_MAX.id).min(1).optional(),
     warehouseId: int4Id().optional(),
     createPostomatOrder: z.boolean().default(false),
-    trackCode: line(TEXT_MAX.trackCode).trim().min(1).optional(),
+    trackCode: line(TEXT_MAX.trackCode, { trim: true }).min(1).optional(),
     weight: z.number().min(0.01),
     price: z.number().min(0).max(1_000_000_000_000).default(0),
     currency: z.string().length(3).pipe(z.string().regex(/^[A-Za-z]{3}$/)),

@@ -14,7 +14,7 @@ export const SmallPageQuery = z.object({
 });
 
 export const LoginBody = z.object({
-  email: line(TEXT_MAX.email).trim().toLowerCase().pipe(z.email()),
+  email: line(TEXT_MAX.email, { trim: true }).toLowerCase().pipe(z.email()),
   password: line(TEXT_MAX.password).min(8),
 });
 

@@ -7,7 +7,7 @@
  *   locker order create, 500 from the marketplace's locker-order list, 502 `Postomat provider error`);
  * - every refusal in the spec's error shape `{ statusCode, error, message[, code] }`;
  * - no request takes longer than REQUEST_BOUND_MS (a hang detector, far above a normal answer);
- * - a refused request writes no row (every table counted before and after).
+ * - a refused request writes no row (the tables the API writes, counted before and after).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,7 +24,7 @@ import { jsonValue, pathSegment, percentEncode, queryValues, rawBody, toJson, ty
 import { seedFuzzWorld, type Baseline, type FuzzWorld } from './fuzz-world.ts';
 
 const SEED = 1616;
-const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 16);
+const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 10);
 const REQUEST_BOUND_MS = 5_000;
 /**
  * Fields left alone: an order's `days` gets its bound with the placement fix of issue 16 point 4
@@ -146,12 +146,17 @@ function errorShapeProblem(status: number, text: string): string | undefined {
   return undefined;
 }
 
-/** Row counts of every table, in one query. */
-async function tableCounts(db: Db, dialect: string): Promise<Record<string, number>> {
-  const names = dialect === 'sqlite'
-    ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(db)).rows.map((r) => r.name)
-    : (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db)).rows.map((r) => r.name);
-  const parts = names.map((n) => sql`(select count(*) from ${sql.table(n)}) as ${sql.ref(n)}`);
+/**
+ * The tables a request of the API writes to (rows the routes insert or delete), counted in one
+ * query around every request: all ~60 tables cost several times more on a loaded machine.
+ */
+const WRITTEN_TABLES = [
+  'recipient', 'locker_order', 'order_status', 'order_code', 'outbox_event', 'locker_sync_change', 'refresh_token', 'platform_api_key',
+  'platform_webhook', 'platform_client', 'payment_order', 'parcel', 'parcel_status', 'market_idempotency', 'bulk_job',
+];
+
+async function tableCounts(db: Db): Promise<Record<string, number>> {
+  const parts = WRITTEN_TABLES.map((n) => sql`(select count(*) from ${sql.table(n)}) as ${sql.ref(n)}`);
   const row = (await sql<Record<string, number | string>>`select ${sql.join(parts)}`.execute(db)).rows[0];
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
 }
@@ -188,7 +193,7 @@ for (const dialect of DIALECTS) {
     it('answers malformed input with the spec\'s refusals, fast, and writes nothing when it refuses', async () => {
       const problems: string[] = [];
       let sent = 0;
-      let counts = await tableCounts(cloud.storage.db, dialect.name);
+      let counts = await tableCounts(cloud.storage.db);
       for (const [i, entry] of routes.entries()) {
         const baseline = world.baselines[`${entry.method} ${entry.path}`] ?? {};
         const samples = fc.sample(mutationsOf(entry, baseline), { seed: SEED + i, numRuns: RUNS_PER_ROUTE });
@@ -205,7 +210,7 @@ for (const dialect of DIALECTS) {
           }
           if (res.status >= 500 && !specFiveHundred(entry, res.status, body)) problems.push(`5xx: ${where}`);
           if (res.ms > REQUEST_BOUND_MS) problems.push(`slow (${Math.round(res.ms)} ms): ${where}`);
-          const now = await tableCounts(cloud.storage.db, dialect.name);
+          const now = await tableCounts(cloud.storage.db);
           if (res.status >= 400) {
             const shape = errorShapeProblem(res.status, res.text);
             if (shape) problems.push(`shape (${shape}): ${where}`);
