@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { DEFAULT_AUTH_LIMITS, type AuthLimitsConfig } from './deps.ts';
 import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from './sync/broker-limits.ts';
+import type { HttpLimits } from './http/server-limits.ts';
 
 const port = (name: string) =>
   z.coerce.number({ error: `${name} must be a port number` }).int(`${name} must be a whole number`).min(0, `${name} must be 0-65535`).max(65535, `${name} must be 0-65535`);
@@ -35,6 +36,20 @@ const BROKER_ENV = {
   MQTT_MAX_PACKET_BYTES: whole('MQTT_MAX_PACKET_BYTES', 4_096, 268_435_455, DEFAULT_BROKER_LIMITS.maxPacketBytes),
   MQTT_LOGIN_FAILURE_MAX: whole('MQTT_LOGIN_FAILURE_MAX', 0, 1_000_000, DEFAULT_BROKER_LIMITS.loginFailureMax, ' (0 turns the backoff off)'),
   MQTT_LOGIN_FAILURE_WINDOW_MS: whole('MQTT_LOGIN_FAILURE_WINDOW_MS', 1_000, 86_400_000, DEFAULT_BROKER_LIMITS.loginFailureWindowMs),
+};
+
+const ms = (name: string, min: number, fallback: number) =>
+  z.coerce.number({ error: `${name} must be a number of milliseconds` }).int(`${name} must be a whole number`).min(min, `${name} must be >= ${min}`).default(fallback);
+const cap = (name: string, fallback: number) =>
+  z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).min(0, `${name} must be >= 0 (0 turns the cap off)`).default(fallback);
+
+/** The HTTP server's own limits (cloud/http/server-limits.ts, docs/security.md "HTTP limits"). */
+const HTTP_LIMITS_ENV = {
+  HTTP_HEADERS_TIMEOUT_MS: ms('HTTP_HEADERS_TIMEOUT_MS', 100, 10_000),
+  HTTP_REQUEST_TIMEOUT_MS: ms('HTTP_REQUEST_TIMEOUT_MS', 100, 30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: ms('HTTP_KEEP_ALIVE_TIMEOUT_MS', 100, 65_000),
+  HTTP_MAX_CONNECTIONS: cap('HTTP_MAX_CONNECTIONS', 512),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: cap('HTTP_MAX_CONNECTIONS_PER_ADDRESS', 64),
 };
 
 const EnvSchema = z.object({
@@ -68,8 +83,11 @@ const EnvSchema = z.object({
   SMS_GATEWAY_TOKEN: z.string().optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters (e.g. openssl rand -base64 48)').optional(),
   NODE_ENV: z.string().optional(),
+  ...HTTP_LIMITS_ENV,
 }).refine((c) => c.SMS_PROVIDER !== 'http' || c.SMS_GATEWAY_URL, { path: ['SMS_GATEWAY_URL'], message: 'SMS_GATEWAY_URL is required when SMS_PROVIDER=http' })
   // Several instances must sign with one secret, so production never falls back to a generated one.
+  // Node refuses a request deadline shorter than the headers' one.
+  .refine((c) => c.HTTP_REQUEST_TIMEOUT_MS >= c.HTTP_HEADERS_TIMEOUT_MS, { path: ['HTTP_REQUEST_TIMEOUT_MS'], message: 'HTTP_REQUEST_TIMEOUT_MS must be >= HTTP_HEADERS_TIMEOUT_MS' })
   .refine((c) => c.NODE_ENV !== 'production' || c.JWT_SECRET, { path: ['JWT_SECRET'], message: 'JWT_SECRET is required when NODE_ENV=production (at least 32 characters)' });
 
 export type CloudConfig = z.infer<typeof EnvSchema>;
@@ -91,6 +109,15 @@ export const brokerLimitsOf = (c: CloudConfig): BrokerLimits => ({
   maxPacketBytes: c.MQTT_MAX_PACKET_BYTES,
   loginFailureMax: c.MQTT_LOGIN_FAILURE_MAX,
   loginFailureWindowMs: c.MQTT_LOGIN_FAILURE_WINDOW_MS,
+});
+
+/** The HTTP server's limits as createHttpServer takes them. */
+export const httpLimitsOf = (c: CloudConfig): HttpLimits => ({
+  headersTimeoutMs: c.HTTP_HEADERS_TIMEOUT_MS,
+  requestTimeoutMs: c.HTTP_REQUEST_TIMEOUT_MS,
+  keepAliveTimeoutMs: c.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  maxConnections: c.HTTP_MAX_CONNECTIONS,
+  maxConnectionsPerAddress: c.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
 });
 
 export class ConfigError extends Error {}

@@ -3,9 +3,9 @@
  * or an external one), HTTP server and the event dispatcher. Used by main.ts, the demo launcher
  * and tests.
  */
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { authLimitsOf, type CloudConfig } from './config.ts';
+import { authLimitsOf, httpLimitsOf, type CloudConfig } from './config.ts';
+import { createHttpServer } from './http/server-limits.ts';
 import { buildApp } from './app.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -65,8 +65,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     uow,
   };
   const app = buildApp(deps);
-  const server = http.createServer(app);
-  server.keepAliveTimeout = 65_000;
+  const server = createHttpServer(app, httpLimitsOf(config), logger);
   await listenOn(server, config.PORT, config.HOST, `PORT ${config.PORT} is already in use: choose another with PORT=…`).catch(async (err) => {
     await sync.close();
     await closeOwnStorage();

@@ -35,12 +35,19 @@ export interface RouteOptions {
   separator?: string;
 }
 
+/** Where a route handler keeps its schemas, so the route table can be walked with them (the fuzzing suite). */
+const SCHEMAS = Symbol('route schemas');
+
+export function schemasOf(handler: unknown): RouteSchemas | undefined {
+  return (handler as { [SCHEMAS]?: RouteSchemas } | undefined)?.[SCHEMAS];
+}
+
 export function route<S extends RouteSchemas>(
   schemas: S,
   handler: (input: RouteInput<S>) => Promise<unknown> | unknown,
   options: RouteOptions = {},
 ): RequestHandler {
-  return async (req, res) => {
+  const routeHandler: RequestHandler = async (req, res) => {
     const params = schemas.params ? parsePart('params', schemas.params, req.params, options.separator) : undefined;
     const body = schemas.body ? parsePart('body', schemas.body, req.body, options.separator) : undefined;
     const query = schemas.query ? parsePart('querystring', schemas.query, req.query ?? {}, options.separator) : undefined;
@@ -49,4 +56,5 @@ export function route<S extends RouteSchemas>(
     if (result instanceof ListAnswer) return sendList(res, options.status ?? 200, result);
     sendJson(res, options.status ?? 200, result === undefined ? null : result);
   };
+  return Object.assign(routeHandler, { [SCHEMAS]: schemas });
 }

@@ -71,10 +71,27 @@ function stripSlashes(pattern: string): string {
   return m ? m[1] : pattern;
 }
 
+/**
+ * Of several bounds one value broke (an int4 maximum and zod's own safe-integer one), only the
+ * tightest: ajv names one limit.
+ */
+function tightestBounds(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const tightest = new Map<string, z.core.$ZodIssue>();
+  const bound = (i: z.core.$ZodIssue) => Number((i as any).maximum ?? (i as any).minimum);
+  for (const issue of issues) {
+    if (issue.code !== 'too_big' && issue.code !== 'too_small') continue;
+    const key = `${issue.code} ${issue.path.join('/')}`;
+    const held = tightest.get(key);
+    const tighter = !held || (issue.code === 'too_big' ? bound(issue) < bound(held) : bound(issue) > bound(held));
+    if (tighter) tightest.set(key, issue);
+  }
+  return issues.filter((i) => (i.code !== 'too_big' && i.code !== 'too_small') || tightest.get(`${i.code} ${i.path.join('/')}`) === i);
+}
+
 export function formatIssues(part: RequestPart, issues: readonly z.core.$ZodIssue[], input: unknown, separator = ', '): string {
   const seen = new Set<string>();
   const lines: string[] = [];
-  for (const issue of issues) {
+  for (const issue of tightestBounds(issues)) {
     const { pathSuffix, text } = describeIssue(issue, input);
     const path = pathSuffix === '' ? issue.path.slice(0, -1) : issue.path;
     const where = [part, ...path.map(String)].join('/');

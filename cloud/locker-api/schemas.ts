@@ -1,12 +1,13 @@
 /** Request schemas of the Locker API: the single source of its validation and input types. */
 import { z } from 'zod';
-import { cuid2, integer, optionalPaging, qArray, qBool, qInt, qNum } from '../http/query.ts';
+import { cuid2, integer, optionalPaging, pageNumber, pageSize, qArray, qBool, qInt, qNum } from '../http/query.ts';
+import { line, text, TEXT_MAX } from '../http/text.ts';
 import { ORDER_STATUSES } from '../domain/order-states.ts';
 import { LOCKER_PHONE, LOCKER_PHONE_MAX } from '../domain/phone.ts';
 
 export const IdParams = z.object({ id: cuid2() });
 export const PostomatIdParams = z.object({ postomatId: cuid2() });
-export const ShortIdParams = z.object({ shortId: z.string().min(1) });
+export const ShortIdParams = z.object({ shortId: line(TEXT_MAX.shortId).min(1) });
 
 /** A recipient phone as locker orders take it. */
 export const lockerPhone = () => z.string().trim().max(LOCKER_PHONE_MAX).regex(LOCKER_PHONE);
@@ -17,7 +18,7 @@ export const CreateOrderBody = z.object({
   sendMessage: z.boolean(),
   days: integer().min(1).optional(),
   weight: z.number().min(0).optional(),
-  customData: z.string().optional(),
+  customData: text(TEXT_MAX.customData).optional(),
   pay: z.boolean().optional(),
 });
 export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
@@ -34,8 +35,8 @@ export const OrderFlags = {
 export const OrderReadQuery = z.object(OrderFlags);
 
 export const OrderListQuery = z.object({
-  page: qInt(integer().min(1)).default(1),
-  pageSize: qInt(integer().min(1)).default(10),
+  page: qInt(pageNumber()).default(1),
+  pageSize: qInt(pageSize()).default(10),
   status: z.enum(ORDER_STATUSES).optional(),
   ...OrderFlags,
 });

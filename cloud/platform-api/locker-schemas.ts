@@ -5,17 +5,18 @@
  * they are written here; what the locker side then checks is the Locker API's own schemas.
  */
 import { z } from 'zod';
-import { integer, qArray, qBool, qInt, qNum } from '../http/query.ts';
+import { integer, pageNumber, pageSize, qArray, qBool, qInt, qNum } from '../http/query.ts';
+import { line, text, TEXT_MAX } from '../http/text.ts';
 import { ORDER_STATUSES } from '../domain/order-states.ts';
 import { OrderFlags } from '../locker-api/schemas.ts';
 
 /** The spec's platform lists: page and pageSize required, pageSize 1-500. */
 export const PlatformPaging = {
-  page: qInt(integer().min(1)),
-  pageSize: qInt(integer().min(1).max(500)),
+  page: qInt(pageNumber()),
+  pageSize: qInt(pageSize(500)),
 };
 
-export const StringIdParams = z.object({ id: z.string().min(1) });
+export const StringIdParams = z.object({ id: line(TEXT_MAX.id).min(1) });
 
 export const LockerPointQuery = {
   latitude: qNum(z.number().min(-90).max(90)).optional(),
@@ -24,9 +25,9 @@ export const LockerPointQuery = {
 
 export const PlatformPostomatListQuery = z.object({
   ...PlatformPaging,
-  ids: qArray(z.string()).optional(),
-  cityId: z.string().optional(),
-  districtId: z.string().optional(),
+  ids: qArray(line(TEXT_MAX.id)).optional(),
+  cityId: line(TEXT_MAX.id).optional(),
+  districtId: line(TEXT_MAX.id).optional(),
   withCity: qBool().default(false),
   withDistrict: qBool().default(false),
   ...LockerPointQuery,
@@ -35,11 +36,11 @@ export const PlatformPostomatListQuery = z.object({
 export const PlatformCityListQuery = z.object({ ...PlatformPaging, withCountry: qBool().default(false) });
 
 export const PlatformOrderCreateBody = z.object({
-  toUserPhone: z.string().min(5),
-  postomatId: z.string(),
+  toUserPhone: line(TEXT_MAX.phone).min(5),
+  postomatId: line(TEXT_MAX.id),
   weight: z.number().min(0.001),
   days: integer().min(1),
-  customData: z.string().optional(),
+  customData: text(TEXT_MAX.customData).optional(),
   pay: z.boolean().optional(),
 });
 

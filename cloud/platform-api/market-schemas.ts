@@ -1,14 +1,15 @@
 /** Request schemas of the marketplace (/api/v1/integrations/market-company). */
 import { z } from 'zod';
-import { integer, qArray, qBool, qInt } from '../http/query.ts';
+import { int4Id, qArray, qBool, qInt } from '../http/query.ts';
+import { line, TEXT_MAX } from '../http/text.ts';
 import { isLockerPhone, LOCKER_PHONE } from '../domain/phone.ts';
 import { LockerPointQuery, PlatformPaging } from './locker-schemas.ts';
 
 export const PickupPointListQuery = z.object({
   ...PlatformPaging,
-  ids: qArray(qInt(integer().min(1))).optional(),
-  cityId: qInt(integer().min(1)).optional(),
-  countryId: qInt(integer().min(1)).optional(),
+  ids: qArray(qInt(int4Id())).optional(),
+  cityId: qInt(int4Id()).optional(),
+  countryId: qInt(int4Id()).optional(),
   withCity: qBool().default(false),
   withCountry: qBool().default(false),
   ...LockerPointQuery,
@@ -17,14 +18,14 @@ export const PickupPointListQuery = z.object({
 export const PlaceReadQuery = z.object({ withCity: qBool().default(false), withCountry: qBool().default(false) });
 export const MarketCityListQuery = z.object({ ...PlatformPaging, withCountry: qBool().default(false) });
 
-export const TrackCodeParams = z.object({ trackCode: z.string().min(1) });
+export const TrackCodeParams = z.object({ trackCode: line(TEXT_MAX.trackCode).min(1) });
 
 const Party = z.object({
-  name: z.string(),
-  phone: z.string().trim().min(1),
-  address: z.string(),
-  country: integer().min(1),
-  city: integer().min(1),
+  name: line(TEXT_MAX.title),
+  phone: line(TEXT_MAX.phone, { trim: true }).min(1),
+  address: line(TEXT_MAX.address),
+  country: int4Id(),
+  city: int4Id(),
 });
 
 const required = (ctx: z.core.$RefinementCtx, field: string) =>
@@ -33,10 +34,10 @@ const required = (ctx: z.core.$RefinementCtx, field: string) =>
 export const MarketParcelBody = z
   .object({
     deliveryMethod: z.enum(['POSTOMAT', 'PICKUP']),
-    postomatId: z.string().min(1).optional(),
-    warehouseId: integer().min(1).optional(),
+    postomatId: line(TEXT_MAX.id).min(1).optional(),
+    warehouseId: int4Id().optional(),
     createPostomatOrder: z.boolean().default(false),
-    trackCode: z.string().trim().min(1).max(100).optional(),
+    trackCode: line(TEXT_MAX.trackCode, { trim: true }).min(1).optional(),
     weight: z.number().min(0.01),
     price: z.number().min(0).max(1_000_000_000_000).default(0),
     currency: z.string().length(3).pipe(z.string().regex(/^[A-Za-z]{3}$/)),
@@ -54,7 +55,7 @@ export const MarketParcelBody = z
 export type MarketParcelBody = z.output<typeof MarketParcelBody>;
 
 export const RedirectBody = z
-  .object({ toWarehouseId: integer().min(1).optional(), toPostomatId: z.string().min(1).optional() })
+  .object({ toWarehouseId: int4Id().optional(), toPostomatId: line(TEXT_MAX.id).min(1).optional() })
   .superRefine((b, ctx) => {
     if ((b.toWarehouseId === undefined) === (b.toPostomatId === undefined)) {
       ctx.addIssue({ code: 'custom', path: [], message: "must have exactly one of properties 'toWarehouseId', 'toPostomatId'" });

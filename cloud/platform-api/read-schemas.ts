@@ -4,20 +4,17 @@
  * value is a 400 in Fastify's wording.
  */
 import { z } from 'zod';
-import { integer, optionalPaging, qArray, qBool, qInt } from '../http/query.ts';
+import { int4, int4Id, optionalPaging, pageNumber, pageSize, qArray, qBool, qInt } from '../http/query.ts';
+import { line, TEXT_MAX } from '../http/text.ts';
 import { CARGO_KINDS, CARGO_STATUSES, PARCEL_STATUSES } from '../domain/platform/enums.ts';
 
-/** Platform ids and client codes are 32-bit integer columns: a larger number names nothing and must not reach the database. */
-export const INT4_MAX = 2_147_483_647;
-const int = () => integer().max(INT4_MAX);
-
-/** A platform record id in a path: an integer >= 1. */
-export const RecordIdParams = z.object({ id: qInt(int().min(1)) });
+/** A platform record id in a path: an integer >= 1 (an int4 column: a larger number names nothing). */
+export const RecordIdParams = z.object({ id: qInt(int4Id()) });
 
 const cargoKinds = () => qArray(z.enum(CARGO_KINDS));
 
 export const ClientSearchQuery = z.object({
-  search: z.string(),
+  search: line(TEXT_MAX.search),
   cargoTypes: cargoKinds().optional(),
 });
 
@@ -27,11 +24,11 @@ export const LogisticListQuery = z.object({
   isCleaning: qBool().optional(),
 });
 
-export const SupplierByPhoneQuery = z.object({ phone: z.string() });
+export const SupplierByPhoneQuery = z.object({ phone: line(TEXT_MAX.phone) });
 
 /** What every parcel-shaped list takes: search, statuses, isPayed. */
 const searchable = {
-  search: z.string().optional(),
+  search: line(TEXT_MAX.search).optional(),
   isPayed: qBool().optional(),
 };
 
@@ -43,10 +40,10 @@ export const SupplierParcelsQuery = z.object({
 });
 
 const listCommon = {
-  page: qInt(integer().min(1)).default(1),
-  pageSize: qInt(integer().min(1)).default(10),
-  code: qInt(int().min(1)).optional(),
-  codes: qArray(qInt(int())).optional(),
+  page: qInt(pageNumber()).default(1),
+  pageSize: qInt(pageSize()).default(10),
+  code: qInt(int4Id()).optional(),
+  codes: qArray(qInt(int4())).optional(),
   arrivedAtFinal: qBool().optional(),
   ...searchable,
 };
