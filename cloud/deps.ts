@@ -33,6 +33,8 @@ export interface AppConfig {
   jwtSecret?: string;
   /** DEFAULT_AUTH_LIMITS when absent */
   authLimits?: AuthLimitsConfig;
+  /** a company's orders waiting for placement at one locker (domain/order-limits.ts default when absent) */
+  pendingOrdersPerLocker?: number;
 }
 
 export interface AppDeps {

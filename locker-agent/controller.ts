@@ -1,4 +1,5 @@
 import { CELL_SIZES, type CellSize, type CommandMessage, type LockerEvent, type RejectReason, type ResponseMessage, CONTRACT_VERSION } from '../shared/mqtt/index.ts';
+import { chooseByCode } from '../shared/locker-codes.ts';
 import { isoNow, type Clock } from './clock.ts';
 import type { CellMonitor } from './cells.ts';
 import type { CellConfig } from './config.ts';
@@ -47,9 +48,8 @@ export class Controller {
             return;
         }
         const matches = this.store.ordersByCode(code);
-        const actionable = matches.find(
-            ({ order, kind }) => (kind === 'DOWN' && order.status === 'CREATED') || (kind !== 'DOWN' && order.status === 'DELIVERED'),
-        );
+        // The rule the cloud draws codes by (shared/locker-codes.ts): a placement first.
+        const actionable = chooseByCode(matches);
         if (!actionable) return this.wrongCode(code, matches.length ? 'WRONG_STATE' : 'UNKNOWN_CODE');
         this.log.info(`code ${maskCode(code)} → ${actionable.kind} order ${actionable.order.orderId}`);
         const { order, kind } = actionable;

@@ -1,7 +1,7 @@
 /** Request schemas of the Locker API: the single source of its validation and input types. */
 import { z } from 'zod';
 import { cuid2, integer, optionalPaging, qArray, qBool, qInt, qNum } from '../http/query.ts';
-import { ORDER_STATUSES } from '../domain/order-states.ts';
+import { MAX_STORAGE_DAYS, ORDER_STATUSES } from '../domain/order-states.ts';
 import { LOCKER_PHONE, LOCKER_PHONE_MAX } from '../domain/phone.ts';
 
 export const IdParams = z.object({ id: cuid2() });
@@ -15,7 +15,7 @@ export const CreateOrderBody = z.object({
   toUserPhone: lockerPhone(),
   postomatId: cuid2(),
   sendMessage: z.boolean(),
-  days: integer().min(1).optional(),
+  days: integer().min(1).max(MAX_STORAGE_DAYS).optional(),
   weight: z.number().min(0).optional(),
   customData: z.string().optional(),
   pay: z.boolean().optional(),

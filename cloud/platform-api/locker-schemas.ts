@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { integer, qArray, qBool, qInt, qNum } from '../http/query.ts';
-import { ORDER_STATUSES } from '../domain/order-states.ts';
+import { MAX_STORAGE_DAYS, ORDER_STATUSES } from '../domain/order-states.ts';
 import { OrderFlags } from '../locker-api/schemas.ts';
 
 /** The spec's platform lists: page and pageSize required, pageSize 1-500. */
@@ -38,7 +38,7 @@ export const PlatformOrderCreateBody = z.object({
   toUserPhone: z.string().min(5),
   postomatId: z.string(),
   weight: z.number().min(0.001),
-  days: integer().min(1),
+  days: integer().min(1).max(MAX_STORAGE_DAYS),
   customData: z.string().optional(),
   pay: z.boolean().optional(),
 });

@@ -33,6 +33,8 @@ export interface InboundDeps {
   logger: Logger;
   publish(topic: string, body: unknown): Promise<boolean>;
   publisher: SyncPublisher;
+  /** attempts before an event that keeps failing is set aside (ingest.ts) */
+  eventMaxAttempts?: number;
 }
 
 export class InboundMessages {

@@ -20,6 +20,7 @@ import * as m009 from './009_platform_search.ts';
 import * as m010 from './010_client_search.ts';
 import * as m012 from './012_retention.ts';
 import * as m015 from './015_bulk_jobs.ts';
+import * as m016 from './016_locker_safety.ts';
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -36,6 +37,7 @@ export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['010_client_search', m010],
   ['012_retention', m012],
   ['015_bulk_jobs', m015],
+  ['016_locker_safety', m016],
 ];
 
 const LOCK_KEY = 7_340_021;
