@@ -5,6 +5,7 @@ import type { CellMonitor } from './cells.ts';
 import type { CellConfig } from './config.ts';
 import { formatAmount, maskCode, type Display, type Log } from './display.ts';
 import type { DoorSessions } from './sessions.ts';
+import type { CellPlacement } from './cell-map.ts';
 import type { AgentStore, StoredOrder } from './store.ts';
 
 export interface KeypadPolicy {
@@ -32,6 +33,8 @@ export class Controller {
         private readonly policy: KeypadPolicy,
         private readonly log: Log,
         private readonly onEvents: (events: LockerEvent[]) => void,
+        /** which configured cells may take a parcel now (the cloud's cell map: cell-map.ts) */
+        private readonly placement: CellPlacement = { usable: () => true, ready: () => true },
     ) {}
 
     /** Queue a code from the keypad; resolves when it has been handled. */
@@ -65,6 +68,8 @@ export class Controller {
     }
 
     private async place(code: string, order: StoredOrder): Promise<void> {
+        // Until the cloud said which cells it knows, no cell is known to be safe to fill.
+        if (!this.placement.ready()) return this.reject(code, 'NO_FREE_CELL', order, 'This locker is starting up. Please try again in a minute');
         const tried = new Set<string>();
         for (;;) {
             const cell = this.pickCell(order.cellSize, tried);
@@ -106,6 +111,7 @@ export class Controller {
         const faults = this.store.cellFaults();
         const candidates = this.cells.cells.filter((c) => {
             if (exclude.has(c.cellId) || occupied.has(c.cellId) || busy.has(c.cellId) || faults.has(c.cellId)) return false;
+            if (!this.placement.usable(c.cellId)) return false;
             if (CELL_SIZES.indexOf(c.size) < minRank) return false;
             const v = this.cells.view(c.cellId);
             return v.lockClosed === true && v.parcelPresent === false;

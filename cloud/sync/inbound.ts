@@ -20,6 +20,7 @@ import type { Clock } from '../../shared/clock.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
 import type { UnitOfWork } from '../services/unit-of-work.ts';
+import { checkCellMap } from './cell-map.ts';
 import { recordResponse } from './commands.ts';
 import { ingestEvent } from './ingest.ts';
 import { lockerExists, recordCells, recordConnection } from './link-state.ts';
@@ -97,7 +98,9 @@ export class InboundMessages {
       await this.deps.publisher.sendCommands(lockerId);
     } else if (name === 'cells') {
       const msg = this.decode(lockerId, name, CellsMessage, payload);
-      if (msg) await recordCells(db, lockerId, msg, clock.now());
+      if (!msg) return;
+      await recordCells(db, lockerId, msg, clock.now());
+      await checkCellMap(db, logger, lockerId, msg.cells.map((c) => c.cellId), clock.now());
     } else if (name === 'responses') {
       const msg = this.decode(lockerId, name, ResponseMessage, payload);
       if (!msg) return;

@@ -1,3 +1,4 @@
 export * from './version.ts';
 export * from './schemas.ts';
 export * from './topics.ts';
+export * from './cell-map.ts';

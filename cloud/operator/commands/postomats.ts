@@ -15,6 +15,7 @@ import {
   type PostomatView,
 } from '../../services/admin/postomats.ts';
 import { addCellsToPostomat, updateCell } from '../../services/admin/cells.ts';
+import { recordCellMapChange } from '../../sync/changes.ts';
 import type { CellTable } from '../../storage/schema.ts';
 
 const LOCKER_FIELDS = ['id', 'shortId', 'title', 'active', 'address', 'lat', 'lng', 'schedule', 'cityId', 'districtId', 'agent', 'updatedAt'];
@@ -144,6 +145,8 @@ export const commands: Command[] = [
     async run(ctx, f) {
       const want = f.cells ?? { count: f.count!, size: f.size!, board: f.board ?? 0 };
       const created = await addCellsToPostomat(ctx.db, f.locker, want, ctx.clock.now());
+      // Its agent learns the new cells with its next sync message (docs/locker-sync.md).
+      await recordCellMapChange(ctx.db, f.locker);
       const rows = created.map((c) => ({ ...c, board: c.boardAddress }));
       return {
         json: created.map((c) => withBooleans({ id: c.id, number: c.number, size: c.size, board: c.boardAddress, lock: c.lock, isActive: c.isActive })),
@@ -161,6 +164,7 @@ export const commands: Command[] = [
     ),
     async run(ctx, f) {
       const c = await updateCell(ctx.db, f.id, { size: f.size, title: f.title, isActive: f.active }, ctx.clock.now());
+      await recordCellMapChange(ctx.db, c.postomatId);
       return { json: withBooleans(c), text: `updated cell\n${block({ ...c, active: yesNo(c.isActive) }, ['id', 'postomatId', 'number', 'title', 'size', 'lock', 'active'])}` };
     },
   }),
