@@ -1,28 +1,27 @@
-/**
- * Which of the configured cells may take a parcel. With a cloud, only cells of the cloud's cell
- * map (sent with every sync message) that are active there: a parcel in a cell the cloud does
- * not know would be refused by it and stay locked in with its order never placed. Without a
- * cloud (orders from a file or the simulator), the config is the map.
- */
 import type { CellConfig } from './config.ts';
 import type { CloudCellMap } from './store.ts';
 
+/**
+ * Which of the configured cells may take a parcel. With a cloud, only cells of the cloud's cell
+ * map (sent with every sync message) that are active there: a parcel in a cell the cloud does
+ * not know would be refused by it and stay locked in with its order never placed. Every order a
+ * cloud with cell maps sends comes with its map, so a store without one holds only orders from
+ * before cell maps (an upgraded agent, until its first full snapshot) or from an older cloud:
+ * those keep the config's cells, as they did, so the locker keeps working offline. Without a
+ * cloud (orders from a file or the simulator), the config is the map.
+ */
 export interface CellPlacement {
     /** the cell may take a new parcel */
     usable(cellId: string): boolean;
-    /** false while a cloud is configured but its cell map has not arrived yet */
-    ready(): boolean;
 }
 
 export function cellPlacement(hasCloud: boolean, map: () => CloudCellMap): CellPlacement {
-    if (!hasCloud) return { usable: () => true, ready: () => true };
+    if (!hasCloud) return { usable: () => true };
     return {
         usable(cellId) {
             const m = map();
-            if (m.state === 'legacy') return true;
-            return m.state === 'map' && m.cells.get(cellId)?.isActive === true;
+            return m.state !== 'map' || m.cells.get(cellId)?.isActive === true;
         },
-        ready: () => map().state !== 'none',
     };
 }
 

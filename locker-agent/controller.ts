@@ -34,7 +34,7 @@ export class Controller {
         private readonly log: Log,
         private readonly onEvents: (events: LockerEvent[]) => void,
         /** which configured cells may take a parcel now (the cloud's cell map: cell-map.ts) */
-        private readonly placement: CellPlacement = { usable: () => true, ready: () => true },
+        private readonly placement: CellPlacement = { usable: () => true },
     ) {}
 
     /** Queue a code from the keypad; resolves when it has been handled. */
@@ -68,8 +68,6 @@ export class Controller {
     }
 
     private async place(code: string, order: StoredOrder): Promise<void> {
-        // Until the cloud said which cells it knows, no cell is known to be safe to fill.
-        if (!this.placement.ready()) return this.reject(code, 'NO_FREE_CELL', order, 'This locker is starting up. Please try again in a minute');
         const tried = new Set<string>();
         for (;;) {
             const cell = this.pickCell(order.cellSize, tried);

@@ -36,9 +36,9 @@ export interface SyncResult {
 }
 
 /**
- * The cloud's cell map as the store holds it: none received yet; `legacy` when the cloud's full
- * snapshot carried none (a cloud older than cell maps: the config's cells are used unchecked);
- * or the map itself, by cell id.
+ * The cloud's cell map as the store holds it: none received yet (a store from before cell maps);
+ * `legacy` when the cloud's full snapshot carried none (a cloud older than cell maps); or the
+ * map itself, by cell id. Without a map the config's cells are used unchecked (cell-map.ts).
  */
 export type CloudCellMap = { state: 'none' } | { state: 'legacy' } | { state: 'map'; cells: ReadonlyMap<string, CellMapEntry> };
 

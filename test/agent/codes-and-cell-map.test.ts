@@ -4,8 +4,8 @@
  *   (codes are unique per type, shared/locker-codes.ts): the placement wins, no parcel's cell
  *   opens for it, and the pickup works once the placement is done;
  * - with a cloud configured, parcels go only into active cells of the cloud's cell map (sent
- *   with the sync messages); until the map is there, none; a cloud that sends no map (older)
- *   leaves the config's cells in use.
+ *   with the sync messages); a store from before cell maps, or a cloud that sends none (older),
+ *   keeps the config's cells.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -76,11 +76,12 @@ describe('placement follows the cloud\'s cell map', () => {
     });
     after(() => close());
 
-    it('places nothing before the map arrives, and asks the cloud for a full snapshot meanwhile', async () => {
-        await locker.agent.applySync({ v: CONTRACT_VERSION, version: ++version, full: false, since: 0, upserts: [order('o-1', ['2001', '2002', '2003'])], removals: [] });
-        assert.match(await answer('2001'), /starting up/);
-        assert.equal(locker.bus.requests.filter((r) => r.cmd === 0x31).length, 0);
-        assert.equal((locker.agent as InProcessAgent).agent.announcedVersion(), 0);
+    it('a store from before cell maps keeps the config\'s cells (offline, it must go on) and asks the cloud for a full snapshot', async () => {
+        await locker.agent.applySync({ v: CONTRACT_VERSION, version: ++version, full: false, since: 0, upserts: [order('o-0', ['2001', '2002', '2003'])], removals: [] });
+        assert.equal((locker.agent as InProcessAgent).agent.announcedVersion(), 0, 'a full snapshot brings the map');
+        const cellId = await typeAndWaitOpen(locker, '2001');
+        useDoor(locker, cellId, false); // nothing put in: not placed
+        await waitForDisplay(locker, /No parcel detected/);
     });
 
     it('never opens a cell the cloud does not know: cell 9 stays shut while cell 1 is taken', async () => {
