@@ -21,6 +21,7 @@ import { createLogger } from '../../cloud/logger.ts';
 import { expireUnplacedOrders } from '../../cloud/services/order-expiry.ts';
 import type { Db } from '../../cloud/storage/database.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
+import { InProcessAgent } from '../../hardware-sim/agent-handle.ts';
 import { ManualClock } from '../../shared/clock.ts';
 import { CONTRACT_VERSION, topics, type LockerEvent } from '../../shared/mqtt/index.ts';
 import { typeAndWaitOpen, waitForDisplay } from '../helpers/sim-harness.ts';
@@ -249,11 +250,17 @@ for (const dialect of DIALECTS) {
       assert.equal(await typeAndWaitOpen(sim, DOWN), '3');
       await useCell(sim, '3', true);
       await untilStatus(w, order.id, 'DELIVERED');
-      const three = locker.cells.find((x) => x.number === 3)!;
-      assert.equal((await runOperator(['cell', 'update', '--id', three.id, '--active', 'false'], {}, w.cloud.storage)).code, 0);
       const next = await w.createOrder(locker.id);
       const nextCodes = await codesOf(w, next.id);
       await untilAgent(sim, next.id, 'order known', (o) => o?.codes.DOWN === nextCodes.DOWN);
+      // Cell 3 switched off too: the locker hears of it at once (the polls here are a minute).
+      const three = locker.cells.find((x) => x.number === 3)!;
+      assert.equal((await runOperator(['cell', 'update', '--id', three.id, '--active', 'false'], {}, w.cloud.storage)).code, 0);
+      const agent = (sim.agent as InProcessAgent).agent;
+      await until('the locker knows cell 3 is off', () => {
+        const map = agent.store.cloudCellMap();
+        return map.state === 'map' && map.cells.get('3')?.isActive === false ? true : undefined;
+      });
       const from = sim.displayLines.length;
       await sim.typeCode(nextCodes.DOWN);
       assert.match(await waitForDisplay(sim, /No free cell/, from), /No free cell/);
