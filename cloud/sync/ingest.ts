@@ -70,7 +70,7 @@ async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent
     event.type === 'PLACED' && event.cellId && /^[1-9]\d{0,8}$/.test(event.cellId)
       ? await db.selectFrom('cell').select('id').where('postomatId', '=', lockerId).where('number', '=', Number(event.cellId)).executeTakeFirst()
       : undefined;
-  const placementRefused = event.type !== 'PLACED' && order?.status === 'CREATED' && (await placementWasRefused(db, lockerId, order.id));
+  const placementRefused = (event.type === 'PICKED_UP' || event.type === 'SUBTRACTED') && order?.status === 'CREATED' && (await placementWasRefused(db, lockerId, order.id));
   const decision = decideLockerEvent({ type: event.type, orderId: event.orderId, cellKnown: cell !== undefined, order, lockerId, placementRefused });
   const log = logFields(lockerId, event);
   if (decision.action === 'wait') {

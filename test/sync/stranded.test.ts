@@ -63,6 +63,18 @@ async function breakOrder(db: Db, dialect: TestDialect, orderId: string, sqlstat
   };
 }
 
+/**
+ * Waits until the agent reads every cell: on a loaded machine a board may miss a status read,
+ * and its cells are unknown (no free cell) until the next one.
+ */
+const cellsKnown = (sim: SimLocker) => until('every cell read', async () => ((await sim.agent.cells()).cells.every((c) => c.lockClosed !== null) ? true : undefined));
+
+/** Types a code once every cell is read, and waits for the cell it opens. */
+async function typeWhenReady(sim: SimLocker, code: string): Promise<string> {
+  await cellsKnown(sim);
+  return typeAndWaitOpen(sim, code);
+}
+
 const alarmsOf = (db: Db, lockerId: string) =>
   db.selectFrom('locker_alarm').select(['id', 'kind', 'orderId', 'cellId', 'eventId', 'detail', 'resolvedAt']).where('postomatId', '=', lockerId).orderBy('raisedAt').execute();
 
@@ -83,7 +95,7 @@ for (const dialect of DIALECTS) {
     async function place(orderId: string): Promise<string> {
       const { DOWN } = await codesOf(w, orderId);
       await untilAgent(sim, orderId, 'order known', (o) => o?.codes.DOWN === DOWN);
-      const cell = await typeAndWaitOpen(sim, DOWN);
+      const cell = await typeWhenReady(sim, DOWN);
       await useCell(sim, cell, true);
       return cell;
     }
@@ -181,7 +193,7 @@ for (const dialect of DIALECTS) {
       assert.ok(listed.body.data.some((o: any) => o.id === order.id), 'back in the list');
       const { UP } = await codesOf(w, order.id);
       await untilAgent(sim, order.id, 'the locker holds it again', (o) => o?.status === 'DELIVERED' && o.cellId === cell && o.codes.UP === UP);
-      assert.equal(await typeAndWaitOpen(sim, UP), cell);
+      assert.equal(await typeWhenReady(sim, UP), cell);
       await useCell(sim, cell, false);
       await untilStatus(w, order.id, 'COMPLETED');
     });
@@ -211,10 +223,11 @@ for (const dialect of DIALECTS) {
       const a = await codesOf(w, first.id);
       const b = await codesOf(w, second.id);
       await untilAgent(sim, second.id, 'orders known', (o) => o?.codes.DOWN === b.DOWN);
-      assert.equal(await typeAndWaitOpen(sim, a.DOWN), '1');
+      assert.equal(await typeWhenReady(sim, a.DOWN), '1');
       await useCell(sim, '1', true);
       await untilStatus(w, first.id, 'DELIVERED');
 
+      await cellsKnown(sim);
       const from = sim.displayLines.length;
       await sim.typeCode(b.DOWN);
       assert.match(await waitForDisplay(sim, /No free cell/, from), /No free cell/);
@@ -222,11 +235,11 @@ for (const dialect of DIALECTS) {
       assert.equal((await orderRow(w.db, second.id)).status, 'CREATED');
 
       // Cell 1 frees up: the second parcel goes there, and is DELIVERED like any other.
-      assert.equal(await typeAndWaitOpen(sim, a.UP), '1');
+      assert.equal(await typeWhenReady(sim, a.UP), '1');
       await useCell(sim, '1', false);
       await untilStatus(w, first.id, 'COMPLETED');
       await untilAgent(sim, first.id, 'first order gone', (o) => o === undefined);
-      assert.equal(await typeAndWaitOpen(sim, b.DOWN), '1');
+      assert.equal(await typeWhenReady(sim, b.DOWN), '1');
       await useCell(sim, '1', true);
       await untilStatus(w, second.id, 'DELIVERED');
 
@@ -247,7 +260,7 @@ for (const dialect of DIALECTS) {
       const order = await w.createOrder(locker.id);
       const { DOWN } = await codesOf(w, order.id);
       await untilAgent(sim, order.id, 'order known', (o) => o?.codes.DOWN === DOWN);
-      assert.equal(await typeAndWaitOpen(sim, DOWN), '3');
+      assert.equal(await typeWhenReady(sim, DOWN), '3');
       await useCell(sim, '3', true);
       await untilStatus(w, order.id, 'DELIVERED');
       const next = await w.createOrder(locker.id);
@@ -261,6 +274,7 @@ for (const dialect of DIALECTS) {
         const map = agent.store.cloudCellMap();
         return map.state === 'map' && map.cells.get('3')?.isActive === false ? true : undefined;
       });
+      await cellsKnown(sim);
       const from = sim.displayLines.length;
       await sim.typeCode(nextCodes.DOWN);
       assert.match(await waitForDisplay(sim, /No free cell/, from), /No free cell/);
