@@ -17,7 +17,9 @@ import { newId } from '../../cloud/storage/ids.ts';
 import type { Db } from '../../cloud/storage/database.ts';
 import { DIALECTS } from '../helpers/storage.ts';
 import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
-import { placeOrder, seedLockerWorld, type LockerWorld } from '../helpers/locker-world.ts';
+import { placeOrder, seedLockerWorld, testUow, type LockerWorld } from '../helpers/locker-world.ts';
+import { createOrder } from '../../cloud/services/create-order.ts';
+import { expireOrder } from '../../cloud/services/order-expiry.ts';
 
 const BASE = '/api/v1/integration/company';
 const DAY = 86_400_000;
@@ -117,6 +119,36 @@ for (const dialect of DIALECTS) {
         const removed = await cloud.storage.db.selectFrom('locker_sync_change').select('orderId').where('postomatId', '=', w.near.id).where('orderId', '=', pending[0].id).execute();
         assert.equal(removed.length, 1, 'a change for the locker, so its agent drops the order');
         assert.equal((await create(w.companyA.key, w.near.id)).status, 200, 'room under the bound again');
+      });
+    });
+
+    describe('an expired order placed after all (its locker was offline)', () => {
+      it('comes back active, as DELIVERED, with a fresh code where another order took one of its codes', async () => {
+        const db = cloud.storage.db;
+        const rig = (...seq: number[]) => (max: number) => (seq.length ? seq.shift()! : Math.floor(Math.random() * max));
+        const deps = (randomInt: (max: number) => number) => ({ uow: testUow(cloud.storage), clock, randomInt });
+        const input = { companyId: w.companyB.id, postomatId: w.mid.id, toUserPhone: '+996555020202', sendMessage: true };
+        const expired = await createOrder(deps(rig(1111, 2222, 3333)), input);
+        assert.equal(await testUow(cloud.storage).run((tx) => expireOrder(tx, expired.id, clock.now())), true);
+        // Its codes are free: another order takes 2222 as its UP code.
+        const other = await createOrder(deps(rig(5555, 2222, 6666)), input);
+        const codesOf = async (orderId: string) =>
+          Object.fromEntries((await db.selectFrom('order_code').select(['type', 'password', 'active']).where('orderId', '=', orderId).execute()).map((c) => [c.type, `${c.password}:${c.active}`]));
+        assert.equal((await codesOf(other.id)).UP, '2222:1');
+        const delivered = async () => Number((await db.selectFrom('order_stats').select('count').where('companyId', '=', w.companyB.id).where('status', '=', 'DELIVERED').executeTakeFirst())?.count ?? 0);
+        const before = await delivered();
+
+        await placeOrder(cloud.storage, expired.id, w.mid.cells[2].id, clock.now());
+        const row = await db.selectFrom('locker_order').selectAll().where('id', '=', expired.id).executeTakeFirstOrThrow();
+        assert.deepEqual([row.status, row.isActive, row.expiredAt], ['DELIVERED', 1, null]);
+        const revived = await codesOf(expired.id);
+        assert.equal(revived.DOWN, '1111:1');
+        assert.equal(revived.SUBTRACT, '3333:1');
+        assert.match(revived.UP, /^\d{4}:1$/);
+        assert.ok(!['2222', '1111', '3333', '5555', '6666'].includes(revived.UP.slice(0, 4)), 'a fresh UP code, apart from every live one');
+        assert.equal(await delivered(), before + 1, 'back in the counters');
+        const listed = await cloud.request('GET', `${BASE}/order/list?pageSize=100&status=DELIVERED`, { token: w.companyB.key });
+        assert.ok(listed.body.data.some((o: any) => o.id === expired.id), 'back in the list');
       });
     });
 
