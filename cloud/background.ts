@@ -32,3 +32,13 @@ export function every(name: string, everyMs: number, task: () => Promise<void>, 
     runNow: () => (stopped ? Promise.resolve() : run()),
   };
 }
+
+/** `every`, or with `everyMs` 0 a task that runs only when asked (runNow). */
+export function onDemandOr(name: string, everyMs: number, task: () => Promise<void>, logger: Logger): BackgroundTask {
+  if (everyMs > 0) return every(name, everyMs, task, logger);
+  let running: Promise<void> | undefined;
+  return {
+    stop: async () => void (await running),
+    runNow: () => (running ??= task().catch((err) => logger.error(`${name} failed`, { err })).finally(() => (running = undefined))),
+  };
+}

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { DEFAULT_AUTH_LIMITS, type AuthLimitsConfig } from './deps.ts';
 import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from './sync/broker-limits.ts';
 import type { HttpLimits } from './http/server-limits.ts';
+import { DEFAULT_PENDING_ORDERS_PER_LOCKER, DEFAULT_UNPLACED_ORDER_DAYS, MIN_PENDING_ORDERS_PER_LOCKER } from './domain/order-limits.ts';
+import { DEFAULT_EVENT_MAX_ATTEMPTS } from './domain/locker-sync.ts';
 
 const port = (name: string) =>
   z.coerce.number({ error: `${name} must be a port number` }).int(`${name} must be a whole number`).min(0, `${name} must be 0-65535`).max(65535, `${name} must be 0-65535`);
@@ -84,6 +86,13 @@ const EnvSchema = z.object({
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters (e.g. openssl rand -base64 48)').optional(),
   NODE_ENV: z.string().optional(),
   ...HTTP_LIMITS_ENV,
+  // Locker orders that no company may use to shut the others out of a locker (README "Decisions").
+  PENDING_ORDERS_PER_LOCKER: z.coerce.number({ error: 'PENDING_ORDERS_PER_LOCKER must be a number' }).int('PENDING_ORDERS_PER_LOCKER must be a whole number')
+    .min(MIN_PENDING_ORDERS_PER_LOCKER, `PENDING_ORDERS_PER_LOCKER must be >= ${MIN_PENDING_ORDERS_PER_LOCKER} (integrators book ahead)`).max(10_000, 'PENDING_ORDERS_PER_LOCKER must be <= 10000').default(DEFAULT_PENDING_ORDERS_PER_LOCKER),
+  UNPLACED_ORDER_DAYS: days('UNPLACED_ORDER_DAYS', DEFAULT_UNPLACED_ORDER_DAYS),
+  ORDER_EXPIRY_INTERVAL_MS: z.coerce.number({ error: 'ORDER_EXPIRY_INTERVAL_MS must be a number' }).int().min(0, 'ORDER_EXPIRY_INTERVAL_MS must be >= 0 (0: never on its own)').default(300_000),
+  // An event that keeps failing is set aside after this many attempts (docs/locker-sync.md).
+  LOCKER_EVENT_MAX_ATTEMPTS: z.coerce.number({ error: 'LOCKER_EVENT_MAX_ATTEMPTS must be a number' }).int().min(1, 'LOCKER_EVENT_MAX_ATTEMPTS must be >= 1').max(100, 'LOCKER_EVENT_MAX_ATTEMPTS must be <= 100').default(DEFAULT_EVENT_MAX_ATTEMPTS),
 }).refine((c) => c.SMS_PROVIDER !== 'http' || c.SMS_GATEWAY_URL, { path: ['SMS_GATEWAY_URL'], message: 'SMS_GATEWAY_URL is required when SMS_PROVIDER=http' })
   // Several instances must sign with one secret, so production never falls back to a generated one.
   // Node refuses a request deadline shorter than the headers' one.

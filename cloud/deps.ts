@@ -15,6 +15,8 @@ export interface AppConfig extends LimitsConfig {
   mapUrlTemplate: string;
   /** signs platform user tokens; without it the platform signs with a per-process random secret */
   jwtSecret?: string;
+  /** a company's orders waiting for placement at one locker (domain/order-limits.ts default when absent) */
+  pendingOrdersPerLocker?: number;
 }
 
 export interface AppDeps {

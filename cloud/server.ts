@@ -17,9 +17,13 @@ import { resolveJwtSecret } from './platform-api/jwt-secret.ts';
 import { startSync, type SyncHandle } from './sync/index.ts';
 import { createUnitOfWork } from './consequences.ts';
 import { listenOn } from '../shared/listen.ts';
-import { every } from './background.ts';
+import { every, onDemandOr, type BackgroundTask } from './background.ts';
+import { expireUnplacedOrders } from './services/order-expiry.ts';
 import { runBulkJobs } from './services/platform/bulk-rewrites.ts';
 import { startRetention } from './retention/pruner.ts';
+
+/** Orders archived per transaction by the expiry. */
+const EXPIRY_BATCH = 200;
 
 export interface CloudHandle {
   url: string;
@@ -28,6 +32,8 @@ export interface CloudHandle {
   deps: AppDeps;
   dispatcher: Dispatcher;
   sync: SyncHandle;
+  /** archives orders never placed; runNow() for tests and the operator */
+  orderExpiry: BackgroundTask;
   close(): Promise<void>;
 }
 
@@ -47,7 +53,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const feed = storage.changes;
   const uow = createUnitOfWork(storage.db, feed);
   // Before HTTP: an order created by the first request must find the locker link running.
-  const sync = await startSync(config, { db: storage.db, uow, clock, logger }).catch(async (err) => {
+  const sync = await startSync(config, { db: storage.db, uow, clock, logger, eventMaxAttempts: config.LOCKER_EVENT_MAX_ATTEMPTS }).catch(async (err) => {
     await closeOwnStorage();
     throw err;
   });
@@ -61,6 +67,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
       mapUrlTemplate: config.MAP_URL_TEMPLATE,
       jwtSecret: resolveJwtSecret(config),
       authLimits: authLimitsOf(config),
+      pendingOrdersPerLocker: config.PENDING_ORDERS_PER_LOCKER,
     },
     uow,
   };
@@ -86,6 +93,11 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   });
   // Finished work is pruned past its retention window (docs/retention.md).
   const retention = startRetention(config, { db: storage.db, clock, logger });
+  // Orders never placed free their locker's codes (README "Decisions").
+  const orderExpiry = onDemandOr('order expiry', config.ORDER_EXPIRY_INTERVAL_MS, async () => {
+    const n = await expireUnplacedOrders({ uow, clock, logger }, { days: config.UNPLACED_ORDER_DAYS, batch: EXPIRY_BATCH });
+    if (n) logger.info('unplaced orders expired', { count: n, days: config.UNPLACED_ORDER_DAYS });
+  }, logger);
   // Rewrites an operator change queued but did not finish (its process died half-way).
   const bulkJobs = every('bulk rewrites', 60_000, async () => {
     const rows = await runBulkJobs(storage.db);
@@ -103,8 +115,10 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     deps,
     dispatcher,
     sync,
+    orderExpiry,
     async close() {
       stopHearing();
+      await orderExpiry.stop();
       await bulkJobs.stop();
       await retention.stop();
       await dispatcher.stop();

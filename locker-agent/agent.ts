@@ -4,6 +4,7 @@ import { CONTRACT_VERSION, CommandMessage, type CellsMessage, type LockerEvent, 
 import { isoNow, systemClock, type Clock } from './clock.ts';
 import { KerongBus } from './boards/kerong-bus.ts';
 import type { SerialLink } from './boards/serial-link.ts';
+import { cellPlacement, describeCellMap } from './cell-map.ts';
 import { CellMonitor } from './cells.ts';
 import type { AgentConfig } from './config.ts';
 import { Controller } from './controller.ts';
@@ -53,7 +54,8 @@ export class LockerAgent extends EventEmitter<AgentEvents> implements AgentSyncP
         const publish = (events: LockerEvent[]) => events.forEach((e) => this.emit('event', e));
         const t = config.timing;
         this.sessions = new DoorSessions(this.store, this.bus, this.cells, deps.display, this.clock, t, this.log, publish);
-        this.controller = new Controller(this.store, this.cells, this.sessions, deps.display, this.clock, t, this.log, publish);
+        const placement = cellPlacement(config.cloud !== undefined, () => this.store.cloudCellMap());
+        this.controller = new Controller(this.store, this.cells, this.sessions, deps.display, this.clock, t, this.log, publish, placement);
     }
 
     /** Starts polling, finishes intents left open by a crash, then listens to the keypad. */
@@ -71,6 +73,7 @@ export class LockerAgent extends EventEmitter<AgentEvents> implements AgentSyncP
         this.deps.keypad.on('code', (code) => void this.controller.enterCode(code));
         this.deps.keypad.start();
         this.log.info(`locker ${this.config.lockerId} ready: ${this.config.cells.length} cells on boards ${this.config.boards.join(', ')}`);
+        if (this.config.cloud) this.reportCellMap();
     }
 
     async stop(): Promise<void> {
@@ -84,8 +87,26 @@ export class LockerAgent extends EventEmitter<AgentEvents> implements AgentSyncP
     /** A sync message from the cloud (or the simulator); validated by the store. */
     applySync(message: unknown): SyncResult {
         const result = this.store.applySync(message);
+        if (result.cellMapChanged && this.config.cloud) this.reportCellMap();
         this.cells.refresh();
         return result;
+    }
+
+    /** Says what of its cell map differs from the cloud's (the cloud raises an alarm for it too). */
+    private reportCellMap(): void {
+        const map = this.store.cloudCellMap();
+        if (map.state === 'legacy') return this.log.warn("the cloud sends no cell map (an older cloud): the config's cells are used unchecked");
+        const problems = describeCellMap(this.config.cells, map);
+        if (problems) this.log.warn(problems);
+        else if (map.state === 'map') this.log.info(`cell map confirmed by the cloud: ${map.cells.size} cells`);
+    }
+
+    /**
+     * The version announced on connecting. While a cloud is configured and its cell map has not
+     * arrived, 0: the cloud then answers with a full snapshot, which carries the map.
+     */
+    announcedVersion(): number {
+        return this.config.cloud && this.store.cloudCellMap().state === 'none' ? 0 : this.store.syncVersion();
     }
 
     handleCommand(message: unknown): Promise<ResponseMessage> {

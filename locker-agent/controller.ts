@@ -1,9 +1,11 @@
 import { CELL_SIZES, type CellSize, type CommandMessage, type LockerEvent, type RejectReason, type ResponseMessage, CONTRACT_VERSION, MQTT_LIMITS } from '../shared/mqtt/index.ts';
+import { chooseByCode } from '../shared/locker-codes.ts';
 import { isoNow, type Clock } from './clock.ts';
 import type { CellMonitor } from './cells.ts';
 import type { CellConfig } from './config.ts';
 import { formatAmount, maskCode, type Display, type Log } from './display.ts';
 import type { DoorSessions } from './sessions.ts';
+import type { CellPlacement } from './cell-map.ts';
 import type { AgentStore, StoredOrder } from './store.ts';
 
 export interface KeypadPolicy {
@@ -31,6 +33,8 @@ export class Controller {
         private readonly policy: KeypadPolicy,
         private readonly log: Log,
         private readonly onEvents: (events: LockerEvent[]) => void,
+        /** which configured cells may take a parcel now (the cloud's cell map: cell-map.ts) */
+        private readonly placement: CellPlacement = { usable: () => true },
     ) {}
 
     /** Queue a code from the keypad; resolves when it has been handled. */
@@ -47,9 +51,8 @@ export class Controller {
             return;
         }
         const matches = this.store.ordersByCode(code);
-        const actionable = matches.find(
-            ({ order, kind }) => (kind === 'DOWN' && order.status === 'CREATED') || (kind !== 'DOWN' && order.status === 'DELIVERED'),
-        );
+        // The rule the cloud draws codes by (shared/locker-codes.ts): a placement first.
+        const actionable = chooseByCode(matches);
         if (!actionable) return this.wrongCode(code, matches.length ? 'WRONG_STATE' : 'UNKNOWN_CODE');
         this.log.info(`code ${maskCode(code)} → ${actionable.kind} order ${actionable.order.orderId}`);
         const { order, kind } = actionable;
@@ -106,6 +109,7 @@ export class Controller {
         const faults = this.store.cellFaults();
         const candidates = this.cells.cells.filter((c) => {
             if (exclude.has(c.cellId) || occupied.has(c.cellId) || busy.has(c.cellId) || faults.has(c.cellId)) return false;
+            if (!this.placement.usable(c.cellId)) return false;
             if (CELL_SIZES.indexOf(c.size) < minRank) return false;
             const v = this.cells.view(c.cellId);
             return v.lockClosed === true && v.parcelPresent === false;

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
-import { CONTRACT_VERSION, SyncMessage, type CellSize, type CodeKind, type LockerEvent, type OrderStatus, type SyncOrder } from '../shared/mqtt/index.ts';
+import { CONTRACT_VERSION, SyncMessageWithCells, type CellMapEntry, type CellSize, type CodeKind, type LockerEvent, type OrderStatus, type SyncOrder } from '../shared/mqtt/index.ts';
 import { SCHEMA } from './store-schema.ts';
 
 export interface StoredOrder {
@@ -31,7 +31,18 @@ export interface SyncResult {
     applied: boolean;
     version: number;
     gap?: boolean;
+    /** the message changed what the store holds of the cloud's cell map */
+    cellMapChanged?: boolean;
 }
+
+/**
+ * The cloud's cell map as the store holds it: none received yet (a store from before cell maps);
+ * `legacy` when the cloud's full snapshot carried none (a cloud older than cell maps); or the
+ * map itself, by cell id. Without a map the config's cells are used unchecked (cell-map.ts).
+ */
+export type CloudCellMap = { state: 'none' } | { state: 'legacy' } | { state: 'map'; cells: ReadonlyMap<string, CellMapEntry> };
+
+const CELL_MAP_KEY = 'cloudCellMap';
 
 /** Event fields the caller chooses; the store adds v, eventId and seq. */
 export type NewEvent = Omit<LockerEvent, 'v' | 'eventId' | 'seq'>;
@@ -107,18 +118,41 @@ export class AgentStore {
      * status never moves backwards: the cloud may not have ingested our PLACED event yet.
      */
     applySync(input: unknown): SyncResult {
-        const msg = SyncMessage.parse(input);
+        const msg = SyncMessageWithCells.parse(input);
         // A delta built on a version we do not hold would silently skip the changes in between.
         if (!msg.full && msg.since !== undefined && msg.since > this.syncVersion()) return { applied: false, version: this.syncVersion(), gap: true };
+        const before = this.meta(CELL_MAP_KEY);
         const apply = this.db.transaction(() => {
             if (!msg.full && msg.version <= this.syncVersion()) return false;
             if (msg.full) this.dropOrdersNotIn(new Set(msg.upserts.map((o) => o.orderId)));
             for (const order of msg.upserts) this.upsertOrder(order);
             for (const orderId of msg.removals) this.sql('DELETE FROM orders WHERE order_id = ?').run(orderId);
             this.setMeta('syncVersion', String(msg.version));
+            // The map comes with the orders it applies to; a full snapshot without one is from a
+            // cloud that has none to give.
+            if (msg.cells) this.setMeta(CELL_MAP_KEY, JSON.stringify(msg.cells));
+            else if (msg.full) this.setMeta(CELL_MAP_KEY, 'legacy');
             return true;
         });
-        return { applied: apply(), version: this.syncVersion() };
+        const applied = apply();
+        const after = this.meta(CELL_MAP_KEY);
+        if (after !== before) this.cellMapCache = undefined;
+        return { applied, version: this.syncVersion(), ...(after !== before && { cellMapChanged: true }) };
+    }
+
+    private cellMapCache: CloudCellMap | undefined;
+
+    /** What the store holds of the cloud's cell map (read on every placement: cached). */
+    cloudCellMap(): CloudCellMap {
+        if (this.cellMapCache) return this.cellMapCache;
+        const raw = this.meta(CELL_MAP_KEY);
+        this.cellMapCache =
+            raw === undefined
+                ? { state: 'none' }
+                : raw === 'legacy'
+                  ? { state: 'legacy' }
+                  : { state: 'map', cells: new Map((JSON.parse(raw) as CellMapEntry[]).map((c) => [c.cellId, c])) };
+        return this.cellMapCache;
     }
 
     private upsertOrder(o: SyncOrder): void {

@@ -16,6 +16,8 @@ export interface AgentSyncPort {
     pendingEvents(): LockerEvent[];
     /** Sent in the connection message so the cloud knows what to resend. */
     syncVersion(): number;
+    /** What to announce instead, when it differs (0 while the cloud's cell map is missing: a full snapshot brings it). */
+    announcedVersion?(): number;
     cellsMessage(): CellsMessage;
     on(event: 'event', listener: (event: LockerEvent) => void): unknown;
     on(event: 'cells', listener: (cells: CellsMessage) => void): unknown;

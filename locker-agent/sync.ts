@@ -4,7 +4,7 @@ import {
     AckMessage,
     CommandMessage,
     CONTRACT_VERSION,
-    SyncMessage,
+    SyncMessageWithCells,
     topics,
     type ConnectionMessage,
     type LockerEvent,
@@ -107,7 +107,7 @@ export class AgentSync {
      * delivered after the agent came back cannot mark it offline.
      */
     private connection(online: boolean, at = this.connectionAt): ConnectionMessage {
-        return { v: CONTRACT_VERSION, online, agentVersion: this.options.agentVersion, syncVersion: this.port.syncVersion(), at };
+        return { v: CONTRACT_VERSION, online, agentVersion: this.options.agentVersion, syncVersion: this.port.announcedVersion?.() ?? this.port.syncVersion(), at };
     }
 
     private async onConnect(): Promise<void> {
@@ -166,7 +166,7 @@ export class AgentSync {
             const msg = this.decode(name, AckMessage, payload);
             if (msg && this.port.ack(msg.eventId)) this.lastSent.delete(msg.eventId);
         } else if (name === 'sync') {
-            const msg = this.decode(name, SyncMessage, payload);
+            const msg = this.decode(name, SyncMessageWithCells, payload);
             if (!msg) return;
             const result = this.port.applySync(msg);
             if (result.gap) {

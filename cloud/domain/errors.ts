@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'IDEMPOTENCY_KEY_REQUIRED',
   'IDEMPOTENCY_KEY_REUSED',
   'POSTOMAT_PROVIDER_ERROR',
+  'TOO_MANY_PENDING_ORDERS',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

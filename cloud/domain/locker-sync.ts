@@ -45,6 +45,8 @@ export interface EventFacts {
   /** the order it names, if it exists */
   order?: { postomatId: string; status: string };
   lockerId: string;
+  /** a placement of this order by this locker was already refused or set aside: it will not come */
+  placementRefused?: boolean;
 }
 
 /**
@@ -62,11 +64,39 @@ export function decideLockerEvent(f: EventFacts): EventDecision {
   if (canTransition(from, to)) return { action: 'apply', to };
   // Collected or taken out before the placement is in: the placement comes first from the
   // agent's outbox, so this one waits for it rather than being lost.
-  if (from === 'CREATED' && f.type !== 'PLACED') return { action: 'wait', reason: `order is CREATED, ${f.type} needs its placement first` };
+  if (from === 'CREATED' && f.type !== 'PLACED') {
+    if (f.placementRefused) return { action: 'reject', reason: `order is CREATED and its placement was not applied: ${f.type} cannot follow it` };
+    return { action: 'wait', reason: `order is CREATED, ${f.type} needs its placement first` };
+  }
   return { action: 'reject', reason: `order is ${from}, cannot become ${to}` };
 }
 
 /** Events of another kind keep what the operator needs to know, and never a code. */
 export function eventDetail(e: { reason?: string; fault?: string; until?: string }): string | null {
   return e.reason ?? e.fault ?? (e.until ? `until ${e.until}` : null);
+}
+
+/**
+ * An event that fails with an error the cloud did not expect (a fault of the cloud, or of the
+ * data, not of the network) is tried again when the agent resends it, up to this many times
+ * in all; then it is set aside as FAILED, acknowledged, and an alarm is raised. A database that
+ * is unavailable is not counted: the agent keeps resending until it is back.
+ */
+export const DEFAULT_EVENT_MAX_ATTEMPTS = 5;
+
+/** A wait counts as an attempt too: a pickup whose placement never comes must not wait for ever. */
+export function giveUpAfter(attempts: number, maxAttempts: number): boolean {
+  return attempts >= maxAttempts;
+}
+
+const ORDER_EVENTS: readonly string[] = Object.keys(TRANSITION_OF);
+
+/**
+ * Events the operator must look at: an order event the cloud would not or could not apply
+ * means the locker and the cloud disagree about a parcel (one may be locked in a cell while
+ * its order says otherwise). Events about no order (a jammed lock, a wrong code) are stored,
+ * not alarmed.
+ */
+export function alarmsOperator(type: string, outcome: 'APPLIED' | 'STORED' | 'REJECTED' | 'FAILED'): boolean {
+  return ORDER_EVENTS.includes(type) && (outcome === 'REJECTED' || outcome === 'FAILED');
 }

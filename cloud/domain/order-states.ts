@@ -22,10 +22,23 @@ export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
 
 export const isFinal = (s: OrderStatus) => FINAL_STATUSES.includes(s);
 
-/** The storage period runs `days` whole days from placement. */
+/**
+ * The longest storage period an order may ask for (the spec sets only `days >= 1`). A year
+ * keeps every end date a plain four-digit-year ISO time, which sorts and compares as text on
+ * both databases, and `days` far inside the integer column; the operator's company default
+ * has the same bound.
+ */
+export const MAX_STORAGE_DAYS = 365;
+
+/**
+ * The storage period runs `days` whole days from placement. Orders written before the bound
+ * existed may ask for more: they get the longest period rather than an end date that is no
+ * date at all (which made their placement fail for ever).
+ */
 export function storagePeriod(placedAt: Date, days: number): { startDateTime: string; endDateTime: string } {
+  const counted = Math.min(Math.max(days, 1), MAX_STORAGE_DAYS);
   return {
     startDateTime: placedAt.toISOString(),
-    endDateTime: new Date(placedAt.getTime() + days * 86_400_000).toISOString(),
+    endDateTime: new Date(placedAt.getTime() + counted * 86_400_000).toISOString(),
   };
 }

@@ -30,6 +30,8 @@ export const DEFAULT_STATUS: Record<ErrorCode, number> = {
   // The IETF Idempotency-Key draft's answer to a key reused with another request.
   IDEMPOTENCY_KEY_REUSED: 422,
   POSTOMAT_PROVIDER_ERROR: 502,
+  // Not a rate: it lifts when the company's parcels are placed or its unplaced orders expire.
+  TOO_MANY_PENDING_ORDERS: 409,
 };
 
 /** Codes the spec answers with a text rather than the code itself. */

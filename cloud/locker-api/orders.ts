@@ -45,7 +45,7 @@ export const ORDER_CODE_PATHS = [['down-code', 'DOWN'], ['up-code', 'UP'], ['sub
 
 /** Creates an order; the answer is the order object without nested objects or codes. */
 export async function createCompanyOrder(deps: AppDeps, input: CreateOrderInput) {
-  const order = await createOrder({ uow: deps.uow, clock: deps.clock, randomInt: deps.randomInt }, input);
+  const order = await createOrder({ uow: deps.uow, clock: deps.clock, randomInt: deps.randomInt, config: deps.config }, input);
   return presentOrder(order);
 }
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { cuid2, integer, optionalPaging, pageNumber, pageSize, qArray, qBool, qInt, qNum } from '../http/query.ts';
 import { line, text, TEXT_MAX } from '../http/text.ts';
-import { ORDER_STATUSES } from '../domain/order-states.ts';
+import { MAX_STORAGE_DAYS, ORDER_STATUSES } from '../domain/order-states.ts';
 import { LOCKER_PHONE, LOCKER_PHONE_MAX } from '../domain/phone.ts';
 
 export const IdParams = z.object({ id: cuid2() });
@@ -16,7 +16,7 @@ export const CreateOrderBody = z.object({
   toUserPhone: lockerPhone(),
   postomatId: cuid2(),
   sendMessage: z.boolean(),
-  days: integer().min(1).optional(),
+  days: integer().min(1).max(MAX_STORAGE_DAYS).optional(),
   weight: z.number().min(0).optional(),
   customData: text(TEXT_MAX.customData).optional(),
   pay: z.boolean().optional(),

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { integer, pageNumber, pageSize, qArray, qBool, qInt, qNum } from '../http/query.ts';
 import { line, text, TEXT_MAX } from '../http/text.ts';
-import { ORDER_STATUSES } from '../domain/order-states.ts';
+import { MAX_STORAGE_DAYS, ORDER_STATUSES } from '../domain/order-states.ts';
 import { OrderFlags } from '../locker-api/schemas.ts';
 
 /** The spec's platform lists: page and pageSize required, pageSize 1-500. */
@@ -39,7 +39,7 @@ export const PlatformOrderCreateBody = z.object({
   toUserPhone: line(TEXT_MAX.phone).min(5),
   postomatId: line(TEXT_MAX.id),
   weight: z.number().min(0.001),
-  days: integer().min(1),
+  days: integer().min(1).max(MAX_STORAGE_DAYS),
   customData: text(TEXT_MAX.customData).optional(),
   pay: z.boolean().optional(),
 });

@@ -6,8 +6,9 @@
 import type { Clock } from '../../shared/clock.ts';
 import { DomainError } from '../domain/errors.ts';
 import { CODE_TYPES } from '../domain/order-states.ts';
-import { pickCodes, secureRandomInt, type RandomInt } from '../domain/codes.ts';
-import { liveCodesAt } from '../storage/order-queries.ts';
+import { pickOrderCodes, secureRandomInt, type RandomInt } from '../domain/codes.ts';
+import { DEFAULT_PENDING_ORDERS_PER_LOCKER } from '../domain/order-limits.ts';
+import { liveCodesAt, pendingOrdersAt } from '../storage/order-queries.ts';
 import { newId } from '../storage/ids.ts';
 import { addToStats, amountsOf } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
@@ -27,6 +28,8 @@ export interface CreateOrderInput {
 export interface CreateOrderDeps {
   clock: Clock;
   randomInt?: RandomInt;
+  /** `pendingOrdersPerLocker`: DEFAULT_PENDING_ORDERS_PER_LOCKER when absent */
+  config?: { pendingOrdersPerLocker?: number };
 }
 
 /** Two concurrent creations may draw the same code: the unique index refuses one, which draws again. */
@@ -47,6 +50,13 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
     .where('isActive', '=', 1)
     .executeTakeFirst();
   if (!postomat) throw new DomainError('POSTOMAT_NOT_FOUND');
+  // One company's unplaced orders may not take a shared locker's codes from the others.
+  // Checked before anything is written; concurrent creations on PostgreSQL may pass it
+  // together, so the bound can be exceeded by at most the requests in flight.
+  const limit = deps.config?.pendingOrdersPerLocker ?? DEFAULT_PENDING_ORDERS_PER_LOCKER;
+  if ((await pendingOrdersAt(trx, input.postomatId, input.companyId)) >= limit) {
+    throw new DomainError('TOO_MANY_PENDING_ORDERS', `company ${input.companyId} has ${limit} orders waiting for placement at locker ${input.postomatId}`);
+  }
   const company = await trx.selectFrom('locker_company').selectAll().where('id', '=', input.companyId).executeTakeFirstOrThrow();
 
   const due = company.orderPrice + company.deliveryPrice;
@@ -98,10 +108,10 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
   await trx.insertInto('locker_order').values(order).execute();
   await trx.insertInto('order_status').values({ id: statusId, orderId, type: 'CREATED', createdAt: now, updatedAt: now }).execute();
 
-  const codes = pickCodes(await liveCodesAt(trx, input.postomatId), CODE_TYPES.length, deps.randomInt ?? secureRandomInt);
+  const codes = pickOrderCodes(await liveCodesAt(trx, input.postomatId), deps.randomInt ?? secureRandomInt);
   await trx
     .insertInto('order_code')
-    .values(CODE_TYPES.map((type, i) => ({ id: newId(), orderId, postomatId: input.postomatId, type, password: codes[i], active: 1, createdAt: now, updatedAt: now })))
+    .values(CODE_TYPES.map((type) => ({ id: newId(), orderId, postomatId: input.postomatId, type, password: codes[type], active: 1, createdAt: now, updatedAt: now })))
     .execute();
 
   await addToStats(trx, input.companyId, 'CREATED', 1, amountsOf(order));

@@ -9,8 +9,8 @@
  */
 import type { Db } from '../storage/database.ts';
 import { DomainError } from '../domain/errors.ts';
-import { CODE_TYPES } from '../domain/order-states.ts';
-import { pickCodes, secureRandomInt, type RandomInt } from '../domain/codes.ts';
+import type { CodeType } from '../domain/order-states.ts';
+import { clashingCodes, pickOrderCodes, secureRandomInt, type OrderCodes, type RandomInt } from '../domain/codes.ts';
 import { liveCodesAt } from '../storage/order-queries.ts';
 import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
@@ -40,8 +40,8 @@ async function updateOpen(trx: Db, order: LockerOrderTable, changes: Partial<Loc
 }
 
 /**
- * Moves an order to another locker. Its codes come along unless one of them is live at the new
- * locker (a code typed there must name one order): then all three are drawn afresh.
+ * Moves an order to another locker. Its codes come along unless one of them is live in its
+ * space at the new locker (domain/codes.ts): then all three are drawn afresh.
  */
 export async function moveOrderToPostomat(tx: Tx, orderId: string, postomatId: string, at: Date, randomInt: RandomInt = secureRandomInt): Promise<LockerOrderTable> {
   const trx = tx.db;
@@ -53,12 +53,13 @@ export async function moveOrderToPostomat(tx: Tx, orderId: string, postomatId: s
   await updateOpen(trx, order, { postomatId, updatedAt: now });
 
   const codes = await trx.selectFrom('order_code').select(['id', 'type', 'password']).where('orderId', '=', orderId).execute();
-  const inUse = await liveCodesAt(trx, postomatId);
-  const fresh = codes.some((c) => inUse.has(c.password)) ? pickCodes(inUse, CODE_TYPES.length, randomInt) : undefined;
-  for (const [i, code] of codes.entries()) {
+  const current = Object.fromEntries(codes.map((c) => [c.type, c.password])) as OrderCodes;
+  const live = await liveCodesAt(trx, postomatId);
+  const fresh = clashingCodes(current, live).length ? pickOrderCodes(live, randomInt) : undefined;
+  for (const code of codes) {
     await trx
       .updateTable('order_code')
-      .set({ postomatId, password: fresh ? fresh[i] : code.password, updatedAt: now })
+      .set({ postomatId, password: fresh ? fresh[code.type as CodeType] : code.password, updatedAt: now })
       .where('id', '=', code.id)
       .execute();
   }

@@ -4,8 +4,10 @@
  * conditional on the status it read: two racing changes cannot both apply.
  */
 import { DomainError } from '../domain/errors.ts';
-import { canTransition, isFinal, storagePeriod, type OrderStatus } from '../domain/order-states.ts';
+import { canTransition, isFinal, storagePeriod, type CodeType, type OrderStatus } from '../domain/order-states.ts';
+import { clashingCodes, pickOrderCodes, secureRandomInt, type OrderCodes, type RandomInt } from '../domain/codes.ts';
 import { newId } from '../storage/ids.ts';
+import { liveCodesAt } from '../storage/order-queries.ts';
 import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import type { Tx } from './unit-of-work.ts';
@@ -16,6 +18,8 @@ export interface TransitionInput {
   at: Date;
   /** the cell the parcel went into (placement) */
   cellId?: string;
+  /** draws a fresh code for a revived order whose code was taken meanwhile (tests rig it) */
+  randomInt?: RandomInt;
 }
 
 export async function transitionOrder(tx: Tx, input: TransitionInput): Promise<LockerOrderTable> {
@@ -45,6 +49,11 @@ export async function transitionOrder(tx: Tx, input: TransitionInput): Promise<L
     await addToStats(trx, order.companyId, from, -1, negate(amountsOf(order)));
     await addToStats(trx, order.companyId, input.to, 1, amountsOf(order));
   }
+  // An order archived for never being placed whose parcel went in after all (the locker was
+  // offline when it expired): the parcel is in the cell, so the order is live again.
+  if (input.to === 'DELIVERED' && !order.isActive && order.expiredAt) {
+    Object.assign(changes, await reviveExpired(tx, order, now, input.randomInt));
+  }
   // Codes of a finished order are free again for new orders at this locker.
   if (isFinal(input.to)) {
     await trx.updateTable('order_code').set({ active: 0, updatedAt: now }).where('orderId', '=', order.id).execute();
@@ -73,4 +82,33 @@ export async function markPaid(tx: Tx, orderId: string, at: Date): Promise<Locke
   // The locker hands the parcel out only once it knows nothing is left to pay.
   await tx.after.lockerChanged(order.postomatId, orderId);
   return { ...order, ...changes };
+}
+
+/**
+ * Makes an expired order active again, as placed: back in the lists and counters, its codes
+ * live again at its locker. A code another order took while it was archived is drawn afresh
+ * (the pickup code reaches the recipient with the placement SMS, read when it is sent).
+ */
+async function reviveExpired(tx: Tx, order: LockerOrderTable, now: string, randomInt: RandomInt = secureRandomInt): Promise<Partial<LockerOrderTable>> {
+  const trx = tx.db;
+  const revived = { isActive: 1, expiredAt: null, updatedAt: now };
+  await trx.updateTable('locker_order').set(revived).where('id', '=', order.id).execute();
+  const rows = await trx.selectFrom('order_code').select(['id', 'type', 'password']).where('orderId', '=', order.id).execute();
+  const current = Object.fromEntries(rows.map((c) => [c.type, c.password])) as OrderCodes;
+  const live = await liveCodesAt(trx, order.postomatId);
+  const taken = new Set(clashingCodes(current, live));
+  // The codes it keeps count as taken in every type: an order's three codes stay distinct.
+  const kept = rows.filter((r) => !taken.has(r.type as CodeType)).map((r) => r.password);
+  const withKept = { DOWN: new Set([...live.DOWN, ...kept]), UP: new Set([...live.UP, ...kept]), SUBTRACT: new Set([...live.SUBTRACT, ...kept]) };
+  const fresh = taken.size ? pickOrderCodes(withKept, randomInt) : undefined;
+  for (const row of rows) {
+    const type = row.type as CodeType;
+    await trx
+      .updateTable('order_code')
+      .set({ active: 1, password: fresh && taken.has(type) ? fresh[type] : row.password, updatedAt: now })
+      .where('id', '=', row.id)
+      .execute();
+  }
+  await addToStats(trx, order.companyId, 'DELIVERED', 1, amountsOf(order));
+  return revived;
 }

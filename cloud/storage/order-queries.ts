@@ -5,6 +5,8 @@ import type { LockerOrderTable } from './schema.ts';
 import { sql } from 'kysely';
 import { prepared } from './prepared.ts';
 import { groupBy, KeysetBatches } from './batches.ts';
+import { noLiveCodes, type LiveCodes } from '../domain/codes.ts';
+import type { CodeType } from '../domain/order-states.ts';
 
 export interface OrderListFilter {
   companyId: string;
@@ -139,10 +141,27 @@ export async function findCode(db: Db, orderId: string, type: string): Promise<C
   return (await codeOfOrder(db, orderId, type))[0];
 }
 
-/** Codes of the not-yet-final orders at a locker: a new code must differ from all of them. */
-export async function liveCodesAt(db: Db, postomatId: string): Promise<Set<string>> {
-  const rows = await db.selectFrom('order_code').select('password').where('postomatId', '=', postomatId).where('active', '=', 1).execute();
-  return new Set(rows.map((r) => r.password));
+/** Codes of the active, not-yet-final orders at a locker, by type (domain/codes.ts draws new ones apart from them). */
+export async function liveCodesAt(db: Db, postomatId: string): Promise<LiveCodes> {
+  // A literal `active = 1`, so SQLite matches the partial unique indexes that cover this read.
+  const rows = await db.selectFrom('order_code').select(['type', 'password']).where('postomatId', '=', postomatId).where('active', '=', sql.lit(1)).execute();
+  const live = noLiveCodes();
+  for (const r of rows) (live[r.type as CodeType] as Set<string>).add(r.password);
+  return live;
+}
+
+/** The active orders of a company at a locker still waiting for their parcel. */
+export async function pendingOrdersAt(db: Db, postomatId: string, companyId: string): Promise<number> {
+  // Literal status and flag: SQLite uses a partial index only when the query states its condition.
+  const row = await db
+    .selectFrom('locker_order')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('postomatId', '=', postomatId)
+    .where('companyId', '=', companyId)
+    .where('status', '=', sql.lit('CREATED'))
+    .where('isActive', '=', sql.lit(1))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export interface OrderExtrasFlags {

@@ -107,6 +107,11 @@ export interface LockerOrderTable {
   promoCodeAmount: Minor;
   startDateTime: Iso | null;
   endDateTime: Iso | null;
+  /**
+   * When the order was archived for never having been placed (migration 016; null otherwise).
+   * Optional here so rows written without it (seeds, older code) still type-check.
+   */
+  expiredAt?: Iso | null;
   createdAt: Iso;
   updatedAt: Iso;
 }
@@ -119,7 +124,7 @@ export interface OrderCodeTable {
   postomatId: string;
   type: string;
   password: string;
-  /** 1 while the order is not final: the uniqueness of codes is enforced among these */
+  /** 1 while the order is active and not final: the uniqueness of codes is enforced among these */
   active: Flag;
   createdAt: Iso;
   updatedAt: Iso;
@@ -142,7 +147,16 @@ export interface OrderStatsTable {
 export type { OutboxEventTable } from '../events/types.ts';
 import type { OutboxEventTable } from '../events/types.ts';
 import type { PlatformDatabase } from './platform-schema.ts';
-import type { LockerCommandTable, LockerEventTable, LockerLinkTable, LockerSyncChangeTable, LockerSyncCheckpointTable, LockerSyncTable } from '../sync/types.ts';
+import type {
+  LockerAlarmTable,
+  LockerCommandTable,
+  LockerEventAttemptTable,
+  LockerEventTable,
+  LockerLinkTable,
+  LockerSyncChangeTable,
+  LockerSyncCheckpointTable,
+  LockerSyncTable,
+} from '../sync/types.ts';
 
 /** The Platform API's tables are declared in platform-schema.ts. */
 /** A committed change other processes on a SQLite database must hear of (migration 011). */
@@ -173,6 +187,8 @@ export interface Database extends PlatformDatabase {
   locker_link: LockerLinkTable;
   locker_event: LockerEventTable;
   locker_command: LockerCommandTable;
+  locker_event_attempt: LockerEventAttemptTable;
+  locker_alarm: LockerAlarmTable;
 }
 
 // Re-exported so later tables with generated ids can use them without importing kysely twice.

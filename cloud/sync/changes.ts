@@ -23,3 +23,17 @@ export async function recordLockerChange(trx: Db, postomatId: string, orderId: s
     .execute();
   return Number(version);
 }
+
+/**
+ * The locker's cells changed (added, resized, switched on or off): its version moves with no
+ * order change, so the publisher sends its agent a delta, which carries the new cell map.
+ */
+export async function recordCellMapChange(db: Db, postomatId: string): Promise<number> {
+  const { version } = await db
+    .insertInto('locker_sync')
+    .values({ postomatId, version: 1, publishedVersion: 0, floor: 0 })
+    .onConflict((oc) => oc.column('postomatId').doUpdateSet((eb) => ({ version: eb('locker_sync.version', '+', 1) })))
+    .returning('version')
+    .executeTakeFirstOrThrow();
+  return Number(version);
+}

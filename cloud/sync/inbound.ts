@@ -20,6 +20,7 @@ import type { Clock } from '../../shared/clock.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
 import type { UnitOfWork } from '../services/unit-of-work.ts';
+import { checkCellMap } from './cell-map.ts';
 import { recordResponse } from './commands.ts';
 import { ingestEvent } from './ingest.ts';
 import { lockerExists, recordCells, recordConnection } from './link-state.ts';
@@ -33,6 +34,8 @@ export interface InboundDeps {
   logger: Logger;
   publish(topic: string, body: unknown): Promise<boolean>;
   publisher: SyncPublisher;
+  /** attempts before an event that keeps failing is set aside (ingest.ts) */
+  eventMaxAttempts?: number;
 }
 
 /** Messages of one locker waiting to be handled, at most. */
@@ -124,7 +127,9 @@ export class InboundMessages {
       await this.deps.publisher.sendCommands(lockerId);
     } else if (name === 'cells') {
       const msg = this.decode(lockerId, name, CellsMessage, payload);
-      if (msg) await recordCells(db, lockerId, msg, clock.now());
+      if (!msg) return;
+      await recordCells(db, lockerId, msg, clock.now());
+      await checkCellMap(db, logger, lockerId, msg.cells.map((c) => c.cellId), clock.now());
     } else if (name === 'responses') {
       const msg = this.decode(lockerId, name, ResponseMessage, payload);
       if (!msg) return;

@@ -50,6 +50,8 @@ export interface SyncDeps {
   clock: Clock;
   logger: Logger;
   connect?: MqttConnect;
+  /** attempts before an event that keeps failing is set aside (LOCKER_EVENT_MAX_ATTEMPTS) */
+  eventMaxAttempts?: number;
 }
 
 export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<SyncHandle> {
@@ -81,7 +83,7 @@ export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<Sy
     { db: deps.db, clock: deps.clock, logger, publish, connected: () => link.connected },
     { pollMs: config.SYNC_POLL_MS, commandResendMs: COMMAND_RESEND_MS },
   );
-  const inbound = new InboundMessages({ db: deps.db, uow: deps.uow, clock: deps.clock, logger, publish, publisher });
+  const inbound = new InboundMessages({ db: deps.db, uow: deps.uow, clock: deps.clock, logger, publish, publisher, eventMaxAttempts: deps.eventMaxAttempts });
   link.on('message', (topic, payload) => inbound.handle(topic, payload));
 
   const subscribed = new Promise<void>((resolve, reject) => {

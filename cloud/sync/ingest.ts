@@ -3,29 +3,56 @@
  * inserted in the same transaction as the status change and everything it causes (statuses
  * history, storage period, counters, outbound events, sync change), so a redelivered event
  * finds its row and is only acknowledged again.
+ *
+ * None is retried silently for ever (docs/locker-sync.md): an order event the cloud will not
+ * apply is REJECTED at once, one it cannot apply (an unexpected error, or a pickup whose
+ * placement never comes) is counted and, after LOCKER_EVENT_MAX_ATTEMPTS, set aside as FAILED;
+ * both are acknowledged, logged with the locker, order and cell, and raise an alarm. Only a
+ * database that cannot answer leaves an event for the agent to send again without counting.
  */
 import type { LockerEvent } from '../../shared/mqtt/index.ts';
 import type { Clock } from '../../shared/clock.ts';
-import { decideLockerEvent, eventDetail } from '../domain/locker-sync.ts';
+import { alarmsOperator, decideLockerEvent, DEFAULT_EVENT_MAX_ATTEMPTS, eventDetail, giveUpAfter } from '../domain/locker-sync.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
-import { isUniqueViolation } from '../storage/sql-errors.ts';
+import { isTransientDbError, isUniqueViolation } from '../storage/sql-errors.ts';
 import { transitionOrder } from '../services/order-transitions.ts';
 import type { UnitOfWork } from '../services/unit-of-work.ts';
-import type { LockerEventTable } from './types.ts';
+import { raiseAlarm } from './alarms.ts';
+import type { LockerAlarmKind, LockerEventTable } from './types.ts';
 
 export interface IngestDeps {
   db: Db;
   uow: UnitOfWork;
   clock: Clock;
   logger: Logger;
+  /** attempts before an event that keeps failing is set aside (DEFAULT_EVENT_MAX_ATTEMPTS when absent) */
+  eventMaxAttempts?: number;
 }
 
-/** `ack`: done (applied, stored, rejected or seen before); `wait`: not yet, the agent sends it again. */
+/** `ack`: done (applied, stored, rejected, failed or seen before); `wait`: not yet, the agent sends it again. */
 export type IngestResult = 'ack' | 'wait';
 
+/** What is kept of an error in the database and the alarm: its kind and message, shortened. */
+const describeError = (err: unknown) => `${(err as Error)?.name ?? 'Error'}: ${String((err as Error)?.message ?? err)}`.slice(0, 300);
+
 export async function ingestEvent(deps: IngestDeps, lockerId: string, event: LockerEvent): Promise<IngestResult> {
+  try {
+    return await ingestOnce(deps, lockerId, event);
+  } catch (err) {
+    const log = logFields(lockerId, event);
+    if (isTransientDbError(err)) {
+      deps.logger.warn('locker event deferred: the database cannot answer now; the agent sends it again', { ...log, err: describeError(err) });
+      return 'wait';
+    }
+    return countAttempt(deps, lockerId, event, describeError(err), err);
+  }
+}
+
+const logFields = (lockerId: string, e: LockerEvent) => ({ lockerId, eventId: e.eventId, type: e.type, orderId: e.orderId ?? null, cellId: e.cellId ?? null });
+
+async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent): Promise<IngestResult> {
   const { db, clock, logger } = deps;
   const seen = await db.selectFrom('locker_event').select('outcome').where('postomatId', '=', lockerId).where('eventId', '=', event.eventId).executeTakeFirst();
   if (seen) return 'ack';
@@ -34,7 +61,7 @@ export async function ingestEvent(deps: IngestDeps, lockerId: string, event: Loc
     ? await db
         .selectFrom('locker_order as o')
         .leftJoin('order_status as s', 's.id', 'o.currentStatusId')
-        .select(['o.id', 'o.postomatId', 'o.status', 'o.createdAt', 's.createdAt as statusAt'])
+        .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.expiredAt', 'o.createdAt', 's.createdAt as statusAt'])
         .where('o.id', '=', event.orderId)
         .executeTakeFirst()
     : undefined;
@@ -43,15 +70,91 @@ export async function ingestEvent(deps: IngestDeps, lockerId: string, event: Loc
     event.type === 'PLACED' && event.cellId && /^[1-9]\d{0,8}$/.test(event.cellId)
       ? await db.selectFrom('cell').select('id').where('postomatId', '=', lockerId).where('number', '=', Number(event.cellId)).executeTakeFirst()
       : undefined;
-  const decision = decideLockerEvent({ type: event.type, orderId: event.orderId, cellKnown: cell !== undefined, order, lockerId });
-  const log = { lockerId, eventId: event.eventId, type: event.type, orderId: event.orderId ?? null };
+  const placementRefused = (event.type === 'PICKED_UP' || event.type === 'SUBTRACTED') && order?.status === 'CREATED' && (await placementWasRefused(db, lockerId, order.id));
+  const decision = decideLockerEvent({ type: event.type, orderId: event.orderId, cellKnown: cell !== undefined, order, lockerId, placementRefused });
+  const log = logFields(lockerId, event);
   if (decision.action === 'wait') {
-    logger.info('locker event not applicable yet: left for the agent to send again', { ...log, reason: decision.reason });
-    return 'wait';
+    // Counted: the placement it waits for is ahead of it in the agent's outbox, so it is
+    // applied, refused or set aside within a few rounds; a wait beyond that never ends.
+    return countAttempt(deps, lockerId, event, `not applicable yet: ${decision.reason}`);
   }
 
   const now = clock.now();
   const row: LockerEventTable = {
+    ...eventRow(lockerId, event, now),
+    outcome: decision.action === 'apply' ? 'APPLIED' : decision.action === 'store' ? 'STORED' : 'REJECTED',
+    note: decision.action === 'reject' ? decision.reason : null,
+  };
+  // A withdrawn order placed all the same: applied (the parcel is in the cell) but not live.
+  const withdrawnPlaced = decision.action === 'apply' && event.type === 'PLACED' && order?.isActive === 0 && !order.expiredAt;
+  try {
+    await deps.uow.run(async (tx) => {
+      await tx.db.insertInto('locker_event').values(row).execute();
+      await clearAttempts(tx.db, lockerId, event.eventId);
+      if (decision.action === 'apply') {
+        await transitionOrder(tx, { orderId: order!.id, to: decision.to, at: eventTime(event.at, order!.statusAt ?? order!.createdAt, now), cellId: cell?.id });
+      }
+      if (decision.action === 'reject') await alarmFor(tx.db, row, 'EVENT_REJECTED', now);
+      if (withdrawnPlaced) {
+        await raiseAlarm(tx.db, { ...alarmOf(row), kind: 'WITHDRAWN_ORDER_PLACED', detail: 'a parcel was placed for an order that had been withdrawn (redirected): it is in the cell, but no longer in any list' }, now);
+      }
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) return 'ack'; // a copy of the same event got in first
+    if (!(err instanceof DomainError)) throw err;
+    // The order moved under us (e.g. staff settled it by hand meanwhile): never applied.
+    const rejected = { ...row, outcome: 'REJECTED' as const, note: err.message };
+    await db.transaction().execute(async (trx) => {
+      await recordOnce(trx, rejected);
+      await clearAttempts(trx, lockerId, event.eventId);
+      await alarmFor(trx, rejected, 'EVENT_REJECTED', now);
+    });
+    logger.warn('locker event rejected: acknowledged, never applied', { ...log, reason: err.message });
+    return 'ack';
+  }
+  if (decision.action === 'reject') logger.warn('locker event rejected: acknowledged, never applied', { ...log, reason: decision.reason });
+  else if (withdrawnPlaced) logger.warn('parcel placed for a withdrawn order: alarm raised', log);
+  else logger.info(decision.action === 'apply' ? 'locker event applied' : 'locker event stored', log);
+  return 'ack';
+}
+
+/**
+ * One more attempt at an event the cloud could not apply. Below the limit: not acknowledged,
+ * the agent sends it again. At the limit: recorded as FAILED with why, alarmed, acknowledged.
+ */
+async function countAttempt(deps: IngestDeps, lockerId: string, event: LockerEvent, why: string, err?: unknown): Promise<IngestResult> {
+  const { db, clock, logger } = deps;
+  const now = clock.now();
+  const at = now.toISOString();
+  const max = deps.eventMaxAttempts ?? DEFAULT_EVENT_MAX_ATTEMPTS;
+  const attempts = await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('locker_event_attempt')
+      .values({ postomatId: lockerId, eventId: event.eventId, attempts: 1, firstAt: at, lastAt: at, lastError: why })
+      .onConflict((oc) => oc.columns(['postomatId', 'eventId']).doUpdateSet((eb) => ({ attempts: eb('locker_event_attempt.attempts', '+', 1), lastAt: at, lastError: why })))
+      .execute();
+    const row = await trx.selectFrom('locker_event_attempt').select('attempts').where('postomatId', '=', lockerId).where('eventId', '=', event.eventId).executeTakeFirstOrThrow();
+    return Number(row.attempts);
+  });
+  const log = { ...logFields(lockerId, event), attempt: attempts, of: max, reason: why };
+  if (!giveUpAfter(attempts, max)) {
+    // A wait is the normal case of a pickup overtaking its placement; an error is not.
+    if (err) logger.error('locker event failed: not acknowledged, the agent sends it again', { ...log, err });
+    else logger.info('locker event not applicable yet: left for the agent to send again', log);
+    return 'wait';
+  }
+  const failed: LockerEventTable = { ...eventRow(lockerId, event, now), outcome: 'FAILED', note: `${max} attempts: ${why}`.slice(0, 400) };
+  await db.transaction().execute(async (trx) => {
+    await recordOnce(trx, failed);
+    await clearAttempts(trx, lockerId, event.eventId);
+    if (alarmsOperator(event.type, 'FAILED')) await alarmFor(trx, failed, 'EVENT_FAILED', now);
+  });
+  logger.error('locker event set aside as FAILED: acknowledged so the agent stops sending it; alarm raised', log);
+  return 'ack';
+}
+
+function eventRow(lockerId: string, event: LockerEvent, now: Date): Omit<LockerEventTable, 'outcome' | 'note'> {
+  return {
     postomatId: lockerId,
     eventId: event.eventId,
     seq: event.seq,
@@ -61,31 +164,35 @@ export async function ingestEvent(deps: IngestDeps, lockerId: string, event: Loc
     detail: eventDetail(event),
     at: event.at,
     receivedAt: now.toISOString(),
-    outcome: decision.action === 'apply' ? 'APPLIED' : decision.action === 'store' ? 'STORED' : 'REJECTED',
-    note: decision.action === 'reject' ? decision.reason : null,
   };
-  try {
-    await deps.uow.run(async (tx) => {
-      await tx.db.insertInto('locker_event').values(row).execute();
-      if (decision.action === 'apply') {
-        await transitionOrder(tx, { orderId: order!.id, to: decision.to, at: eventTime(event.at, order!.statusAt ?? order!.createdAt, now), cellId: cell?.id });
-      }
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) return 'ack'; // a copy of the same event got in first
-    if (!(err instanceof DomainError)) throw err;
-    // The order moved under us (e.g. staff settled it by hand meanwhile): never applied.
-    await recordRejected(db, { ...row, outcome: 'REJECTED', note: err.message });
-    logger.warn('locker event rejected', { ...log, reason: err.message });
-    return 'ack';
-  }
-  if (decision.action === 'reject') logger.warn('locker event rejected', { ...log, reason: decision.reason });
-  else logger.info(decision.action === 'apply' ? 'locker event applied' : 'locker event stored', log);
-  return 'ack';
 }
 
-async function recordRejected(db: Db, row: LockerEventTable): Promise<void> {
+const alarmOf = (row: LockerEventTable) => ({ postomatId: row.postomatId, eventId: row.eventId, orderId: row.orderId, cellId: row.cellId });
+
+async function alarmFor(db: Db, row: LockerEventTable, kind: LockerAlarmKind, now: Date): Promise<void> {
+  if (!alarmsOperator(row.type, row.outcome)) return;
+  await raiseAlarm(db, { ...alarmOf(row), kind, detail: `${row.type} ${row.outcome === 'FAILED' ? 'could not be applied' : 'rejected'}: ${row.note ?? ''}` }, now);
+}
+
+async function recordOnce(db: Db, row: LockerEventTable): Promise<void> {
   await db.insertInto('locker_event').values(row).onConflict((oc) => oc.columns(['postomatId', 'eventId']).doNothing()).execute();
+}
+
+async function clearAttempts(db: Db, lockerId: string, eventId: string): Promise<void> {
+  await db.deleteFrom('locker_event_attempt').where('postomatId', '=', lockerId).where('eventId', '=', eventId).execute();
+}
+
+/** Whether this locker's placement of the order was refused or set aside: a pickup waiting for it would wait for ever. */
+async function placementWasRefused(db: Db, lockerId: string, orderId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('locker_event')
+    .select('eventId')
+    .where('orderId', '=', orderId)
+    .where('postomatId', '=', lockerId)
+    .where('type', '=', 'PLACED')
+    .where('outcome', 'in', ['REJECTED', 'FAILED'])
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**

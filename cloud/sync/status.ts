@@ -1,12 +1,14 @@
-/** What the operator sees of a locker's link: connection, cells, sync versions, commands, events. */
+/** What the operator sees of a locker's link: open alarms, connection, cells, sync versions, commands, events. */
 import type { CellReport } from '../../shared/mqtt/index.ts';
 import type { Db } from '../storage/database.ts';
 import { getPostomat } from '../services/admin/postomats.ts';
 import { lockerVersion } from './sync-out.ts';
+import { openAlarms } from './alarms.ts';
 
 export async function lockerLinkStatus(db: Db, postomatId: string, recentEvents = 10) {
   const p = await getPostomat(db, postomatId);
-  const [link, versions, commands, events] = await Promise.all([
+  const [alarms, link, versions, commands, events] = await Promise.all([
+    openAlarms(db, postomatId),
     db.selectFrom('locker_link').selectAll().where('postomatId', '=', postomatId).executeTakeFirst(),
     lockerVersion(db, postomatId),
     db
@@ -30,6 +32,7 @@ export async function lockerLinkStatus(db: Db, postomatId: string, recentEvents 
     shortId: p.shortId,
     title: p.title,
     isConnected: p.isConnected === 1,
+    alarms,
     connection: link?.connectionAt
       ? {
           online: link.online === 1,

@@ -1,10 +1,11 @@
 /**
  * Sync messages for one locker, built from the database: a full snapshot of the orders its
- * agent holds, or a delta of the orders changed after a version. The locker's version is read
- * first: a change committed while the orders are read is either in this message already or
- * has a later version and goes out next time; re-sending an order is harmless (upserts).
+ * agent holds, or a delta of the orders changed after a version; both with its cell map. The
+ * locker's version is read first: a change committed while the orders are read is either in
+ * this message already or has a later version and goes out next time; re-sending an order is
+ * harmless (upserts).
  */
-import { CONTRACT_VERSION, type SyncMessage, type SyncOrder } from '../../shared/mqtt/index.ts';
+import { CONTRACT_VERSION, type CellMap, type SyncMessageWithCells as SyncMessage, type SyncOrder } from '../../shared/mqtt/index.ts';
 import { heldByLocker, planSync } from '../domain/locker-sync.ts';
 import type { Db } from '../storage/database.ts';
 
@@ -38,7 +39,7 @@ export async function fullSync(db: Db, postomatId: string, version: number): Pro
     .where('o.status', 'in', ['CREATED', 'DELIVERED'])
     .where('o.isActive', '=', 1)
     .execute();
-  return { v: CONTRACT_VERSION, version, full: true, upserts: await withCodes(db, orders), removals: [] };
+  return { v: CONTRACT_VERSION, version, full: true, upserts: await withCodes(db, orders), removals: [], cells: await cellMapOf(db, postomatId) };
 }
 
 /** The orders changed after `since`: those the agent should hold as upserts, the others as removals. */
@@ -63,7 +64,16 @@ export async function deltaSync(db: Db, postomatId: string, since: number, versi
   }
   const held = orders.filter((o) => heldByLocker(o, postomatId));
   const heldIds = new Set(held.map((o) => o.id));
-  return { v: CONTRACT_VERSION, version, full: false, since, upserts: await withCodes(db, held), removals: ids.filter((id) => !heldIds.has(id)) };
+  return { v: CONTRACT_VERSION, version, full: false, since, upserts: await withCodes(db, held), removals: ids.filter((id) => !heldIds.has(id)), cells: await cellMapOf(db, postomatId) };
+}
+
+/**
+ * The locker's cells as the cloud knows them, in every sync message: the agent places parcels
+ * only in these (when active), so it never opens a cell the cloud would not accept a parcel in.
+ */
+export async function cellMapOf(db: Db, postomatId: string): Promise<CellMap> {
+  const rows = await db.selectFrom('cell').select(['number', 'size', 'isActive']).where('postomatId', '=', postomatId).orderBy('number').execute();
+  return rows.map((c) => ({ cellId: String(c.number), size: c.size as CellMap[number]['size'], isActive: c.isActive === 1 }));
 }
 
 interface OrderRow {

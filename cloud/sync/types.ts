@@ -47,7 +47,12 @@ export interface LockerLinkTable {
   updatedAt: string;
 }
 
-export const LOCKER_EVENT_OUTCOMES = ['APPLIED', 'STORED', 'REJECTED'] as const;
+/**
+ * APPLIED: it moved its order; STORED: kept for the operator; REJECTED: never applicable (why
+ * in `note`); FAILED: the cloud could not apply it after repeated attempts (docs/locker-sync.md).
+ * REJECTED and FAILED events about an order also raise an alarm (locker_alarm).
+ */
+export const LOCKER_EVENT_OUTCOMES = ['APPLIED', 'STORED', 'REJECTED', 'FAILED'] as const;
 export type LockerEventOutcome = (typeof LOCKER_EVENT_OUTCOMES)[number];
 
 /** Every event a locker sent, once: the key makes a redelivered event a no-op. */
@@ -86,4 +91,43 @@ export interface LockerCommandTable {
   attempts: number;
   answeredAt: string | null;
   error: string | null;
+}
+
+/**
+ * Attempts at an event that failed with an error the cloud did not expect (migration 016):
+ * counted across processes and restarts, so the agent's resending ends once the count reaches
+ * LOCKER_EVENT_MAX_ATTEMPTS. Deleted when the event is finally recorded.
+ */
+export interface LockerEventAttemptTable {
+  postomatId: string;
+  eventId: string;
+  attempts: number;
+  firstAt: string;
+  lastAt: string;
+  /** the last error's message, shortened; never a code (events carry none) */
+  lastError: string;
+}
+
+/**
+ * What the operator must look at (migration 016), shown by `locker status` and `locker alarms`
+ * until resolved: an order event the cloud would not or could not apply (a parcel may be
+ * locked in a cell while its order says otherwise), a cell map that differs from the agent's.
+ */
+export const LOCKER_ALARM_KINDS = ['EVENT_REJECTED', 'EVENT_FAILED', 'WITHDRAWN_ORDER_PLACED', 'CELL_MAP_MISMATCH'] as const;
+export type LockerAlarmKind = (typeof LOCKER_ALARM_KINDS)[number];
+
+export interface LockerAlarmTable {
+  id: string;
+  postomatId: string;
+  kind: LockerAlarmKind;
+  /** the event it is about (event alarms: one per event) */
+  eventId: string | null;
+  orderId: string | null;
+  /** the cell as the agent names it (its number) */
+  cellId: string | null;
+  detail: string;
+  raisedAt: string;
+  /** set by the operator (`locker alarm resolve`) or, for a cell map, by a matching report */
+  resolvedAt: string | null;
+  resolution: string | null;
 }

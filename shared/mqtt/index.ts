@@ -2,3 +2,4 @@ export * from './version.ts';
 export * from './schemas.ts';
 export * from './topics.ts';
 export * from './limits.ts';
+export * from './cell-map.ts';

@@ -39,7 +39,9 @@ export async function startTestCloud(
   const storage = options.reuse ?? (await openTestStorage(dialect));
   const clock = options.clock ?? new ManualClock(new Date());
   // MQTT_PORT 0: an embedded broker on a free port (1883 may be a system Mosquitto).
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: storage.databaseUrl, RATE_LIMIT_MAX: '0', MQTT_PORT: '0', JWT_SECRET: TEST_JWT_SECRET, ...options.env });
+  // ORDER_EXPIRY_INTERVAL_MS 0: seeded orders dated long ago are not expired behind a test's
+  // back; a test of expiry runs it with `cloud.orderExpiry.runNow()`.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: storage.databaseUrl, RATE_LIMIT_MAX: '0', MQTT_PORT: '0', JWT_SECRET: TEST_JWT_SECRET, ORDER_EXPIRY_INTERVAL_MS: '0', ...options.env });
   const cloud = await startCloud(config, { storage, clock, logger: options.logger ?? silentLogger }).catch(async (err) => {
     if (!options.reuse) await storage.destroy();
     throw err;

@@ -4,25 +4,42 @@ import { DIALECTS, openTestStorage, type TestStorage } from '../helpers/storage.
 import { finishOrder, placeOrder, seedLockerWorld, testUow, type LockerWorld } from '../helpers/locker-world.ts';
 import { createOrder } from '../../cloud/services/create-order.ts';
 import { systemClock } from '../../shared/clock.ts';
-import { pickCodes } from '../../cloud/domain/codes.ts';
+import { clashingCodes, formatCode, noLiveCodes, pickOrderCodes, type LiveCodes } from '../../cloud/domain/codes.ts';
 
-describe('pickCodes', () => {
-  it('draws distinct four-digit codes outside the ones in use', () => {
-    const inUse = new Set(['0000', '0001']);
-    const seq = [0, 1, 1, 2, 3, 2, 4];
-    const codes = pickCodes(inUse, 3, () => seq.shift()!);
-    assert.deepEqual(codes, ['0002', '0003', '0004'], 'codes in use and repeats are skipped');
-    assert.equal(codes.length, 3);
-    assert.equal(new Set(codes).size, 3);
-    assert.ok(codes.every((c) => !inUse.has(c) && /^\d{4}$/.test(c)));
+const codes = (from: number, to: number) => new Set(Array.from({ length: to - from }, (_, i) => formatCode(from + i)));
+const live = (l: Partial<LiveCodes>): LiveCodes => ({ ...noLiveCodes(), ...l });
+
+describe('pickOrderCodes: the spec\'s per-type code space, kept apart across types while it can be', () => {
+  it('draws three distinct codes, each outside the live codes of its space', () => {
+    const seq = [1, 2, 2, 3, 1, 4, 4, 5];
+    const picked = pickOrderCodes(live({ DOWN: new Set(['0001']), SUBTRACT: new Set(['0003']) }), () => seq.shift()!);
+    // DOWN skips the live DOWN 0001; UP skips the order's own 0002, the live SUBTRACT 0003 and
+    // the live DOWN 0001 (kept apart while it can be); SUBTRACT skips the order's own 0004.
+    assert.deepEqual(picked, { DOWN: '0002', UP: '0004', SUBTRACT: '0005' });
   });
-  it('still finds the last free codes of a nearly full locker', () => {
-    const inUse = new Set(Array.from({ length: 9997 }, (_, i) => String(i + 3).padStart(4, '0')));
-    assert.deepEqual(pickCodes(inUse, 3).sort(), ['0000', '0001', '0002']);
+  it('a DOWN code may equal a live UP code only when no other DOWN code is left', () => {
+    const picked = pickOrderCodes(live({ DOWN: codes(1, 10_000), UP: new Set(['0000']) }));
+    assert.equal(picked.DOWN, '0000', 'the one DOWN code left, though it is a live UP code');
+    assert.notEqual(picked.UP, '0000');
+    assert.notEqual(picked.SUBTRACT, '0000');
   });
-  it('refuses when fewer codes are free than needed', () => {
-    const inUse = new Set(Array.from({ length: 9998 }, (_, i) => String(i).padStart(4, '0')));
-    assert.throws(() => pickCodes(inUse, 3), /CODES_EXHAUSTED|no free codes/);
+  it('keeps taking orders when the three types together use more than the code space', () => {
+    // 4,000 live orders: 12,000 live codes, over the 10,000 four-digit codes.
+    const l = live({ DOWN: codes(0, 4000), UP: codes(4000, 8000), SUBTRACT: new Set([...codes(8000, 10_000), ...codes(0, 2000)]) });
+    const picked = pickOrderCodes(l);
+    assert.ok(!l.DOWN.has(picked.DOWN));
+    for (const c of [picked.UP, picked.SUBTRACT]) assert.ok(!l.UP.has(c) && !l.SUBTRACT.has(c), 'an opening code opens one parcel only');
+    assert.equal(new Set(Object.values(picked)).size, 3);
+  });
+  it('refuses when one space has no code left', () => {
+    assert.throws(() => pickOrderCodes(live({ DOWN: codes(0, 10_000) })), /CODES_EXHAUSTED|no free DOWN code/);
+    // UP and SUBTRACT share their space: one free code there is not enough for both.
+    assert.throws(() => pickOrderCodes(live({ UP: codes(0, 5000), SUBTRACT: codes(5000, 9999) })), /no free UP and SUBTRACT codes/);
+  });
+  it('names the codes a move must draw afresh', () => {
+    const l = live({ DOWN: new Set(['1111']), SUBTRACT: new Set(['2222']) });
+    assert.deepEqual(clashingCodes({ DOWN: '2222', UP: '2222', SUBTRACT: '3333' }, l), ['UP']);
+    assert.deepEqual(clashingCodes({ DOWN: '1111', UP: '4444', SUBTRACT: '1111' }, l), ['DOWN']);
   });
 });
 

@@ -160,14 +160,18 @@ for (const dialect of DIALECTS) {
         const { parcel, postomatOrder } = await create(m.lockerBody(world.lw.near.id));
         const { postomatOrder: there } = await create(m.lockerBody(world.lw.mid.id));
         const [down] = (await codes(postomatOrder.id)).filter((c) => c.type === 'DOWN');
-        // Make one live code at the new locker equal this order's DOWN code.
-        const [theirs] = (await codes(there.id)).filter((c) => c.type === 'UP');
+        // Make the live DOWN code of an order at the new locker equal this order's DOWN code
+        // (codes are unique per type: README "Codes").
+        const [theirs] = (await codes(there.id)).filter((c) => c.type === 'DOWN');
         await db().updateTable('order_code').set({ password: down.password }).where('id', '=', theirs.id).execute();
         const old = (await codes(postomatOrder.id)).map((c) => c.password);
         assert.equal((await redirect(parcel.trackCode, { toPostomatId: world.lw.mid.id })).status, 200);
         const fresh = (await codes(postomatOrder.id)).map((c) => c.password);
-        const live = (await db().selectFrom('order_code').select('password').where('postomatId', '=', world.lw.mid.id).where('active', '=', 1).execute()).map((c) => c.password);
-        assert.equal(new Set(live).size, live.length, 'no live code repeats at the locker');
+        const live = await db().selectFrom('order_code').select(['type', 'password']).where('postomatId', '=', world.lw.mid.id).where('active', '=', 1).execute();
+        const downs = live.filter((c) => c.type === 'DOWN').map((c) => c.password);
+        const opening = live.filter((c) => c.type !== 'DOWN').map((c) => c.password);
+        assert.equal(new Set(downs).size, downs.length, 'no live DOWN code repeats at the locker');
+        assert.equal(new Set(opening).size, opening.length, 'no live UP or SUBTRACT code repeats at the locker');
         assert.ok(!fresh.includes(down.password));
         assert.notDeepEqual(fresh, old);
       });

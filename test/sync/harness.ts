@@ -50,9 +50,13 @@ export interface SyncWorld {
   company: { id: string; key: string };
   /** broker URL the agents use (embedded, or the external one) */
   mqttUrl: string;
-  newLocker(title?: string): Promise<CloudLocker>;
-  /** starts a simulated locker whose agent connects to the cloud with the locker's credentials */
-  startAgent(locker: CloudLocker, opts?: { agentMode?: 'child' | 'inprocess'; password?: string }): Promise<SimLocker>;
+  /** `cells`: the cloud's cells of the locker (CELLS when absent) */
+  newLocker(title?: string, cells?: CellInput[]): Promise<CloudLocker>;
+  /**
+   * starts a simulated locker whose agent connects to the cloud with the locker's credentials;
+   * `cells`: the simulated hardware and the agent's cell map, when they are to differ from CELLS
+   */
+  startAgent(locker: CloudLocker, opts?: { agentMode?: 'child' | 'inprocess'; password?: string; cells?: CellInput[] }): Promise<SimLocker>;
   createOrder(lockerId: string, body?: Record<string, unknown>): Promise<any>;
   order(id: string): Promise<any>;
   /** stops the cloud (HTTP, broker, publisher), keeping its storage */
@@ -91,8 +95,8 @@ export async function startSyncWorld(dialect: TestDialect, options: WorldOptions
     db,
     company,
     mqttUrl,
-    async newLocker(title = `Locker ${++n}`) {
-      const p = await createPostomat(db, { title, shortId: `S${Math.random().toString(36).slice(2, 8).toUpperCase()}` }, CELLS, new Date());
+    async newLocker(title = `Locker ${++n}`, cells = CELLS) {
+      const p = await createPostomat(db, { title, shortId: `S${Math.random().toString(36).slice(2, 8).toUpperCase()}` }, cells, new Date());
       const agent = await resetAgentCredentials(db, p.id, new Date());
       lockerIds.push(p.id);
       return { id: p.id, shortId: p.shortId, cells: p.cells.map((x) => ({ id: x.id, number: x.number })), agent };
@@ -102,9 +106,9 @@ export async function startSyncWorld(dialect: TestDialect, options: WorldOptions
       dirs.push(dir);
       const sim = new SimLocker({
         id: locker.id,
-        boards: [0],
+        boards: [...new Set((opts.cells ?? CELLS).map((x) => x.board))],
         // The agent names cells by their number in the cloud.
-        cells: CELLS.map((x) => ({ cellId: String(x.number), board: x.board, lock: x.lock, size: x.size })),
+        cells: (opts.cells ?? CELLS).map((x) => ({ cellId: String(x.number), board: x.board, lock: x.lock, size: x.size })),
         dir: dir.path,
         transport: 'pty',
         agentMode: opts.agentMode ?? 'inprocess',

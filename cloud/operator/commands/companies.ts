@@ -15,6 +15,7 @@ import {
 } from '../../services/admin/companies.ts';
 import type { LockerCompanyTable } from '../../storage/schema.ts';
 import { toMajor } from '../../domain/money.ts';
+import { MAX_STORAGE_DAYS } from '../../domain/order-states.ts';
 
 const companyText = (c: LockerCompanyTable, extra: Record<string, unknown> = {}) =>
   block({
@@ -55,7 +56,7 @@ export const commands: Command[] = [
     flags: flagsOf({
       title: fText(),
       'notification-url': fUrl().optional(),
-      'default-days': fInt(1, 365).optional(),
+      'default-days': fInt(1, MAX_STORAGE_DAYS).optional(),
       balance: fPrice().optional(),
       ...moneyFlags,
     }),
@@ -122,7 +123,7 @@ export const commands: Command[] = [
       title: fText().optional(),
       'notification-url': fUrl().optional(),
       clear: fClear(['notification-url']).optional(),
-      'default-days': fInt(1, 365).optional(),
+      'default-days': fInt(1, MAX_STORAGE_DAYS).optional(),
       active: fBool().optional(),
       ...moneyFlags,
     })

@@ -1,12 +1,20 @@
-/** The live side of a locker, as its agent reported it over MQTT. */
-import { defineCommand, type Command } from '../command.ts';
+/** The live side of a locker, as its agent reported it over MQTT, and the alarms it raised. */
+import { defineCommand, OperatorError, type Command } from '../command.ts';
 import { fInt, fText, flagsOf } from '../flags.ts';
 import { block, table } from '../format.ts';
 import { lockerLinkStatus } from '../../sync/status.ts';
+import { openAlarms, resolveAlarm } from '../../sync/alarms.ts';
+import type { LockerAlarmTable } from '../../sync/types.ts';
 
 type Status = Awaited<ReturnType<typeof lockerLinkStatus>>;
 
 const tri = (v: boolean | null, yes: string, no: string) => (v === null ? 'unknown' : v ? yes : no);
+
+const alarmTable = (alarms: LockerAlarmTable[], withLocker = false) =>
+  table(
+    alarms.map((a) => ({ ...a, locker: a.postomatId, order: a.orderId, cell: a.cellId, event: a.eventId })),
+    [...(withLocker ? ['locker'] : []), 'id', 'raisedAt', 'kind', 'order', 'cell', 'detail'],
+  );
 
 function statusText(s: Status): string {
   const c = s.connection;
@@ -17,6 +25,10 @@ function statusText(s: Status): string {
       connection,
       sync: `cloud version ${s.sync.version}, published ${s.sync.publishedVersion}${c?.reportedSyncVersion !== undefined && c?.reportedSyncVersion !== null ? `, the agent held ${c.reportedSyncVersion} when it connected` : ''}`,
     }),
+    // First: each one may be a parcel locked in a cell while its order says otherwise.
+    s.alarms.length
+      ? `ALARMS (${s.alarms.length} open; resolve with: locker alarm resolve --id <id>):\n${alarmTable(s.alarms)}`
+      : 'alarms: none',
     s.cells
       ? `cells (reported ${s.cells.reportedAt}):\n${table(
           s.cells.cells.map((x) => ({ cell: x.cellId, size: x.size, door: tri(x.lockClosed, 'closed', 'OPEN'), parcel: tri(x.parcelPresent, 'yes', 'no'), state: x.state })),
@@ -35,12 +47,32 @@ function statusText(s: Status): string {
 export const commands: Command[] = [
   defineCommand({
     name: 'locker status',
-    summary: "a locker's live state from its agent: connection, cells, sync, staff commands, recent events",
+    summary: "a locker's live state from its agent: open alarms, connection, cells, sync, staff commands, recent events",
     usage: ['--id <lockerId>', '--events <n>   recent events to show (1-200, default 10)'],
     flags: flagsOf({ id: fText(), events: fInt(1, 200).optional() }),
     async run(ctx, f) {
       const s = await lockerLinkStatus(ctx.db, f.id, f.events ?? 10);
       return { json: s, text: statusText(s) };
+    },
+  }),
+  defineCommand({
+    name: 'locker alarms',
+    summary: 'open alarms of every locker (or one), oldest first: events the cloud would not or could not apply, cell maps that differ',
+    usage: ['--locker <lockerId>   only this locker', '--limit <n>   at most this many (1-1000, default 100)'],
+    flags: flagsOf({ locker: fText().optional(), limit: fInt(1, 1000).optional() }),
+    async run(ctx, f) {
+      const alarms = await openAlarms(ctx.db, f.locker, f.limit ?? 100);
+      return { json: alarms, text: alarms.length ? alarmTable(alarms, true) : 'no open alarms' };
+    },
+  }),
+  defineCommand({
+    name: 'locker alarm resolve',
+    summary: 'mark an alarm dealt with (what was done goes in --note); it leaves locker status and locker alarms',
+    usage: ['--id <alarmId>   (required)', '--note <text>   what was done (required)'],
+    flags: flagsOf({ id: fText(), note: fText() }),
+    async run(ctx, f) {
+      if (!(await resolveAlarm(ctx.db, f.id, f.note, ctx.clock.now()))) throw new OperatorError(`no open alarm ${f.id}`);
+      return { json: { id: f.id, resolved: true }, text: `alarm ${f.id} resolved` };
     },
   }),
 ];

@@ -1,6 +1,6 @@
 /** Lockers, their cells and their agents' credentials. */
 import type { z } from 'zod';
-import { defineCommand, type Command } from '../command.ts';
+import { defineCommand, type Command, type OperatorContext } from '../command.ts';
 import { fBool, fCells, fClear, fInt, fLat, fLng, fShortId, fSize, fText, flagsOf } from '../flags.ts';
 import { block, table, yesNo } from '../format.ts';
 import { withBooleans } from '../present.ts';
@@ -15,7 +15,19 @@ import {
   type PostomatView,
 } from '../../services/admin/postomats.ts';
 import { addCellsToPostomat, updateCell } from '../../services/admin/cells.ts';
+import { recordCellMapChange } from '../../sync/changes.ts';
 import type { CellTable } from '../../storage/schema.ts';
+
+/**
+ * The locker's agent learns its cells with its next sync message (docs/locker-sync.md): its
+ * version moves, and the running clouds' publishers for it wake now, as for a queued command.
+ */
+async function cellMapChanged(ctx: OperatorContext, postomatId: string): Promise<void> {
+  await ctx.uow.run(async (tx) => {
+    await recordCellMapChange(tx.db, postomatId);
+    tx.after.commandQueued(postomatId);
+  });
+}
 
 const LOCKER_FIELDS = ['id', 'shortId', 'title', 'active', 'address', 'lat', 'lng', 'schedule', 'cityId', 'districtId', 'agent', 'updatedAt'];
 const lockerText = (p: PostomatView) =>
@@ -144,6 +156,7 @@ export const commands: Command[] = [
     async run(ctx, f) {
       const want = f.cells ?? { count: f.count!, size: f.size!, board: f.board ?? 0 };
       const created = await addCellsToPostomat(ctx.db, f.locker, want, ctx.clock.now());
+      await cellMapChanged(ctx, f.locker);
       const rows = created.map((c) => ({ ...c, board: c.boardAddress }));
       return {
         json: created.map((c) => withBooleans({ id: c.id, number: c.number, size: c.size, board: c.boardAddress, lock: c.lock, isActive: c.isActive })),
@@ -161,6 +174,7 @@ export const commands: Command[] = [
     ),
     async run(ctx, f) {
       const c = await updateCell(ctx.db, f.id, { size: f.size, title: f.title, isActive: f.active }, ctx.clock.now());
+      await cellMapChanged(ctx, c.postomatId);
       return { json: withBooleans(c), text: `updated cell\n${block({ ...c, active: yesNo(c.isActive) }, ['id', 'postomatId', 'number', 'title', 'size', 'lock', 'active'])}` };
     },
   }),

@@ -13,7 +13,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { marketStatus } from '../../domain/platform/market-status.ts';
 import type { MarketStatus } from '../../domain/platform/enums.ts';
 import { parcelOwner } from '../../domain/platform/market-owner.ts';
-import { createIn } from '../create-order.ts';
+import { createIn, type CreateOrderDeps } from '../create-order.ts';
 import { findCode, type CodeRow } from '../../storage/order-queries.ts';
 import { createParcel, setParcelLockerOrder, type Parcel } from './parcels.ts';
 import { findOrCreateClientByPhone, findOrCreateSupplierByPhone } from './clients.ts';
@@ -23,6 +23,8 @@ import { lockerCompanyOf } from './locker-access.ts';
 export interface MarketDeps {
   clock: Clock;
   randomInt?: RandomInt;
+  /** the cloud's order limits (create-order.ts) */
+  config?: CreateOrderDeps['config'];
 }
 
 export interface MarketParty {

@@ -21,6 +21,7 @@ import * as m010 from './010_client_search.ts';
 import * as m011 from './011_change_notices.ts';
 import * as m012 from './012_retention.ts';
 import * as m015 from './015_bulk_jobs.ts';
+import * as m016 from './016_locker_safety.ts';
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -38,6 +39,7 @@ export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['011_change_notices', m011],
   ['012_retention', m012],
   ['015_bulk_jobs', m015],
+  ['016_locker_safety', m016],
 ];
 
 const LOCK_KEY = 7_340_021;
