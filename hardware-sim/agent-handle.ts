@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { CellsMessage, LockerEvent, ResponseMessage } from '../shared/mqtt/index.ts';
@@ -12,6 +11,7 @@ import type { AgentConfig } from '../locker-agent/config.ts';
 import type { Log } from '../locker-agent/display.ts';
 import type { Clock } from '../locker-agent/clock.ts';
 import { LineKeypad, openKeypad } from '../locker-agent/keypad/keypad.ts';
+import { writePrivateFile } from '../shared/private-files.ts';
 
 export interface AgentHandleEvents {
     display: [string];
@@ -179,7 +179,8 @@ export class ChildAgent extends EventEmitter<AgentHandleEvents> implements Agent
     }
 
     static async start(config: AgentConfig, configPath: string, sink: AgentSink): Promise<ChildAgent> {
-        writeFileSync(configPath, JSON.stringify(config, null, 2));
+        // The config carries the locker's MQTT password.
+        writePrivateFile(configPath, JSON.stringify(config, null, 2));
         const proc = spawn(process.execPath, ['--import', 'tsx', MAIN, '--config', configPath], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
         const child = new ChildAgent(proc, sink);
         await new Promise<void>((resolve, reject) => {
