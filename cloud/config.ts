@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_AUTH_LIMITS, type AuthLimitsConfig } from './deps.ts';
+import { parseAllowList, type TargetPolicy } from './domain/outbound-targets.ts';
 
 const port = (name: string) =>
   z.coerce.number({ error: `${name} must be a port number` }).int(`${name} must be a whole number`).min(0, `${name} must be 0-65535`).max(65535, `${name} must be 0-65535`);
@@ -46,13 +47,21 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.url({ error: 'PUBLIC_BASE_URL must be a URL such as https://lockers.example.com' }).optional(),
   WEBHOOKS_ENABLED: z.enum(['true', 'false'], { error: 'WEBHOOKS_ENABLED must be true or false' }).default('true').transform((v) => v === 'true'),
   EVENT_TIMEOUT_MS: z.coerce.number({ error: 'EVENT_TIMEOUT_MS must be a number' }).int().min(100, 'EVENT_TIMEOUT_MS must be >= 100').default(5_000),
+  // How long a claimed outbox row waits for its sender before another process may send it again.
+  EVENT_LEASE_MS: z.coerce.number({ error: 'EVENT_LEASE_MS must be a number' }).int().min(1000, 'EVENT_LEASE_MS must be >= 1000').optional(),
   EVENT_CONCURRENCY: z.coerce.number({ error: 'EVENT_CONCURRENCY must be a number' }).int().min(1, 'EVENT_CONCURRENCY must be >= 1').max(1000, 'EVENT_CONCURRENCY must be <= 1000').default(16),
+  // Outbound targets (docs/security.md#webhook-targets): public addresses only unless listed here.
+  WEBHOOK_ALLOW_HOSTS: z.string().default('').superRefine((v, ctx) => {
+    for (const e of parseAllowList(v).errors) ctx.addIssue({ code: 'custom', message: `${e} (expected e.g. hooks.internal,10.1.2.0/24,127.0.0.1)` });
+  }),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false'], { error: 'WEBHOOK_ALLOW_PRIVATE must be true or false' }).default('false').transform((v) => v === 'true'),
   SMS_PROVIDER: z.enum(['log', 'http'], { error: 'SMS_PROVIDER must be log or http' }).default('log'),
   SMS_GATEWAY_URL: z.url({ error: 'SMS_GATEWAY_URL must be an http(s) URL' }).optional(),
   SMS_GATEWAY_TOKEN: z.string().optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters (e.g. openssl rand -base64 48)').optional(),
   NODE_ENV: z.string().optional(),
 }).refine((c) => c.SMS_PROVIDER !== 'http' || c.SMS_GATEWAY_URL, { path: ['SMS_GATEWAY_URL'], message: 'SMS_GATEWAY_URL is required when SMS_PROVIDER=http' })
+  .refine((c) => c.EVENT_LEASE_MS === undefined || c.EVENT_LEASE_MS > c.EVENT_TIMEOUT_MS, { path: ['EVENT_LEASE_MS'], message: 'EVENT_LEASE_MS must be longer than EVENT_TIMEOUT_MS (a live sender must finish first)' })
   // Several instances must sign with one secret, so production never falls back to a generated one.
   .refine((c) => c.NODE_ENV !== 'production' || c.JWT_SECRET, { path: ['JWT_SECRET'], message: 'JWT_SECRET is required when NODE_ENV=production (at least 32 characters)' });
 
@@ -65,6 +74,15 @@ export const authLimitsOf = (c: CloudConfig): AuthLimitsConfig => ({
   loginFailureMax: c.LOGIN_FAILURE_MAX,
   loginFailureWindowMs: c.LOGIN_FAILURE_WINDOW_MS,
 });
+
+/**
+ * Where webhooks and company notifications may go. Loopback needs NODE_ENV=development or an
+ * entry in WEBHOOK_ALLOW_HOSTS (the demo and the tests list 127.0.0.1).
+ */
+export function targetPolicyOf(c: CloudConfig): TargetPolicy {
+  const { hosts, ranges } = parseAllowList(c.WEBHOOK_ALLOW_HOSTS);
+  return { allowLoopback: c.NODE_ENV === 'development', allowPrivate: c.WEBHOOK_ALLOW_PRIVATE, hosts, ranges };
+}
 
 export class ConfigError extends Error {}
 

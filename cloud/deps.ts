@@ -6,6 +6,7 @@ import type { RandomInt } from './domain/codes.ts';
 import type { UnitOfWork } from './services/unit-of-work.ts';
 import type { CredentialCaches } from './http/credential-caches.ts';
 import type { AppLimits } from './http/app-guards.ts';
+import type { TargetPolicy } from './domain/outbound-targets.ts';
 
 export interface RateLimitConfig {
   /** requests per window per API key (0 switches limiting off) */
@@ -33,6 +34,8 @@ export interface AppConfig {
   jwtSecret?: string;
   /** DEFAULT_AUTH_LIMITS when absent */
   authLimits?: AuthLimitsConfig;
+  /** where webhook URLs may point (checked when saved); public addresses only when absent */
+  outboundTargets?: TargetPolicy;
 }
 
 export interface AppDeps {

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { authLimitsOf, type CloudConfig } from './config.ts';
+import { authLimitsOf, targetPolicyOf, type CloudConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -61,6 +61,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
       mapUrlTemplate: config.MAP_URL_TEMPLATE,
       jwtSecret: resolveJwtSecret(config),
       authLimits: authLimitsOf(config),
+      outboundTargets: targetPolicyOf(config),
     },
     uow,
   };
