@@ -49,6 +49,8 @@ export interface InProcessTransport {
 export interface AgentSink {
     display(text: string): void;
     event(event: LockerEvent): void;
+    /** Every log line of the agent, unbounded (tests search them for secrets). */
+    log?(line: string): void;
 }
 
 const quietLog: Log = { info: () => {}, warn: () => {}, error: (m) => console.error(`[agent] ${m}`) };
@@ -59,8 +61,11 @@ function keepLines(output: string[], lines: string[]): void {
     if (output.length > 500) output.splice(0, 250);
 }
 
-function recorded(log: Log, output: string[]): Log {
-    const at = (level: string, m: string) => keepLines(output, [`[${level}] ${m}`]);
+function recorded(log: Log, output: string[], sink?: AgentSink): Log {
+    const at = (level: string, m: string) => {
+        keepLines(output, [`[${level}] ${m}`]);
+        sink?.log?.(`[${level}] ${m}`);
+    };
     return {
         info: (m) => (at('info', m), log.info(m)),
         warn: (m) => (at('warn', m), log.warn(m)),
@@ -92,7 +97,7 @@ export class InProcessAgent extends EventEmitter<AgentHandleEvents> implements A
                 ? { bus: (await openSerialLink(config.serial.device, config.serial.baudRate)).link, keypad: await openKeypad(config.keypad.device, config.keypad.baudRate) }
                 : { bus: transport.bus, keypad: new LineKeypad(transport.keypad) };
         const output: string[] = [];
-        const agentLog = recorded(log, output);
+        const agentLog = recorded(log, output, sink);
         const agent = new LockerAgent(config, { ...deps, display, log: agentLog, clock });
         handle = new InProcessAgent(agent, output);
         agent.on('event', (e) => {
@@ -154,9 +159,23 @@ export class ChildAgent extends EventEmitter<AgentHandleEvents> implements Agent
             this.pending.clear();
             this.emit('exit');
         });
-        const collect = (chunk: Buffer) => keepLines(this.output, chunk.toString().split('\n').filter(Boolean));
-        proc.stdout?.on('data', collect);
-        proc.stderr?.on('data', collect);
+        // A chunk may end inside a line: the rest waits for the next chunk of the same stream.
+        const collect = (stream: NodeJS.ReadableStream | null) => {
+            let rest = '';
+            const take = (lines: string[]) => {
+                const whole = lines.filter(Boolean);
+                keepLines(this.output, whole);
+                for (const line of whole) sink.log?.(line);
+            };
+            stream?.on('data', (chunk: Buffer) => {
+                const lines = (rest + chunk.toString()).split('\n');
+                rest = lines.pop() ?? '';
+                take(lines);
+            });
+            stream?.on('end', () => take([rest]));
+        };
+        collect(proc.stdout);
+        collect(proc.stderr);
         proc.on('message', (msg: any) => {
             if (msg.type === 'display') {
                 sink.display(msg.text);
