@@ -396,11 +396,14 @@ for (const dialect of DIALECTS) {
         assert.ok(codes.every((c) => /^\d{4}$/.test(c.password)));
         const statuses = await db.selectFrom('order_status').select('type').where('orderId', '=', o.id).orderBy('createdAt').execute();
         assert.deepEqual(statuses.map((s) => s.type), ['CREATED', 'DELIVERED', 'COMPLETED'], `history of ${o.customData}`);
-        // Codes typed before the order reached the agent are CODE_REJECTED events, stored only.
+        // The door cycles change the order, each exactly once. Other events are only stored: codes
+        // typed before the order reached the agent (CODE_REJECTED), and on a loaded machine a
+        // door slow to read open after an unlock (CELL_FAULT).
         const events = await db.selectFrom('locker_event').select(['type', 'outcome']).where('orderId', '=', o.id).execute();
-        const doors = events.filter((e) => e.type !== 'CODE_REJECTED');
+        const doors = events.filter((e) => ['PLACED', 'PICKED_UP', 'SUBTRACTED'].includes(e.type));
         assert.deepEqual(doors.map((e) => `${e.type}:${e.outcome}`).sort(), ['PICKED_UP:APPLIED', 'PLACED:APPLIED'], `events of ${o.customData}`);
-        assert.ok(events.every((e) => e.type !== 'CODE_REJECTED' || e.outcome === 'STORED'));
+        const others = events.filter((e) => !doors.includes(e));
+        assert.deepEqual(others.filter((e) => e.outcome !== 'STORED'), [], `other events of ${o.customData} are stored only`);
       }
     });
 
