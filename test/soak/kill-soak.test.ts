@@ -16,14 +16,14 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { DIALECTS, openTestStorage, type TestDialect, type TestStorage } from '../helpers/storage.ts';
 import { TEST_JWT_SECRET } from '../helpers/cloud.ts';
 import { tempDir } from '../helpers/sim-harness.ts';
 import { assertNoSecrets, LogCapture, Secrets } from '../helpers/secrets-scan.ts';
 import { CELLS } from '../sync/harness.ts';
 import { CloudProcess } from './cloud-process.ts';
+import { startCountingReceiver, type CountingReceiver } from './counting-receiver.ts';
+import { seededRandom } from './seeded-random.ts';
 import { createLockerApiKey, createLockerCompany } from '../../cloud/services/admin/companies.ts';
 import { createPostomat, resetAgentCredentials } from '../../cloud/services/admin/postomats.ts';
 import { createPlatformCompany, setLockerAccess } from '../../cloud/services/platform/companies.ts';
@@ -41,19 +41,6 @@ const CLOUD_KILLS = Number(process.env.SOAK_CLOUD_KILLS ?? 1);
 const GUARD_MS = Number(process.env.SOAK_GUARD_MS ?? 120_000);
 const BASE = '/api/v1/integration/company';
 
-/** mulberry32: the soak's choices replay from SOAK_SEED. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, between: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)] };
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function until<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, guardMs = GUARD_MS): Promise<T> {
@@ -70,34 +57,6 @@ async function until<T>(what: string, check: () => Promise<T | undefined | false
 const KILL_POINTS = ['door open for placement', 'placement closed', 'door open for pickup', 'pickup closed', 'none'] as const;
 type KillPoint = (typeof KILL_POINTS)[number];
 
-/** Counts what it receives per event: SMS per phone, notifications per order, webhooks per path and order. */
-async function startCountingReceiver() {
-  const counts = new Map<string, number>();
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      let key = `?${req.url}`;
-      try {
-        const b = JSON.parse(body);
-        if (req.url === '/sms') key = `SMS:${b.to}`;
-        else if (req.url === '/notify') key = `COMPANY_NOTIFICATION:${b.orderId}`;
-        else key = `WEBHOOK:${req.url}:${b.postomatOrderId}`;
-      } catch {
-        /* counted under the path */
-      }
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    counts,
-    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
-  };
-}
-
 interface SoakLocker {
   id: string;
   sim: SimLocker;
@@ -106,13 +65,13 @@ interface SoakLocker {
 
 for (const dialect of DIALECTS) {
   describe(`[${dialect.name}] kill soak: ${LOCKERS} lockers × ${ORDERS} orders, cloud and agents killed with SIGKILL (seed ${SEED})`, () => {
-    const rnd = random(SEED);
+    const rnd = seededRandom(SEED);
     const logs = new LogCapture();
     const secrets = new Secrets();
     let storage: TestStorage;
     let db: Db;
     let cloud: CloudProcess;
-    let receiver: Awaited<ReturnType<typeof startCountingReceiver>>;
+    let receiver: CountingReceiver;
     let key: string;
     const lockers: SoakLocker[] = [];
     const dirs: Array<{ remove(): void }> = [];
@@ -120,11 +79,12 @@ for (const dialect of DIALECTS) {
     const interrupted = new Map<string, number>();
     const created = new Map<string, string>();
     let agentKills = 0;
-    const started = Date.now();
+    let started = Date.now();
     const phases: string[] = [];
     const phase = (name: string) => phases.push(`${name} ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     before(async () => {
+      started = Date.now();
       storage = await openTestStorage(dialect);
       db = storage.db;
       receiver = await startCountingReceiver();
