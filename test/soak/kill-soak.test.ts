@@ -12,7 +12,8 @@
  * - no secret the soak made is in anything the cloud or the agents logged.
  *
  * `npm test` runs the short version (2 lockers × 2 orders). `npm run soak` runs a longer one;
- * SOAK_LOCKERS, SOAK_ORDERS and SOAK_SEED change it (the seed is printed, to replay a failure).
+ * SOAK_LOCKERS, SOAK_ORDERS, SOAK_CLOUD_KILLS, SOAK_SEED and SOAK_DIALECT change it (the seed is
+ * printed, to replay a failure).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,7 +64,10 @@ interface SoakLocker {
   password: string;
 }
 
-for (const dialect of DIALECTS) {
+/** SOAK_DIALECT=postgres (or sqlite) soaks one database only. */
+const dialects = DIALECTS.filter((d) => !process.env.SOAK_DIALECT || d.name === process.env.SOAK_DIALECT);
+
+for (const dialect of dialects) {
   describe(`[${dialect.name}] kill soak: ${LOCKERS} lockers × ${ORDERS} orders, cloud and agents killed with SIGKILL (seed ${SEED})`, () => {
     const rnd = seededRandom(SEED);
     const logs = new LogCapture();
