@@ -74,6 +74,10 @@ const objects = {
 const withWarehouses = (w: IsolationWorld) => (t: PlatformTenant) => [t, ...w.tenants.filter((x) => x.type === 'WAREHOUSE' && x.partner === t.id)];
 const only = (t: PlatformTenant) => [t];
 
+/** A receiver or sender for a marketplace parcel: the caller's own country and city. */
+let places: { country: number; city: number } = { country: 0, city: 0 };
+const party = (_c: Caller) => ({ name: 'Intruder', phone: '+996700999999', address: 'Chui 1', ...places });
+
 const marketOnly = (c: Caller, notFound: Expected): Expected => (c.platform?.type === 'MARKETPLACE' ? notFound : error(403, 'FORBIDDEN'));
 const viaLocker = (c: Caller): Expected => (c.platform?.lockerCompanyId ? error(502, 'ORDER_NOT_FOUND') : error(502, LOCKER_ACCESS_OFF));
 
@@ -192,6 +196,41 @@ const ROWS: Row[] = [
     },
   },
   {
+    name: `POST ${I}/market-company/parcel/create (to another's pickup point)`,
+    auth: 'platform key',
+    objects: (w) => objects.of(w, 'pickupPoint', 'pickup point', (t) => t.pickupPoint!, (t) => t.pickupPoint!, only),
+    request: (o, c) => ({
+      method: 'POST',
+      path: `${I}/market-company/parcel/create`,
+      body: { deliveryMethod: 'PICKUP', warehouseId: o.ref, weight: 1, currency: 'KGS', trackCode: `ISO-INTRUDER-${c.name.replace(' ', '')}-${o.ref}`, receiver: party(c), sender: party(c) },
+    }),
+    shows: () => undefined,
+    refused: (_o, c) => marketOnly(c, error(404, 'WAREHOUSE_NOT_FOUND')),
+    write: {
+      async unchanged(_w, o, cloud) {
+        const made = await cloud.storage.db.selectFrom('parcel').select('trackCode').where('trackCode', 'like', 'ISO-INTRUDER-%').execute();
+        assert.deepEqual(made, [], `no parcel made for ${o.label}`);
+      },
+    },
+  },
+  {
+    name: `PUT ${I}/market-company/parcel/track-code/{trackCode}/redirect (own parcel, another's pickup point)`,
+    auth: 'platform key',
+    objects: (w) => objects.of(w, 'pickupPoint', 'pickup point', (t) => t.pickupPoint!, (t) => t.pickupPoint!, only),
+    request: (o, c) => ({ method: 'PUT', path: `${I}/market-company/parcel/track-code/${c.platform?.trackCode ?? 'NONE'}/redirect`, body: { toWarehouseId: o.ref } }),
+    shows: () => undefined,
+    // The spec names a missing redirect target COMPANY_NOT_FOUND.
+    refused: (_o, c) => marketOnly(c, error(404, 'COMPANY_NOT_FOUND')),
+    write: {
+      async unchanged(w, o, cloud) {
+        for (const m of w.tenants.filter((t) => t.trackCode)) {
+          const res = await cloud.request('GET', `${I}/market-company/parcel/track-code/${m.trackCode}/status`, { headers: { 'x-api-token': m.key } });
+          assert.deepEqual(res.body, { trackCode: m.trackCode, status: 'CREATED' }, `${m.name}'s parcel not redirected to ${o.label}`);
+        }
+      },
+    },
+  },
+  {
     name: `GET ${I}/market-company/order/{id}`,
     auth: 'platform key',
     objects: (w) => objects.of(w, 'marketLockerOrder', 'marketplace locker order', (t) => t.marketLockerOrder!, (t) => t.marketLockerOrder!, only),
@@ -289,6 +328,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       cloud = await startTestCloud(dialect);
       w = await seedIsolationWorld(cloud);
+      places = { country: w.kg.id, city: w.bishkek.id };
     });
     after(() => cloud.stop());
 
