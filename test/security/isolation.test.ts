@@ -41,7 +41,7 @@ interface Row {
   /** whose credentials the row is called with */
   auth: 'locker key' | 'platform key' | 'platform admin';
   objects(w: IsolationWorld): Obj[];
-  request(o: Obj, c: Caller): { method: string; path: string; body?: unknown };
+  request(o: Obj, c: Caller): { method: string; path: string; body?: unknown; headers?: Record<string, string> };
   /** the answer of an allowed caller shows this object: returns what to compare with o.id */
   shows(res: TestResponse): string | number | Array<string | number> | undefined;
   /** what everyone else gets */
@@ -202,6 +202,7 @@ const ROWS: Row[] = [
     request: (o, c) => ({
       method: 'POST',
       path: `${I}/market-company/parcel/create`,
+      headers: { 'Idempotency-Key': `intruder-${c.name}-${o.ref}` },
       body: { deliveryMethod: 'PICKUP', warehouseId: o.ref, weight: 1, currency: 'KGS', trackCode: `ISO-INTRUDER-${c.name.replace(' ', '')}-${o.ref}`, receiver: party(c), sender: party(c) },
     }),
     shows: () => undefined,
@@ -346,8 +347,8 @@ for (const dialect of DIALECTS) {
           for (const c of callers(w, row.auth)) {
             const mayRead = o.allowed.has(c.name);
             if (mayRead && row.write) continue;
-            const { method, path, body } = row.request(o, c);
-            const res = await cloud.request(method, path, { body, headers: credentials(c, row.auth) });
+            const { method, path, body, headers } = row.request(o, c);
+            const res = await cloud.request(method, path, { body, headers: { ...headers, ...credentials(c, row.auth) } });
             const where = `${c.name} → ${o.label}: ${res.status} ${res.text.slice(0, 200)}`;
             if (mayRead) {
               allowedSeen++;
