@@ -8,6 +8,7 @@ import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from './sync/broker-limits.t
 import type { HttpLimits } from './http/server-limits.ts';
 import { DEFAULT_PENDING_ORDERS_PER_LOCKER, DEFAULT_UNPLACED_ORDER_DAYS, MIN_PENDING_ORDERS_PER_LOCKER } from './domain/order-limits.ts';
 import { DEFAULT_EVENT_MAX_ATTEMPTS } from './domain/locker-sync.ts';
+import { parseAllowList, type TargetPolicy } from './domain/outbound-targets.ts';
 
 const port = (name: string) =>
   z.coerce.number({ error: `${name} must be a port number` }).int(`${name} must be a whole number`).min(0, `${name} must be 0-65535`).max(65535, `${name} must be 0-65535`);
@@ -79,7 +80,14 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.url({ error: 'PUBLIC_BASE_URL must be a URL such as https://lockers.example.com' }).optional(),
   WEBHOOKS_ENABLED: z.enum(['true', 'false'], { error: 'WEBHOOKS_ENABLED must be true or false' }).default('true').transform((v) => v === 'true'),
   EVENT_TIMEOUT_MS: z.coerce.number({ error: 'EVENT_TIMEOUT_MS must be a number' }).int().min(100, 'EVENT_TIMEOUT_MS must be >= 100').default(5_000),
+  // How long a claimed outbox row waits for its sender before another process may send it again.
+  EVENT_LEASE_MS: z.coerce.number({ error: 'EVENT_LEASE_MS must be a number' }).int().min(1000, 'EVENT_LEASE_MS must be >= 1000').optional(),
   EVENT_CONCURRENCY: z.coerce.number({ error: 'EVENT_CONCURRENCY must be a number' }).int().min(1, 'EVENT_CONCURRENCY must be >= 1').max(1000, 'EVENT_CONCURRENCY must be <= 1000').default(16),
+  // Outbound targets (docs/security.md#webhook-targets): public addresses only unless listed here.
+  WEBHOOK_ALLOW_HOSTS: z.string().default('').superRefine((v, ctx) => {
+    for (const e of parseAllowList(v).errors) ctx.addIssue({ code: 'custom', message: `${e} (expected e.g. hooks.internal,10.1.2.0/24,127.0.0.1)` });
+  }),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false'], { error: 'WEBHOOK_ALLOW_PRIVATE must be true or false' }).default('false').transform((v) => v === 'true'),
   SMS_PROVIDER: z.enum(['log', 'http'], { error: 'SMS_PROVIDER must be log or http' }).default('log'),
   SMS_GATEWAY_URL: z.url({ error: 'SMS_GATEWAY_URL must be an http(s) URL' }).optional(),
   SMS_GATEWAY_TOKEN: z.string().optional(),
@@ -94,6 +102,7 @@ const EnvSchema = z.object({
   // An event that keeps failing is set aside after this many attempts (docs/locker-sync.md).
   LOCKER_EVENT_MAX_ATTEMPTS: z.coerce.number({ error: 'LOCKER_EVENT_MAX_ATTEMPTS must be a number' }).int().min(1, 'LOCKER_EVENT_MAX_ATTEMPTS must be >= 1').max(100, 'LOCKER_EVENT_MAX_ATTEMPTS must be <= 100').default(DEFAULT_EVENT_MAX_ATTEMPTS),
 }).refine((c) => c.SMS_PROVIDER !== 'http' || c.SMS_GATEWAY_URL, { path: ['SMS_GATEWAY_URL'], message: 'SMS_GATEWAY_URL is required when SMS_PROVIDER=http' })
+  .refine((c) => c.EVENT_LEASE_MS === undefined || c.EVENT_LEASE_MS > c.EVENT_TIMEOUT_MS, { path: ['EVENT_LEASE_MS'], message: 'EVENT_LEASE_MS must be longer than EVENT_TIMEOUT_MS (a live sender must finish first)' })
   // Several instances must sign with one secret, so production never falls back to a generated one.
   // Node refuses a request deadline shorter than the headers' one.
   .refine((c) => c.HTTP_REQUEST_TIMEOUT_MS >= c.HTTP_HEADERS_TIMEOUT_MS, { path: ['HTTP_REQUEST_TIMEOUT_MS'], message: 'HTTP_REQUEST_TIMEOUT_MS must be >= HTTP_HEADERS_TIMEOUT_MS' })
@@ -128,6 +137,15 @@ export const httpLimitsOf = (c: CloudConfig): HttpLimits => ({
   maxConnections: c.HTTP_MAX_CONNECTIONS,
   maxConnectionsPerAddress: c.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
 });
+
+/**
+ * Where webhooks and company notifications may go. Loopback needs NODE_ENV=development or an
+ * entry in WEBHOOK_ALLOW_HOSTS (the demo and the tests list 127.0.0.1).
+ */
+export function targetPolicyOf(c: CloudConfig): TargetPolicy {
+  const { hosts, ranges } = parseAllowList(c.WEBHOOK_ALLOW_HOSTS);
+  return { allowLoopback: c.NODE_ENV === 'development', allowPrivate: c.WEBHOOK_ALLOW_PRIVATE, hosts, ranges };
+}
 
 export class ConfigError extends Error {}
 

@@ -7,6 +7,7 @@ import type { UnitOfWork } from './services/unit-of-work.ts';
 import type { CredentialCaches } from './http/credential-caches.ts';
 import type { AppLimits } from './http/app-guards.ts';
 import type { LimitsConfig } from './http/limits-config.ts';
+import type { TargetPolicy } from './domain/outbound-targets.ts';
 
 export { DEFAULT_AUTH_LIMITS, type AuthLimitsConfig, type RateLimitConfig } from './http/limits-config.ts';
 
@@ -17,6 +18,8 @@ export interface AppConfig extends LimitsConfig {
   jwtSecret?: string;
   /** a company's orders waiting for placement at one locker (domain/order-limits.ts default when absent) */
   pendingOrdersPerLocker?: number;
+  /** where webhook URLs may point (checked when saved); public addresses only when absent */
+  outboundTargets?: TargetPolicy;
 }
 
 export interface AppDeps {

@@ -4,7 +4,7 @@
  * and tests.
  */
 import type { AddressInfo } from 'node:net';
-import { authLimitsOf, httpLimitsOf, type CloudConfig } from './config.ts';
+import { authLimitsOf, httpLimitsOf, targetPolicyOf, type CloudConfig } from './config.ts';
 import { createHttpServer } from './http/server-limits.ts';
 import { buildApp } from './app.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
@@ -68,6 +68,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
       jwtSecret: resolveJwtSecret(config),
       authLimits: authLimitsOf(config),
       pendingOrdersPerLocker: config.PENDING_ORDERS_PER_LOCKER,
+      outboundTargets: targetPolicyOf(config),
     },
     uow,
   };

@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { CellsMessage, LockerEvent, ResponseMessage } from '../shared/mqtt/index.ts';
@@ -12,6 +11,7 @@ import type { AgentConfig } from '../locker-agent/config.ts';
 import type { Log } from '../locker-agent/display.ts';
 import type { Clock } from '../locker-agent/clock.ts';
 import { LineKeypad, openKeypad } from '../locker-agent/keypad/keypad.ts';
+import { writePrivateFile } from '../shared/private-files.ts';
 
 export interface AgentHandleEvents {
     display: [string];
@@ -51,6 +51,8 @@ export interface InProcessTransport {
 export interface AgentSink {
     display(text: string): void;
     event(event: LockerEvent): void;
+    /** Every log line of the agent, unbounded (tests search them for secrets). */
+    log?(line: string): void;
 }
 
 const quietLog: Log = { info: () => {}, warn: () => {}, error: (m) => console.error(`[agent] ${m}`) };
@@ -61,6 +63,7 @@ function keepLines(output: string[], lines: string[]): void {
     if (output.length > 500) output.splice(0, 250);
 }
 
+/** Keeps the agent's lines, and hands each to whoever listens: the simulator's page, a test's log capture. */
 function recorded(log: Log, output: string[], heard: (lines: string[]) => void): Log {
     const at = (level: string, m: string) => {
         const lines = [`[${level}] ${m}`];
@@ -98,7 +101,10 @@ export class InProcessAgent extends EventEmitter<AgentHandleEvents> implements A
                 ? { bus: (await openSerialLink(config.serial.device, config.serial.baudRate)).link, keypad: await openKeypad(config.keypad.device, config.keypad.baudRate) }
                 : { bus: transport.bus, keypad: new LineKeypad(transport.keypad) };
         const output: string[] = [];
-        const agentLog = recorded(log, output, (lines) => handle?.emit('log', lines));
+        const agentLog = recorded(log, output, (lines) => {
+            handle?.emit('log', lines);
+            for (const line of lines) sink.log?.(line);
+        });
         const agent = new LockerAgent(config, { ...deps, display, log: agentLog, clock });
         handle = new InProcessAgent(agent, output);
         agent.on('event', (e) => {
@@ -160,13 +166,24 @@ export class ChildAgent extends EventEmitter<AgentHandleEvents> implements Agent
             this.pending.clear();
             this.emit('exit');
         });
-        const collect = (chunk: Buffer) => {
-            const lines = chunk.toString().split('\n').filter(Boolean);
-            keepLines(this.output, lines);
-            this.emit('log', lines);
+        // A chunk may end inside a line: the rest waits for the next chunk of the same stream.
+        const collect = (stream: NodeJS.ReadableStream | null) => {
+            let rest = '';
+            const take = (lines: string[]) => {
+                const whole = lines.filter(Boolean);
+                keepLines(this.output, whole);
+                if (whole.length) this.emit('log', whole);
+                for (const line of whole) sink.log?.(line);
+            };
+            stream?.on('data', (chunk: Buffer) => {
+                const lines = (rest + chunk.toString()).split('\n');
+                rest = lines.pop() ?? '';
+                take(lines);
+            });
+            stream?.on('end', () => take([rest]));
         };
-        proc.stdout?.on('data', collect);
-        proc.stderr?.on('data', collect);
+        collect(proc.stdout);
+        collect(proc.stderr);
         proc.on('message', (msg: any) => {
             if (msg.type === 'display') {
                 sink.display(msg.text);
@@ -189,7 +206,8 @@ export class ChildAgent extends EventEmitter<AgentHandleEvents> implements Agent
     }
 
     static async start(config: AgentConfig, configPath: string, sink: AgentSink): Promise<ChildAgent> {
-        writeFileSync(configPath, JSON.stringify(config, null, 2));
+        // The config carries the locker's MQTT password.
+        writePrivateFile(configPath, JSON.stringify(config, null, 2));
         const proc = spawn(process.execPath, ['--import', 'tsx', MAIN, '--config', configPath], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
         const child = new ChildAgent(proc, sink);
         await new Promise<void>((resolve, reject) => {

@@ -28,6 +28,8 @@ export interface SimLockerOptions {
     clock?: Clock;
     /** Overrides of the agent config (timing, serial timeouts) - tests use short ones. */
     agentConfig?: Record<string, unknown>;
+    /** Receives every log line of the agent, in-process or child, across restarts. */
+    onAgentLog?: (line: string) => void;
 }
 
 /** One simulated locker: its boards on a bus, its keypad, and the agent that drives them. */
@@ -91,6 +93,7 @@ export class SimLocker {
                 for (const fn of this.listeners) fn(line);
             },
             event: (e) => this.events.push(e),
+            log: this.options.onAgentLog,
         };
         if (this.options.transport === 'memory') {
             // A fresh cable per agent start, as if the agent process had reopened its ports.

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
 import { CONTRACT_VERSION, SyncMessageWithCells, type CellMapEntry, type CellSize, type CodeKind, type LockerEvent, type OrderStatus, type SyncOrder } from '../shared/mqtt/index.ts';
 import { SCHEMA } from './store-schema.ts';
+import { prepareSqliteFile, restrictSqliteCompanions } from '../shared/private-files.ts';
 
 export interface StoredOrder {
     orderId: string;
@@ -78,9 +78,12 @@ export class AgentStore {
     }
 
     static open(dataDir: string): AgentStore {
-        mkdirSync(dataDir, { recursive: true });
-        const db = new Database(join(dataDir, 'agent.db'));
+        // agent.db holds every order's codes: created owner-only (shared/private-files.ts).
+        const file = join(dataDir, 'agent.db');
+        const created = prepareSqliteFile(file);
+        const db = new Database(file);
         db.pragma('journal_mode = WAL');
+        if (created) restrictSqliteCompanions(file);
         db.pragma('synchronous = FULL');
         db.pragma('busy_timeout = 5000');
         // SQLite's automatic checkpoint runs inside whichever commit crosses 1000 WAL pages and

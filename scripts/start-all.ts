@@ -1,21 +1,20 @@
 /**
  * `npm start`: the whole system on embedded defaults — the cloud on SQLite (./data/cloud.db)
  * with its embedded MQTT broker, demo data seeded on first start with its credentials printed
- * (and kept in ./data/demo.json, readable by this user only, so later starts can print them
- * again), and a simulated fleet of the demo lockers whose real agents connect to the broker
- * with the demo agent credentials, driven through the simulator's control API.
+ * (and kept in a file of that database, readable by this user only, so later starts can print
+ * them again: demo-credentials.ts), and a simulated fleet of the demo lockers whose real agents
+ * connect to the broker with the demo agent credentials, driven through the simulator's control API.
  */
 import { createUnitOfWork } from '../cloud/consequences.ts';
-import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { loadConfig, ConfigError } from '../cloud/config.ts';
 import { createLogger, type Logger } from '../cloud/logger.ts';
 import { startCloud, type CloudHandle } from '../cloud/server.ts';
-import { openStorage, isPostgresUrl, sqlitePathFromUrl } from '../cloud/storage/database.ts';
+import { openStorage } from '../cloud/storage/database.ts';
 import { systemClock } from '../shared/clock.ts';
-import { seedDemo, type DemoData } from '../cloud/operator/demo/seed.ts';
+import { seedDemo } from '../cloud/operator/demo/seed.ts';
+import { demoPlace, findDemo, noDemoBanner, saveDemo, type DemoFile, type DemoPlace } from './demo-credentials.ts';
 import { startFleet, type FleetHandle } from '../hardware-sim/fleet.ts';
 import { fleetOfCloudLockers } from '../hardware-sim/cloud-fleet.ts';
 import { localCloudView } from './sim-cloud-view.ts';
@@ -32,31 +31,36 @@ async function mqttPort(logger: Logger): Promise<string | undefined> {
   return '0';
 }
 
+/**
+ * The demo's webhook receivers run on this machine (README: a receiver on 127.0.0.1:9999), so
+ * the demo lists loopback as an allowed webhook target unless WEBHOOK_ALLOW_HOSTS says otherwise.
+ */
+const DEMO_WEBHOOK_ALLOW_HOSTS = '127.0.0.1,::1,localhost';
+
 async function main() {
   const bootLogger = createLogger({ level: 'info' });
   const port = await mqttPort(bootLogger);
-  const config = loadConfig(port ? { ...process.env, MQTT_PORT: port } : process.env);
+  const env = { WEBHOOK_ALLOW_HOSTS: DEMO_WEBHOOK_ALLOW_HOSTS, ...process.env, ...(port ? { MQTT_PORT: port } : {}) };
+  const config = loadConfig(env);
   const logger = createLogger({ level: config.LOG_LEVEL });
   const storage = await openStorage(config.DATABASE_URL);
-  const dataDir = isPostgresUrl(config.DATABASE_URL) ? path.resolve('data') : path.dirname(path.resolve(sqlitePathFromUrl(config.DATABASE_URL)));
-  const demoFile = path.join(dataDir, 'demo.json');
+  const place = await demoPlace(storage, config.DATABASE_URL);
 
-  let demo: DemoData | undefined;
+  let demo: DemoFile | undefined;
+  let notes: string[] = [];
   const companies = await storage.db.selectFrom('locker_company').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   if (Number(companies.n) === 0) {
-    logger.info('empty database: seeding demo data');
+    logger.info('empty database: seeding demo data', { database: place.database });
     const ctx = { db: storage.db, uow: createUnitOfWork(storage.db, storage.changes), dialect: storage.dialect, clock: systemClock, progress: (line: string) => logger.info(line) };
-    demo = await seedDemo(ctx);
-    fs.mkdirSync(dataDir, { recursive: true });
-    fs.writeFileSync(demoFile, JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 });
-  } else if (fs.existsSync(demoFile)) {
-    demo = JSON.parse(fs.readFileSync(demoFile, 'utf8'));
+    demo = saveDemo(place, await seedDemo(ctx));
+  } else {
+    ({ demo, notes } = await findDemo(storage, place));
   }
 
   const cloud = await startCloud(config, { logger, storage });
   logger.info('cloud ready', { url: cloud.url, storage: storage.describe, mqtt: cloud.sync.mqttUrl });
   const fleet = demo ? await startDemoFleet(demo, cloud, logger) : undefined;
-  process.stdout.write(banner(cloud.url, cloud.sync.mqttUrl, fleet?.url, demo, demoFile));
+  process.stdout.write(demo ? banner(cloud.url, cloud.sync.mqttUrl, fleet?.url, demo, place) : noDemoBanner(place, config.DATABASE_URL, notes));
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -74,7 +78,7 @@ async function main() {
 }
 
 /** The active demo lockers, simulated, their agents connected to the cloud (ptys when socat is there). */
-async function startDemoFleet(demo: DemoData, cloud: CloudHandle, logger: Logger): Promise<FleetHandle> {
+async function startDemoFleet(demo: DemoFile, cloud: CloudHandle, logger: Logger): Promise<FleetHandle> {
   const lockers = [...demo.locker.postomats, demo.locker.postomatWithoutCoordinates];
   const pty = spawnSync('sh', ['-c', 'command -v socat']).status === 0;
   if (!pty) logger.warn('socat is not installed: the simulated lockers use in-memory serial links instead of pseudo-terminals (apt-get install socat)');
@@ -98,14 +102,14 @@ async function startDemoFleet(demo: DemoData, cloud: CloudHandle, logger: Logger
   return fleet;
 }
 
-function banner(url: string, mqttUrl: string, simUrl: string | undefined, demo: DemoData | undefined, demoFile: string): string {
-  if (!demo) return `\nThe database is not empty and has no ${demoFile}: use \`npm run operator -- help\` to manage it.\n\n`;
+function banner(url: string, mqttUrl: string, simUrl: string | undefined, demo: DemoFile, place: DemoPlace): string {
+  const demoFile = place.file;
   const [company] = demo.locker.companies;
   const [locker] = demo.locker.postomats;
   const base = `${url}/api/v1/integration/company`;
   return [
     '',
-    `Parcel-locker cloud on ${url}, MQTT broker on ${mqttUrl}`,
+    `Parcel-locker cloud on ${url}, MQTT broker on ${mqttUrl}, database ${place.database}`,
     `Simulated lockers (their agents connected over MQTT): open ${simUrl}/ in a browser; control API on ${simUrl}`,
     `Demo credentials (also in ${demoFile}):`,
     ...demo.locker.companies.map((c) => `  company ${c.title ?? c.id}: API key ${c.apiKey}`),
@@ -127,7 +131,7 @@ function banner(url: string, mqttUrl: string, simUrl: string | undefined, demo: 
 /** "Bazaar Online" (6), as the README names the demo companies; the id alone in a demo.json that has no titles. */
 const named = (c: { companyId: number; title?: string }) => (c.title ? `"${c.title}" (${c.companyId})` : String(c.companyId));
 
-function platformLines(url: string, p: NonNullable<DemoData['platform']>): string[] {
+function platformLines(url: string, p: NonNullable<DemoFile['platform']>): string[] {
   return [
     '',
     'Platform API (company ids; keys go in x-api-token, user tokens in Authorization: Bearer):',

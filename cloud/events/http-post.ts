@@ -1,9 +1,18 @@
 /**
  * One JSON POST with node:http, so the request carries exactly the headers we name (fetch
  * would add user-agent, accept, sec-fetch-mode…; the spec says "no other headers").
+ *
+ * `guardedPost` puts the outbound-target rule (domain/outbound-targets.ts) in front of it: the
+ * host is resolved, every address it resolves to is checked, and the connection goes to an
+ * address that was checked (a custom `lookup`), so a name cannot resolve to a public address
+ * for the check and to 169.254.169.254 for the connection (DNS rebinding). Redirects are never
+ * followed, so a receiver cannot send the request on elsewhere.
  */
+import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { hostOf, parseAddress, refusedAddress, type TargetPolicy } from '../domain/outbound-targets.ts';
 
 export interface PostResult {
   status?: number;
@@ -11,9 +20,14 @@ export interface PostResult {
   latencyMs: number;
 }
 
-export type PostJson = (url: string, body: string, headers: Record<string, string>, timeoutMs: number) => Promise<PostResult>;
+export interface PostOptions {
+  /** resolves the URL's host for the connection (guardedPost pins it to a checked address) */
+  lookup?: LookupFunction;
+}
 
-export const postJson: PostJson = (url, body, headers, timeoutMs) => {
+export type PostJson = (url: string, body: string, headers: Record<string, string>, timeoutMs: number, options?: PostOptions) => Promise<PostResult>;
+
+export const postJson: PostJson = (url, body, headers, timeoutMs, options = {}) => {
   const started = performance.now();
   const done = (r: Omit<PostResult, 'latencyMs'>): PostResult => ({ ...r, latencyMs: Math.round(performance.now() - started) });
   return new Promise((resolve) => {
@@ -32,6 +46,7 @@ export const postJson: PostJson = (url, body, headers, timeoutMs) => {
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
         agent: false,
         timeout: timeoutMs,
+        ...(options.lookup ? { lookup: options.lookup } : {}),
       },
       (res) => {
         // The answer's body is unused; drain it so the socket is released.
@@ -47,3 +62,62 @@ export const postJson: PostJson = (url, body, headers, timeoutMs) => {
     req.end(body);
   });
 };
+
+/** Every address a host name resolves to (dns.lookup: the system resolver, /etc/hosts included). */
+export type ResolveAll = (host: string) => Promise<dns.LookupAddress[]>;
+export const resolveAll: ResolveAll = (host) => dns.promises.lookup(host, { all: true, verbatim: true });
+
+/**
+ * `post` behind the outbound-target rule. A refused target is not contacted: its result is an
+ * error that names the host and the address (the delivery log and the log line show it).
+ */
+export function guardedPost(policy: TargetPolicy, post: PostJson = postJson, resolve: ResolveAll = resolveAll): PostJson {
+  return async (url, body, headers, timeoutMs, options) => {
+    const started = performance.now();
+    const refused = (why: string): PostResult => ({ error: `target refused: ${why}`, latencyMs: Math.round(performance.now() - started) });
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return post(url, body, headers, timeoutMs, options);
+    }
+    const host = hostOf(target);
+    // Hosts the operator listed by name are reached wherever they resolve to.
+    if (policy.hosts.has(host)) return post(url, body, headers, timeoutMs, options);
+    if (parseAddress(host)) {
+      const why = refusedAddress(policy, host);
+      return why ? refused(why) : post(url, body, headers, timeoutMs, options);
+    }
+    let addresses: dns.LookupAddress[];
+    try {
+      addresses = await withTimeout(resolve(host), timeoutMs, `no address for ${host} within ${timeoutMs} ms`);
+    } catch (err) {
+      return { error: (err as Error).message, latencyMs: Math.round(performance.now() - started) };
+    }
+    if (addresses.length === 0) return { error: `no address for ${host}`, latencyMs: Math.round(performance.now() - started) };
+    for (const a of addresses) {
+      const why = refusedAddress(policy, a.address);
+      if (why) return refused(`${host} resolves to ${why}`);
+    }
+    const [first] = addresses;
+    const rest = Math.max(1, timeoutMs - Math.round(performance.now() - started));
+    const result = await post(url, body, headers, rest, { ...options, lookup: pinnedLookup(first) });
+    return { ...result, latencyMs: Math.round(performance.now() - started) };
+  };
+}
+
+/** A `lookup` that answers the one checked address, in whichever form the caller asks for. */
+function pinnedLookup(address: dns.LookupAddress): LookupFunction {
+  return (_host, options, callback) => {
+    if (options?.all) callback(null, [address]);
+    else callback(null, address.address, address.family);
+  };
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}

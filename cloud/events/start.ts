@@ -1,12 +1,16 @@
 /** The cloud's outbound-event dispatcher, built from the configuration. */
-import type { CloudConfig } from '../config.ts';
+import { targetPolicyOf, type CloudConfig } from '../config.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { Logger } from '../logger.ts';
 import type { Storage } from '../storage/database.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { HttpSmsProvider, LogSmsProvider } from './sms.ts';
-import type { PostJson } from './http-post.ts';
+import { guardedPost, type PostJson } from './http-post.ts';
 
+/**
+ * Webhooks and company notifications go through the outbound-target rule; the SMS gateway is
+ * the operator's own (SMS_GATEWAY_URL) and may be on a private network, so it does not.
+ */
 export function createDispatcher(config: CloudConfig, storage: Storage, clock: Clock, logger: Logger, publicBaseUrl: string, post?: PostJson): Dispatcher {
   const sms = config.SMS_PROVIDER === 'http'
     ? new HttpSmsProvider(config.SMS_GATEWAY_URL!, config.SMS_GATEWAY_TOKEN, config.EVENT_TIMEOUT_MS)
@@ -17,13 +21,13 @@ export function createDispatcher(config: CloudConfig, storage: Storage, clock: C
     clock,
     logger: logger.child({ component: 'events' }),
     sms,
-    post,
+    post: guardedPost(targetPolicyOf(config), post),
     options: {
       webhooksEnabled: config.WEBHOOKS_ENABLED,
       timeoutMs: config.EVENT_TIMEOUT_MS,
       concurrency: config.EVENT_CONCURRENCY,
       pollMs: config.EVENT_POLL_MS,
-      leaseMs: Math.max(60_000, config.EVENT_TIMEOUT_MS * 4),
+      leaseMs: config.EVENT_LEASE_MS ?? Math.max(60_000, config.EVENT_TIMEOUT_MS * 4),
       publicBaseUrl: config.PUBLIC_BASE_URL ?? publicBaseUrl,
     },
   });

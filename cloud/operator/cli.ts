@@ -2,12 +2,13 @@
  * `npm run operator -- <command> [--flag value …] [--json]` on DATABASE_URL.
  * `npm run operator -- help` lists the commands.
  */
+import path from 'node:path';
 import type { z } from 'zod';
-import { openStorage, type Storage } from '../storage/database.ts';
+import { isPostgresUrl, openStorage, redactUrl, sqlitePathFromUrl, type Storage } from '../storage/database.ts';
 import { systemClock } from '../../shared/clock.ts';
 import { createUnitOfWork } from '../consequences.ts';
 import { DomainError } from '../domain/errors.ts';
-import { OperatorError, type Command } from './command.ts';
+import { MissingRecord, OperatorError, type Command } from './command.ts';
 import { ALL_COMMANDS } from './commands/index.ts';
 import { parseCommandLine } from './argv.ts';
 
@@ -31,7 +32,7 @@ export function helpText(commands: Command[] = ALL_COMMANDS): string {
     'npm run operator -- help <command>   shows the flags of one command',
     'Flags: --name value or --name=value; a bare --name means true. Money in major units (150, 99.90).',
     '--json prints JSON. Exit codes: 0 done, 1 refused (unknown id, rule), 2 bad command line.',
-    'DATABASE_URL picks the database (default ./data/cloud.db). More: docs/operator.md',
+    `DATABASE_URL picks the database (default ${DEFAULT_DATABASE_URL}); errors about a missing record name it. More: docs/operator.md`,
   ].join('\n');
 }
 
@@ -66,7 +67,9 @@ export async function runOperator(argv: string[], env: NodeJS.ProcessEnv = proce
 
   let stderr = '';
   const own = !storage;
-  const db = storage ?? (await openStorage(env.DATABASE_URL || './data/cloud.db'));
+  const url = env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const db = storage ?? (await openStorage(url));
+  const where = own ? databaseNamed(url, !env.DATABASE_URL) : db.describe;
   try {
     const result = await command.run(
       { db: db.db, uow: createUnitOfWork(db.db, db.changes), dialect: db.dialect, clock: systemClock, progress: (line) => { stderr += line + '\n'; if (own) process.stderr.write(line + '\n'); } },
@@ -76,11 +79,25 @@ export async function runOperator(argv: string[], env: NodeJS.ProcessEnv = proce
     const stdout = asJson ? JSON.stringify(result.json, null, 2) : (result.text ?? JSON.stringify(result.json, null, 2));
     return { code: 0, stdout: stdout + '\n', stderr: own ? '' : stderr };
   } catch (err) {
-    if (err instanceof OperatorError || err instanceof DomainError) return { code: 1, stdout: '', stderr: stderr + `error: ${err.message}\n` };
+    if (err instanceof OperatorError || err instanceof DomainError) {
+      // "no order X" from the wrong database reads like a lost order: say which database was asked.
+      const message = isMissingRecord(err) ? `${err.message} in ${where}` : err.message;
+      return { code: 1, stdout: '', stderr: stderr + `error: ${message}\n` };
+    }
     throw err;
   } finally {
     if (own) await db.close();
   }
+}
+
+const DEFAULT_DATABASE_URL = './data/cloud.db';
+
+const isMissingRecord = (err: Error) => err instanceof MissingRecord || (err instanceof DomainError && err.code.endsWith('NOT_FOUND'));
+
+/** The database a command ran on, as an operator can tell it apart from another (no password). */
+export function databaseNamed(url: string, defaulted: boolean): string {
+  const name = isPostgresUrl(url) ? redactUrl(url) : `sqlite:${path.resolve(sqlitePathFromUrl(url))}`;
+  return defaulted ? `${name} (DATABASE_URL is not set: the default ${DEFAULT_DATABASE_URL})` : name;
 }
 
 /** One line per problem, naming the flag: unknown flags, missing ones, bad values. */

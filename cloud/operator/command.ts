@@ -50,3 +50,6 @@ export function revoking<T>(ctx: OperatorContext, change: (db: Db) => Promise<T>
 
 /** An error whose message is for the operator as it is (bad input, missing record). */
 export class OperatorError extends Error {}
+
+/** A record the command was asked about is not in the database (the CLI names the database). */
+export class MissingRecord extends OperatorError {}

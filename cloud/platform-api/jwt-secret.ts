@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CloudConfig } from '../config.ts';
 import { isPostgresUrl, sqlitePathFromUrl } from '../storage/database.ts';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../shared/private-files.ts';
 
 export function jwtSecretFile(databaseUrl: string): string | undefined {
   if (isPostgresUrl(databaseUrl)) return path.resolve('data', 'jwt-secret');
@@ -28,10 +29,10 @@ export function resolveJwtSecret(config: Pick<CloudConfig, 'JWT_SECRET' | 'DATAB
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   const secret = crypto.randomBytes(48).toString('base64url');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  ensurePrivateDir(path.dirname(file));
   try {
     // 'wx': of two processes starting together, the second reads the first one's secret.
-    fs.writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(file, secret + '\n', { mode: PRIVATE_FILE_MODE, flag: 'wx' });
     return secret;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return fs.readFileSync(file, 'utf8').trim();

@@ -4,14 +4,16 @@ import type { AppDeps } from '../deps.ts';
 import { platformUser } from '../http/platform-auth.ts';
 import { createWebhook, deleteWebhook, listWebhooks, updateWebhook } from '../services/platform/webhooks.ts';
 import { pageOf, platformRoute } from './route.ts';
-import { IntIdParams, SmallPageQuery, WebhookCreateBody, WebhookPatchBody } from './schemas.ts';
+import { IntIdParams, SmallPageQuery } from './schemas.ts';
+import { webhookBodies } from './webhook-schemas.ts';
 
 export function webhooksRouter(deps: AppDeps): Router {
   const r = Router();
   const { db, clock } = deps;
-  r.post('/create', platformRoute({ body: WebhookCreateBody }, ({ body, req }) => createWebhook(db, platformUser(req).companyId, body, clock.now())));
+  const bodies = webhookBodies(deps.config.outboundTargets);
+  r.post('/create', platformRoute({ body: bodies.create }, ({ body, req }) => createWebhook(db, platformUser(req).companyId, body, clock.now())));
   r.get('/list', platformRoute({ query: SmallPageQuery }, ({ query, req }) => listWebhooks(db, platformUser(req).companyId, pageOf(query))));
-  r.patch('/:id', platformRoute({ params: IntIdParams, body: WebhookPatchBody }, ({ params, body, req }) =>
+  r.patch('/:id', platformRoute({ params: IntIdParams, body: bodies.patch }, ({ params, body, req }) =>
     updateWebhook(db, platformUser(req).companyId, params.id, body, clock.now()),
   ));
   // The spec's text for this answer is "api key deleted", word for word.

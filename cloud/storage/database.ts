@@ -3,8 +3,6 @@
  * `postgres://…` (or `postgresql://…`) for PostgreSQL, anything else is a SQLite
  * file path or `file:` URL (default ./data/cloud.db), `:memory:` included.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
@@ -14,6 +12,7 @@ import { redactUrl } from '../../shared/urls.ts';
 import { PostgresNotifications, SqliteCommitWatcher } from './notifications.ts';
 import { ChangeFeed } from './change-feed.ts';
 import { BusyRetryingSqliteDialect, type BusyRetry } from './sqlite-busy.ts';
+import { prepareSqliteFile, restrictSqliteCompanions } from '../../shared/private-files.ts';
 
 import type { Db, DialectName } from './db-types.ts';
 export type { Db, DialectName };
@@ -79,9 +78,11 @@ export async function openStorage(url: string, options: OpenOptions = {}): Promi
 
 function openSqlite(url: string, options: OpenOptions): Storage {
   const file = sqlitePathFromUrl(url);
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  // The file holds API keys and order codes: a new one is created owner-only (private-files.ts).
+  const created = prepareSqliteFile(file);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
+  if (created) restrictSqliteCompanions(file);
   // Never wait for a lock synchronously: sqlite-busy.ts waits asynchronously instead.
   sqlite.pragma('busy_timeout = 0');
   sqlite.pragma('foreign_keys = ON');

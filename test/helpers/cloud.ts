@@ -40,8 +40,9 @@ export async function startTestCloud(
   const clock = options.clock ?? new ManualClock(new Date());
   // MQTT_PORT 0: an embedded broker on a free port (1883 may be a system Mosquitto).
   // ORDER_EXPIRY_INTERVAL_MS 0: seeded orders dated long ago are not expired behind a test's
-  // back; a test of expiry runs it with `cloud.orderExpiry.runNow()`.
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: storage.databaseUrl, RATE_LIMIT_MAX: '0', MQTT_PORT: '0', JWT_SECRET: TEST_JWT_SECRET, ORDER_EXPIRY_INTERVAL_MS: '0', ...options.env });
+  // back; a test of expiry runs it with `cloud.orderExpiry.runNow()`. Receivers in tests listen
+  // on 127.0.0.1: allowed as webhook targets, as the demo allows them.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: storage.databaseUrl, RATE_LIMIT_MAX: '0', MQTT_PORT: '0', JWT_SECRET: TEST_JWT_SECRET, ORDER_EXPIRY_INTERVAL_MS: '0', WEBHOOK_ALLOW_HOSTS: '127.0.0.1', ...options.env });
   const cloud = await startCloud(config, { storage, clock, logger: options.logger ?? silentLogger }).catch(async (err) => {
     if (!options.reuse) await storage.destroy();
     throw err;

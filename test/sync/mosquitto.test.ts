@@ -6,9 +6,7 @@
  *   installed: the documented ACL lets each locker do its part and nothing of another's.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -18,78 +16,41 @@ import { DIALECTS } from '../helpers/storage.ts';
 import { typeAndWaitOpen } from '../helpers/sim-harness.ts';
 import { codesOf, startSyncWorld, until, untilAgent, untilOnline, useCell, type CloudLocker, type SyncWorld } from './harness.ts';
 import { brokerScenarios, untilStatus } from './scenarios.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-function reachable(port: number, host = '127.0.0.1'): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, host);
-    socket.setTimeout(500);
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
-  });
-}
-
-const installed = (bin: string) => spawnSync('sh', ['-c', `command -v ${bin}`]).status === 0;
+import { DOCUMENTED_ACL, mosquittoInstalled, reachable, startMosquitto } from '../helpers/mosquitto.ts';
 
 if (await reachable(1883)) brokerScenarios('Mosquitto on 127.0.0.1:1883', { env: { MQTT_URL: 'mqtt://127.0.0.1:1883' } });
 
-if (installed('mosquitto') && installed('mosquitto_passwd')) {
-  /** A private Mosquitto with the documented ACL, passwords added as lockers are made. */
-  async function startMosquitto() {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plk-mosq-'));
-    fs.chmodSync(dir, 0o755); // mosquitto started as root reads its files as user mosquitto
-    const passwd = path.join(dir, 'passwd');
-    const cloudPassword = 'cloud-secret-for-tests';
-    const add = (user: string, password: string) => {
-      const r = spawnSync('mosquitto_passwd', ['-b', ...(fs.existsSync(passwd) ? [] : ['-c']), passwd, user, password]);
-      assert.equal(r.status, 0, String(r.stderr));
-      fs.chmodSync(passwd, 0o644);
-    };
-    add('plk-cloud', cloudPassword);
-    const port = await new Promise<number>((resolve) => {
-      const s = net.createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as net.AddressInfo).port;
-        s.close(() => resolve(p));
-      });
+if (mosquittoInstalled()) {
+  describe('a private Mosquitto started from a clone only its owner may enter', () => {
+    it('reads a copy of the ACL, which the mosquitto user can reach', async () => {
+      // As `mktemp -d` makes it: 0700, so the broker (root turned mosquitto) cannot enter.
+      const clone = fs.mkdtempSync(path.join(os.tmpdir(), 'plk-clone-'));
+      try {
+        fs.mkdirSync(path.join(clone, 'docs/mosquitto'), { recursive: true });
+        fs.copyFileSync(DOCUMENTED_ACL, path.join(clone, 'docs/mosquitto/acl'));
+        assert.equal(fs.statSync(clone).mode & 0o777, 0o700);
+        const broker = await startMosquitto({ aclFile: path.join(clone, 'docs/mosquitto/acl') });
+        try {
+          assert.ok(fs.readFileSync(path.join(broker.dir, 'acl'), 'utf8').includes('pattern write lockers/%u/events'));
+          await broker.allow('locker-x', 'pw-x-123');
+          const c = await mqtt.connectAsync(broker.url, { username: 'locker-x', password: 'pw-x-123', reconnectPeriod: 0 });
+          const seen: string[] = [];
+          c.on('message', (t) => seen.push(t));
+          await c.subscribeAsync(topics.acks('locker-x'), { qos: 1 });
+          // The cloud's user may publish there; an ACL the broker could not read would refuse or drop it.
+          const cloud = await mqtt.connectAsync(broker.url, { username: 'plk-cloud', password: broker.cloudPassword, reconnectPeriod: 0 });
+          await cloud.publishAsync(topics.acks('locker-x'), '{}', { qos: 1 });
+          await until('the ack through the ACL', () => (seen.length ? true : undefined));
+          await cloud.endAsync();
+          await c.endAsync();
+        } finally {
+          await broker.stop();
+        }
+      } finally {
+        fs.rmSync(clone, { recursive: true, force: true });
+      }
     });
-    const conf = path.join(dir, 'mosquitto.conf');
-    fs.writeFileSync(
-      conf,
-      [
-        `listener ${port} 127.0.0.1`,
-        'allow_anonymous false',
-        `password_file ${passwd}`,
-        `acl_file ${path.join(ROOT, 'docs/mosquitto/acl')}`,
-        'use_username_as_clientid true',
-        'persistence false',
-      ].join('\n') + '\n',
-    );
-    fs.chmodSync(conf, 0o644);
-    const proc: ChildProcess = spawn('mosquitto', ['-c', conf], { stdio: 'ignore' });
-    await until('mosquitto listening', async () => ((await reachable(port)) ? true : undefined));
-    return {
-      url: `mqtt://127.0.0.1:${port}`,
-      cloudPassword,
-      /** adds a locker's agent password and makes mosquitto read its files again */
-      async allow(user: string, password: string) {
-        add(user, password);
-        proc.kill('SIGHUP');
-        await until(`${user} accepted`, async () => {
-          const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { username: user, password, reconnectPeriod: 0 }).catch(() => undefined);
-          await c?.endAsync();
-          return c ? true : undefined;
-        });
-      },
-      async stop() {
-        const exited = new Promise((r) => proc.once('exit', r));
-        proc.kill('SIGTERM');
-        await exited;
-        fs.rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
+  });
 
   for (const dialect of DIALECTS.slice(0, 1)) {
     describe(`[${dialect.name}] Mosquitto configured with docs/mosquitto/acl`, () => {

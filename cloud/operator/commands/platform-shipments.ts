@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { Db } from '../../storage/database.ts';
-import { defineCommand, OperatorError, type Command } from '../command.ts';
+import { defineCommand, MissingRecord, OperatorError, type Command } from '../command.ts';
 import { fBool, fLat, fLng, fNum, fPrice, fText, flagsOf } from '../flags.ts';
 import { fChoice, fCurrency, fId, fIdList, fJsonArray } from '../platform-flags.ts';
 import { block, money, table, yesNo } from '../format.ts';
@@ -194,7 +194,7 @@ export const commands: Command[] = [
     async run(ctx, f) {
       if ((f.id === undefined) === (f['track-code'] === undefined)) throw new OperatorError('give --id or --track-code');
       const id = f.id ?? (await findParcelByTrackCode(ctx.db, f['track-code']!))?.id;
-      if (id === undefined) throw new OperatorError(`no parcel with track code ${f['track-code']}`);
+      if (id === undefined) throw new MissingRecord(`no parcel with track code ${f['track-code']}`);
       return parcelResult(ctx.db, id);
     },
   }),
