@@ -15,7 +15,9 @@ import { dialectOf, type Db, type DialectName } from '../storage/database.ts';
 import {
   lockersDueForSyncPruning,
   pruneCommands,
+  pruneEventAttempts,
   pruneIdempotencyKeys,
+  pruneResolvedAlarms,
   pruneLockerEvents,
   pruneOutbox,
   pruneSyncChanges,
@@ -57,6 +59,9 @@ export interface PruneCounts {
   lockerEvents: number;
   commands: number;
   idempotencyKeys: number;
+  /** attempt counters of events since settled, and resolved alarms (the locker events' window) */
+  eventAttempts: number;
+  resolvedAlarms: number;
   syncChanges: number;
   /** lockers whose sync floor rose: an agent below it gets a full snapshot */
   floorsRaised: number;
@@ -122,6 +127,8 @@ export class RetentionPruner {
       lockerEvents: await this.drain(() => pruneLockerEvents(db, dialect, before(this.options.lockerEventsMs), batch)),
       commands: await this.drain(() => pruneCommands(db, dialect, before(this.options.commandsMs), batch)),
       idempotencyKeys: await this.drain(() => pruneIdempotencyKeys(db, dialect, before(this.options.idempotencyMs), batch)),
+      eventAttempts: await this.drain(() => pruneEventAttempts(db, dialect, before(this.options.lockerEventsMs), batch)),
+      resolvedAlarms: await this.drain(() => pruneResolvedAlarms(db, dialect, before(this.options.lockerEventsMs), batch)),
       syncChanges: 0,
       floorsRaised: 0,
     };

@@ -36,6 +36,21 @@ export async function pruneLockerEvents(db: Db, dialect: DialectName, before: st
   return deleted(await db.deleteFrom('locker_event').where((eb) => eb(eb.refTuple('postomatId', 'eventId'), 'in', keys.$asTuple('postomatId', 'eventId'))).executeTakeFirstOrThrow());
 }
 
+/**
+ * Attempt counters of locker events last tried before `before` (the event was since applied,
+ * rejected or set aside, or its agent gave up), and alarms resolved before `before`. Both
+ * tables hold only what went wrong, so they stay small: no index beyond their keys.
+ */
+export async function pruneEventAttempts(db: Db, dialect: DialectName, before: string, limit: number): Promise<number> {
+  const keys = pick(db.selectFrom('locker_event_attempt').select(['postomatId', 'eventId']).where('lastAt', '<', before).limit(limit), dialect);
+  return deleted(await db.deleteFrom('locker_event_attempt').where((eb) => eb(eb.refTuple('postomatId', 'eventId'), 'in', keys.$asTuple('postomatId', 'eventId'))).executeTakeFirstOrThrow());
+}
+
+export async function pruneResolvedAlarms(db: Db, dialect: DialectName, before: string, limit: number): Promise<number> {
+  const ids = pick(db.selectFrom('locker_alarm').select('id').where('resolvedAt', 'is not', null).where('resolvedAt', '<', before).limit(limit), dialect);
+  return deleted(await db.deleteFrom('locker_alarm').where('id', 'in', ids).executeTakeFirstOrThrow());
+}
+
 /** Staff commands answered, failed or expired, created before `before`; open ones stay whatever their age. */
 export async function pruneCommands(db: Db, dialect: DialectName, before: string, limit: number): Promise<number> {
   const ids = pick(db.selectFrom('locker_command').select('id').where('state', 'in', FINISHED_COMMAND_STATES).where('createdAt', '<', before).limit(limit), dialect);

@@ -71,7 +71,7 @@ for (const dialect of DIALECTS) {
       const logger = createLogger({ write: (l) => lines.push(JSON.parse(l)) });
       const pruner = new RetentionPruner({ db: counted.db, clock, logger }, options({ batch: 3 }));
       const counts = await pruner.runOnce();
-      assert.deepEqual(counts, { outboxEvents: 7, lockerEvents: 7, commands: 7, idempotencyKeys: 0, syncChanges: 0, floorsRaised: 0 });
+      assert.deepEqual(counts, { outboxEvents: 7, lockerEvents: 7, commands: 7, idempotencyKeys: 0, eventAttempts: 0, resolvedAlarms: 0, syncChanges: 0, floorsRaised: 0 });
 
       for (const table of ['outbox_event', 'locker_event', 'locker_command']) {
         const deletes = deletesOn(counted.statements, table);
@@ -84,8 +84,26 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(commands.map((r) => `${r.state}@${r.createdAt === old ? 'old' : 'recent'}`), ['DONE@recent', 'EXPIRED@recent', 'PENDING@old', 'SENT@old']);
 
       assert.deepEqual(lines.map((l) => [l.level, l.msg, l.outboxEvents, l.lockerEvents, l.commands]), [['info', 'retention: pruned finished rows', 7, 7, 7]]);
-      assert.deepEqual(await pruner.runOnce(), { outboxEvents: 0, lockerEvents: 0, commands: 0, idempotencyKeys: 0, syncChanges: 0, floorsRaised: 0 });
+      assert.deepEqual(await pruner.runOnce(), { outboxEvents: 0, lockerEvents: 0, commands: 0, idempotencyKeys: 0, eventAttempts: 0, resolvedAlarms: 0, syncChanges: 0, floorsRaised: 0 });
       assert.equal(lines.length, 1, 'nothing pruned: nothing logged');
+    });
+
+    it('attempt counters of settled events and resolved alarms go after the locker events\' window; open alarms stay', async () => {
+      const { db } = storage;
+      const old = ago(40 * DAY);
+      const recent = ago(DAY);
+      const locker = (await createPostomat(db, { title: 'Alarms', shortId: `AL${newId().slice(0, 6)}` }, [], clock.now())).id;
+      const attempt = (at: string) => ({ postomatId: locker, eventId: newId(), attempts: 2, firstAt: at, lastAt: at, lastError: 'boom' });
+      await db.insertInto('locker_event_attempt').values([attempt(old), attempt(old), attempt(recent)]).execute();
+      const alarm = (raisedAt: string, resolvedAt: string | null) => ({
+        id: newId(), postomatId: locker, kind: 'EVENT_FAILED' as const, eventId: newId(), orderId: null, cellId: null, detail: 'x', raisedAt, resolvedAt, resolution: resolvedAt ? 'fixed' : null,
+      });
+      await db.insertInto('locker_alarm').values([alarm(old, old), alarm(old, recent), alarm(old, null)]).execute();
+      const counts = await new RetentionPruner({ db, clock, logger: silentLogger }, options({ batch: 10 })).runOnce();
+      assert.deepEqual([counts.eventAttempts, counts.resolvedAlarms], [2, 1]);
+      const alarms = await db.selectFrom('locker_alarm').select('resolvedAt').where('postomatId', '=', locker).execute();
+      assert.deepEqual(alarms.map((a) => a.resolvedAt).sort(), [null, recent].sort(), 'the open alarm and the recently resolved one stay');
+      assert.equal((await db.selectFrom('locker_event_attempt').select('eventId').where('postomatId', '=', locker).execute()).length, 1);
     });
 
     it('the windows are the configured ones: a row a day short of its window stays', async () => {
@@ -165,7 +183,7 @@ for (const dialect of DIALECTS) {
 
       const counted = countingDb(db);
       const pruner = new RetentionPruner({ db: counted.db, clock, logger: silentLogger }, options({ batch: 2 }));
-      assert.deepEqual(await pruner.runOnce(), { outboxEvents: 0, lockerEvents: 0, commands: 0, idempotencyKeys: 0, syncChanges: 0, floorsRaised: 0 }, 'nothing is old yet');
+      assert.deepEqual(await pruner.runOnce(), { outboxEvents: 0, lockerEvents: 0, commands: 0, idempotencyKeys: 0, eventAttempts: 0, resolvedAlarms: 0, syncChanges: 0, floorsRaised: 0 }, 'nothing is old yet');
       assert.equal((await lockerVersion(db, locker)).floor, 0);
 
       clock.advance(29 * DAY);

@@ -97,6 +97,7 @@ export async function createParcelLockerOrder(tx: Tx, deps: MarketDeps, marketId
     });
   } catch (err) {
     if (err instanceof DomainError && err.code === 'INSUFFICIENT_FUNDS') throw providerError('the locker company cannot pay the order');
+    if (err instanceof DomainError && err.code === 'TOO_MANY_PENDING_ORDERS') throw providerError(`the locker company has too many orders waiting at locker ${o.postomatId}`);
     throw err;
   }
 }
