@@ -1,6 +1,6 @@
 /** The delivery log as the operator reads it: no payloads, no API keys, phone numbers masked. */
 import type { Db } from '../storage/database.ts';
-import { EVENT_KINDS, type EventKind, type EventState } from './types.ts';
+import { EVENT_KINDS, type EventKind, type EventState } from '../storage/outbox-schema.ts';
 import { maskPhone } from './sms.ts';
 
 export const EVENT_STATES = ['PENDING', 'SENDING', 'SENT', 'FAILED', 'SKIPPED'] as const satisfies readonly EventState[];

@@ -12,7 +12,7 @@ import type { Db, DialectName } from '../storage/database.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { Logger } from '../logger.ts';
 import { newId } from '../storage/ids.ts';
-import type { OutboxEventTable, EventState } from './types.ts';
+import type { OutboxEventTable, EventState } from '../storage/outbox-schema.ts';
 import { postJson, type PostJson, type PostResult } from './http-post.ts';
 import { webhookBody } from './webhook-body.ts';
 import { smsText, type SmsProvider } from './sms.ts';

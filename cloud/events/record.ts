@@ -3,7 +3,7 @@ import type { Db } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import { findOrderWebhooks } from '../storage/platform-webhook-queries.ts';
-import { eventsForTransition, webhookSubtypeFor } from './order-events.ts';
+import { eventsForTransition, webhookSubtypeFor } from '../domain/order-events.ts';
 
 export async function recordTransitionEvents(trx: Db, order: LockerOrderTable, to: string, at: Date): Promise<number> {
   const [company, recipient] = await Promise.all([

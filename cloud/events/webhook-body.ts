@@ -1,14 +1,9 @@
 /**
- * A webhook's body from its payloadTemplate: `{{postomatOrderId}}` is substituted inside a
- * string, `{{status}}` as a bare number. The delivered body always has exactly the two
- * fields `postomatOrderId` (string) and `status` (number), in the template's order.
+ * A webhook's body from its payloadTemplate (domain/platform/webhook-template.ts). The
+ * delivered body always has exactly the two fields `postomatOrderId` (string) and `status`
+ * (number), in the template's order.
  */
-export const DEFAULT_TEMPLATE = '{"postomatOrderId":"{{postomatOrderId}}","status":{{status}}}';
-
-export function renderTemplate(template: string, postomatOrderId: string, status: number): string {
-  // The id is a cuid2 (letters and digits), so it needs no escaping inside a JSON string.
-  return template.replaceAll('{{postomatOrderId}}', postomatOrderId).replaceAll('{{status}}', String(status));
-}
+import { DEFAULT_TEMPLATE, renderTemplate } from '../domain/platform/webhook-template.ts';
 
 export function webhookBody(template: string | null, postomatOrderId: string, status: number): string {
   let parsed: Record<string, unknown> = {};

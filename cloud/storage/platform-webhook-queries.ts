@@ -5,7 +5,7 @@
  */
 import type { Db } from './database.ts';
 import type { LockerOrderTable } from './schema.ts';
-import type { WebhookSubtype, WebhookTarget } from '../events/order-events.ts';
+import type { WebhookSubtype, WebhookTarget } from '../domain/order-events.ts';
 
 export function findOrderWebhooks(trx: Db, order: Pick<LockerOrderTable, 'id' | 'companyId'>, subtype: WebhookSubtype): Promise<WebhookTarget[]> {
   return trx

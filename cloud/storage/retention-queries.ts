@@ -7,12 +7,12 @@
  */
 import type { SelectQueryBuilder } from 'kysely';
 import { heldByLocker } from '../domain/locker-sync.ts';
-import type { EventState } from '../events/types.ts';
+import type { EventState } from './outbox-schema.ts';
 import type { CommandState } from '../sync/types.ts';
 import type { Db, DialectName } from './database.ts';
 import type { Database } from './schema.ts';
 
-/** States an outbox row never leaves (events/types.ts). */
+/** States an outbox row never leaves (outbox-schema.ts). */
 export const FINISHED_OUTBOX_STATES = ['SENT', 'FAILED', 'SKIPPED'] as const satisfies readonly EventState[];
 /** States a staff command never leaves (sync/commands.ts); PENDING and SENT are open. */
 export const FINISHED_COMMAND_STATES = ['DONE', 'FAILED', 'EXPIRED'] as const satisfies readonly CommandState[];

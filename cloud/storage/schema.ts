@@ -144,8 +144,8 @@ export interface OrderStatsTable {
   version: number;
 }
 
-export type { OutboxEventTable } from '../events/types.ts';
-import type { OutboxEventTable } from '../events/types.ts';
+export type { OutboxEventTable } from './outbox-schema.ts';
+import type { OutboxEventTable } from './outbox-schema.ts';
 import type { PlatformDatabase } from './platform-schema.ts';
 import type {
   LockerAlarmTable,

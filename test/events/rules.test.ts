@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventsForTransition, type TransitionFacts } from '../../cloud/events/order-events.ts';
+import { eventsForTransition, type TransitionFacts } from '../../cloud/domain/order-events.ts';
 import { webhookBody } from '../../cloud/events/webhook-body.ts';
 import { maskCode, maskPhone, smsText } from '../../cloud/events/sms.ts';
 

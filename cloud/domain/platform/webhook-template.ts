@@ -6,10 +6,15 @@
  * default one when none is given).
  */
 import { DomainError } from '../errors.ts';
-import { DEFAULT_TEMPLATE, renderTemplate } from '../../events/webhook-body.ts';
 import type { WebhookSubtype, WebhookType } from './enums.ts';
 
-export { DEFAULT_TEMPLATE };
+/** The spec's default template. */
+export const DEFAULT_TEMPLATE = '{"postomatOrderId":"{{postomatOrderId}}","status":{{status}}}';
+
+export function renderTemplate(template: string, postomatOrderId: string, status: number): string {
+  // The id is a cuid2 (letters and digits), so it needs no escaping inside a JSON string.
+  return template.replaceAll('{{postomatOrderId}}', postomatOrderId).replaceAll('{{status}}', String(status));
+}
 
 export const TYPES_WITH_SUBTYPE: readonly WebhookType[] = ['PARCEL', 'CARGO', 'NOTIFICATION'];
 export const SUBTYPES_WITH_TEMPLATE: readonly WebhookSubtype[] = ['DELIVERED_TO_POSTOMAT', 'TRANSFERRED_TO_CLIENT'];

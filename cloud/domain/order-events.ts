@@ -7,7 +7,7 @@
  * - never anything for CREATED.
  * Pure rules: the caller loads the facts and writes the rows.
  */
-import type { EventKind } from './types.ts';
+import type { EventKind } from '../storage/outbox-schema.ts';
 
 export interface WebhookTarget {
   url: string;
