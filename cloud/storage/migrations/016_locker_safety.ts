@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../database.ts';
+import type { DialectName } from '../db-types.ts';
 import { raw } from './types.ts';
 
 /**
