@@ -9,6 +9,12 @@ if [ ${#files[@]} -eq 0 ]; then echo "no test files found under test/" >&2; exit
 coverage="$(bash scripts/test-databases.sh)"
 printf '%s\n\n' "$coverage"
 status=0
-node --import tsx --test --test-concurrency=2 --test-timeout=120000 "$@" "${files[@]}" || status=$?
+failures="$(mktemp)"
+trap 'rm -f "$failures"' EXIT
+node --import tsx --test --test-concurrency=2 --test-timeout=120000 \
+  --test-reporter=tap --test-reporter-destination=stdout \
+  --test-reporter=./scripts/failures-reporter.mjs --test-reporter-destination="$failures" \
+  "$@" "${files[@]}" || status=$?
+cat "$failures"
 printf '\n%s\n' "$coverage"
 exit "$status"
