@@ -6,6 +6,7 @@ import { jsonBody } from './http/json-body.ts';
 import { mountLockerApi } from './locker-api/index.ts';
 import { platformApi } from './platform-api/index.ts';
 import { guardsOf } from './http/app-guards.ts';
+import { mountSandbox } from './sandbox/routes.ts';
 
 export type Mount = (app: express.Express, deps: AppDeps) => void;
 
@@ -26,6 +27,8 @@ export function buildApp(deps: AppDeps, extraMounts: Mount[] = []): express.Expr
   const json = jsonBody('1mb');
   // The Locker API parses bodies only on its POST routes (routes-under.ts), so it comes first.
   mountLockerApi(app, deps, json);
+  // Absent unless SANDBOX=true: then its paths are the app's 404 like any unknown path.
+  if (deps.sandbox) mountSandbox(app, deps, json, { slot: deps.sandbox });
   // No endpoint reads a body on GET: skipping the parser there keeps it off the other families' reads.
   app.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : json(req, res, next)));
   app.use(platformApi(deps));

@@ -93,6 +93,8 @@ const EnvSchema = z.object({
   SMS_GATEWAY_TOKEN: z.string().optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters (e.g. openssl rand -base64 48)').optional(),
   NODE_ENV: z.string().optional(),
+  // Sandbox endpoints that drive the simulated fleet (docs/sandbox.md); never on a production cloud.
+  SANDBOX: z.enum(['true', 'false'], { error: 'SANDBOX must be true or false' }).default('false').transform((v) => v === 'true'),
   ...HTTP_LIMITS_ENV,
   // Locker orders that no company may use to shut the others out of a locker (README "Decisions").
   PENDING_ORDERS_PER_LOCKER: z.coerce.number({ error: 'PENDING_ORDERS_PER_LOCKER must be a number' }).int('PENDING_ORDERS_PER_LOCKER must be a whole number')
@@ -106,6 +108,7 @@ const EnvSchema = z.object({
   // Several instances must sign with one secret, so production never falls back to a generated one.
   // Node refuses a request deadline shorter than the headers' one.
   .refine((c) => c.HTTP_REQUEST_TIMEOUT_MS >= c.HTTP_HEADERS_TIMEOUT_MS, { path: ['HTTP_REQUEST_TIMEOUT_MS'], message: 'HTTP_REQUEST_TIMEOUT_MS must be >= HTTP_HEADERS_TIMEOUT_MS' })
+  .refine((c) => c.NODE_ENV !== 'production' || !c.SANDBOX, { path: ['SANDBOX'], message: 'SANDBOX=true is for trying the API against simulated lockers, not for NODE_ENV=production' })
   .refine((c) => c.NODE_ENV !== 'production' || c.JWT_SECRET, { path: ['JWT_SECRET'], message: 'JWT_SECRET is required when NODE_ENV=production (at least 32 characters)' });
 
 export type CloudConfig = z.infer<typeof EnvSchema>;

@@ -8,6 +8,7 @@ import type { CredentialCaches } from './http/credential-caches.ts';
 import type { AppLimits } from './http/app-guards.ts';
 import type { LimitsConfig } from './http/limits-config.ts';
 import type { TargetPolicy } from './domain/outbound-targets.ts';
+import type { SandboxSlot } from './sandbox/fleet-port.ts';
 
 export { DEFAULT_AUTH_LIMITS, type AuthLimitsConfig, type RateLimitConfig } from './http/limits-config.ts';
 
@@ -35,6 +36,8 @@ export interface AppDeps {
   credentials?: CredentialCaches;
   /** the app's request and failure counters (buildApp creates them when absent) */
   limits?: AppLimits;
+  /** SANDBOX=true: the sandbox endpoints drive the simulated fleet plugged in here (docs/sandbox.md) */
+  sandbox?: SandboxSlot;
 }
 
 export const DEFAULT_APP_CONFIG: AppConfig = {

@@ -10,6 +10,7 @@ import { buildApp } from './app.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { openStorage, type Storage } from './storage/database.ts';
+import { SandboxSlot } from './sandbox/fleet-port.ts';
 import type { AppDeps } from './deps.ts';
 import { createDispatcher } from './events/start.ts';
 import type { Dispatcher } from './events/dispatcher.ts';
@@ -71,6 +72,8 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
       outboundTargets: targetPolicyOf(config),
     },
     uow,
+    // The fleet is plugged in once it runs (scripts/start-all.ts): its agents need this cloud's broker first.
+    sandbox: config.SANDBOX ? new SandboxSlot() : undefined,
   };
   const app = buildApp(deps);
   const server = createHttpServer(app, httpLimitsOf(config), logger);

@@ -18,6 +18,7 @@ import { demoPlace, findDemo, noDemoBanner, saveDemo, type DemoFile, type DemoPl
 import { startFleet, type FleetHandle } from '../hardware-sim/fleet.ts';
 import { fleetOfCloudLockers } from '../hardware-sim/cloud-fleet.ts';
 import { localCloudView } from './sim-cloud-view.ts';
+import { sandboxFleetOf } from './sandbox-fleet.ts';
 
 /** 1883 unless MQTT_PORT says otherwise; when 1883 is taken (a system Mosquitto), any free port. */
 async function mqttPort(logger: Logger): Promise<string | undefined> {
@@ -60,6 +61,10 @@ async function main() {
   const cloud = await startCloud(config, { logger, storage });
   logger.info('cloud ready', { url: cloud.url, storage: storage.describe, mqtt: cloud.sync.mqttUrl });
   const fleet = demo ? await startDemoFleet(demo, cloud, logger) : undefined;
+  if (fleet && cloud.deps.sandbox) {
+    cloud.deps.sandbox.attach(sandboxFleetOf(fleet.lockers));
+    logger.info('sandbox endpoints on: they drive the simulated lockers', { base: `${cloud.url}/api/v1/sandbox` });
+  }
   process.stdout.write(demo ? banner(cloud.url, cloud.sync.mqttUrl, fleet?.url, demo, place) : noDemoBanner(place, config.DATABASE_URL, notes));
 
   let stopping = false;

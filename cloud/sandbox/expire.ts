@@ -1,0 +1,58 @@
+/**
+ * Time travel for one order, so an integrator can see expiry without waiting days: a DELIVERED
+ * order's storage period is moved so that it ended a minute ago (it counts in `expiredAggregate`
+ * at once, its length unchanged); a CREATED order is archived as an order never placed would be
+ * (services/order-expiry.ts), its codes withdrawn from the locker at the next sync. The clock of
+ * the cloud does not move: nothing else expires.
+ */
+import { DomainError } from '../domain/errors.ts';
+import type { OrderStatus } from '../domain/order-states.ts';
+import { expireOrder } from '../services/order-expiry.ts';
+import type { UnitOfWork } from '../services/unit-of-work.ts';
+import { findOrder } from '../storage/order-queries.ts';
+import { SandboxRefusal } from './flows.ts';
+
+/** How long ago an expired storage period ended. */
+const ENDED_AGO_MS = 60_000;
+
+export interface ExpiredOrder {
+  orderId: string;
+  status: OrderStatus;
+  isActive: boolean;
+  startDateTime: string | null;
+  endDateTime: string | null;
+  expiredAt: string | null;
+}
+
+export async function expireNow(uow: UnitOfWork, companyId: string, orderId: string, now: Date): Promise<ExpiredOrder> {
+  await uow.run(async (tx) => {
+    const order = await findOrder(tx.db, companyId, orderId);
+    if (!order) throw new DomainError('ORDER_NOT_FOUND');
+    if (order.status === 'CREATED') {
+      if (!(await expireOrder(tx, order.id, now))) throw new SandboxRefusal('ORDER_STATE', `order ${orderId} was already archived`);
+      return;
+    }
+    if (order.status !== 'DELIVERED' || !order.endDateTime || !order.startDateTime) {
+      throw new SandboxRefusal('ORDER_STATE', `order ${orderId} is ${order.status}: only a CREATED or DELIVERED order can expire`);
+    }
+    const end = new Date(now.getTime() - ENDED_AGO_MS);
+    const shift = Date.parse(order.endDateTime) - end.getTime();
+    if (shift <= 0) return; // already past its end
+    await tx.db
+      .updateTable('locker_order')
+      .set({ startDateTime: new Date(Date.parse(order.startDateTime) - shift).toISOString(), endDateTime: end.toISOString(), updatedAt: now.toISOString() })
+      .where('id', '=', order.id)
+      .where('status', '=', 'DELIVERED')
+      .execute();
+  });
+  const after = await findOrder(uow.db, companyId, orderId);
+  if (!after) throw new DomainError('ORDER_NOT_FOUND');
+  return {
+    orderId,
+    status: after.status as OrderStatus,
+    isActive: after.isActive === 1,
+    startDateTime: after.startDateTime,
+    endDateTime: after.endDateTime,
+    expiredAt: after.expiredAt ?? null,
+  };
+}
