@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIALECTS, openTestStorage, type TestStorage } from '../helpers/storage.ts';
+import { openTestStorage, type TestDialect, type TestStorage } from '../helpers/storage.ts';
 import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
 import { createLogger } from '../../cloud/logger.ts';
 import { createLockerApiKey, createLockerCompany } from '../../cloud/services/admin/companies.ts';
@@ -21,7 +21,11 @@ const ORDER_LIST_TABLES = new Set(['locker_order', 'order_code', 'recipient', 'c
 const batchesOf = (rows: number) => Math.ceil(rows / LIST_BATCH);
 const streamed = (res: { headers: Headers }) => res.headers.get('content-length') === null && res.headers.get('transfer-encoding') === 'chunked';
 
-for (const dialect of DIALECTS) {
+/**
+ * The suite for one database. Each database has its own test file (large-lists.*.test.ts): seeding
+ * 10,000 lockers twice in one file came close to the runner's per-file timeout on a busy machine.
+ */
+export function largeListSuite(dialect: TestDialect): void {
   describe(`large list answers (${dialect.name})`, () => {
     let storage: TestStorage;
     let cloud: TestCloud;
