@@ -10,12 +10,6 @@ import { mountSandbox } from './sandbox/routes.ts';
 
 export type Mount = (app: express.Express, deps: AppDeps) => void;
 
-/** Later API families (platform, operator views) plug in here without app.ts knowing them. */
-const mounts: Mount[] = [];
-export function registerMount(mount: Mount): void {
-  mounts.push(mount);
-}
-
 export function buildApp(deps: AppDeps, extraMounts: Mount[] = []): express.Express {
   // One set of limit tables and credential caches per app, on deps where the code that revokes reaches them.
   guardsOf(deps);
@@ -32,7 +26,7 @@ export function buildApp(deps: AppDeps, extraMounts: Mount[] = []): express.Expr
   // No endpoint reads a body on GET: skipping the parser there keeps it off the other families' reads.
   app.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : json(req, res, next)));
   app.use(platformApi(deps));
-  for (const mount of [...mounts, ...extraMounts]) mount(app, deps);
+  for (const mount of extraMounts) mount(app, deps);
   app.get('/health', (_req, res) => void res.json({ status: 'ok' }));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

@@ -39,8 +39,3 @@ export interface AppDeps {
   /** SANDBOX=true: the sandbox endpoints drive the simulated fleet plugged in here (docs/sandbox.md) */
   sandbox?: SandboxSlot;
 }
-
-export const DEFAULT_APP_CONFIG: AppConfig = {
-  rateLimit: { max: 600, windowMs: 60_000 },
-  mapUrlTemplate: 'https://www.openstreetmap.org/?mlat={lat}&mlon={lng}#map=18/{lat}/{lng}',
-};

@@ -94,7 +94,3 @@ export function nearest<T extends Located>(
   return { total, page: index.nearest(lat, lng, want, accept).slice(from) };
 }
 
-/** Every place with coordinates, nearest first, each with its `distance` in km. */
-export function byDistance<T extends Located>(items: readonly T[], lat: number, lng: number): Array<T & { distance: number }> {
-  return nearest(items, lat, lng).page.map((p) => ({ ...p.item, distance: p.distance }));
-}

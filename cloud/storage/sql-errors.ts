@@ -4,12 +4,6 @@ export function isUniqueViolation(err: unknown): boolean {
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
-/** Serialization failures and deadlocks on PostgreSQL, busy database on SQLite: safe to retry. */
-export function isRetryable(err: unknown): boolean {
-  const e = err as { code?: string };
-  return e?.code === '40001' || e?.code === '40P01' || e?.code === 'SQLITE_BUSY';
-}
-
 /** PostgreSQL classes and codes of a database that is unavailable for now, not of a wrong statement. */
 const PG_TRANSIENT_CLASSES = ['08', '53', '57', '58'];
 const PG_TRANSIENT_CODES = ['40001', '40P01', '55P03'];

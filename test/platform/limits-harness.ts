@@ -10,7 +10,7 @@ import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs 
 import { buildApp } from '../../cloud/app.ts';
 import { ManualClock } from '../../shared/clock.ts';
 import { silentLogger } from '../../cloud/logger.ts';
-import { DEFAULT_APP_CONFIG, DEFAULT_AUTH_LIMITS, type AppDeps, type AuthLimitsConfig, type RateLimitConfig } from '../../cloud/deps.ts';
+import { DEFAULT_AUTH_LIMITS, type AppDeps, type AuthLimitsConfig, type RateLimitConfig } from '../../cloud/deps.ts';
 import { openTestStorage, type TestDialect, type TestStorage } from '../helpers/storage.ts';
 import { TEST_JWT_SECRET } from '../helpers/cloud.ts';
 
@@ -50,7 +50,7 @@ export async function startLimitsApp(
     logger: silentLogger,
     uow: createUnitOfWork(storage.db, storage.changes),
     config: {
-      ...DEFAULT_APP_CONFIG,
+      mapUrlTemplate: 'https://www.openstreetmap.org/?mlat={lat}&mlon={lng}#map=18/{lat}/{lng}',
       rateLimit: options.rateLimit ?? { max: 0, windowMs: 60_000 },
       jwtSecret: TEST_JWT_SECRET,
       authLimits: { ...DEFAULT_AUTH_LIMITS, ...options.authLimits },

@@ -14,8 +14,6 @@ export function normalizeCodeName(text: string): string {
   return name;
 }
 
-export const formatClientCode = (codeName: string, code: number) => `${codeName}-${code}`;
-
 /** `abc-12` → { codeName: 'ABC', code: 12 }; anything else → undefined. */
 export function parseClientCode(text: string): { codeName: string; code: number } | undefined {
   const m = /^([A-Za-z]+)-(\d{1,9})$/.exec(text.trim());

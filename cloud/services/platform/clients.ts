@@ -138,12 +138,6 @@ export function findOrCreateClientByPhone(db: Db, input: ClientInput & { phone: 
   });
 }
 
-export async function getSupplier(db: Db, id: number) {
-  const row = await db.selectFrom('supplier').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw new DomainError('SUPPLIER_NOT_FOUND', `no supplier ${id}`);
-  return row;
-}
-
 export async function createSupplier(db: Db, input: SupplierInput, now: Date) {
   return inTransaction(db, async (trx) => {
     await getPlatformCompany(trx, input.companyId);

@@ -79,12 +79,6 @@ export async function updatePlatformUser(
   return withoutHash(row);
 }
 
-export async function getPlatformUser(db: Db, id: number) {
-  const row = await db.selectFrom('platform_user').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw new DomainError('USER_NOT_FOUND', `no platform user ${id}`);
-  return withoutHash(row);
-}
-
 export async function listPlatformUsers(db: Db, companyId?: number) {
   let q = db.selectFrom('platform_user').selectAll().orderBy('id');
   if (companyId !== undefined) q = q.where('companyId', '=', companyId);
