@@ -15,8 +15,8 @@ export { DEFAULT_AUTH_LIMITS, type AuthLimitsConfig, type RateLimitConfig } from
 export interface AppConfig extends LimitsConfig {
   /** where `/public/postomat/map/{shortId}` redirects; {lat} and {lng} are filled in */
   mapUrlTemplate: string;
-  /** signs platform user tokens; without it the platform signs with a per-process random secret */
-  jwtSecret?: string;
+  /** signs platform user tokens (JWT_SECRET, or the one kept beside the database: platform-api/jwt-secret.ts) */
+  jwtSecret: string;
   /** a company's orders waiting for placement at one locker (domain/order-limits.ts default when absent) */
   pendingOrdersPerLocker?: number;
   /** where webhook URLs may point (checked when saved); public addresses only when absent */

@@ -4,7 +4,6 @@
  * (/api/v1/integrations/*, company API key). Routers of the integration groups are added to
  * `integrations` below.
  */
-import crypto from 'node:crypto';
 import { Router } from 'express';
 import type { AppDeps } from '../deps.ts';
 import { apiKeyAuth, platformCompany, platformUser, userAuth } from '../http/platform-auth.ts';
@@ -21,7 +20,7 @@ import { cargoTypesRouter } from './cargo-types.ts';
 
 export function platformApi(deps: AppDeps): Router {
   const root = Router();
-  const signer = new TokenSigner(deps.config.jwtSecret ?? crypto.randomBytes(48).toString('base64url'), deps.clock);
+  const signer = new TokenSigner(deps.config.jwtSecret, deps.clock);
   const guards = guardsOf(deps);
   const { limits } = guards;
 
