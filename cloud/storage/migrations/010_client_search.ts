@@ -1,10 +1,25 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db-types.ts';
-import { codeNamesFor } from '../../domain/platform/client-codes.ts';
-import { cargoSearchText, clientSearchText, parcelSearchText } from '../../domain/platform/search-text.ts';
 import { createTrigramIndex, dropTrigramIndex, type TrigramTable } from './trigram-index.ts';
 
 const BATCH = 1000;
+
+// The search-text and code-name rules as they were when this migration was written
+// (domain/platform/search-text.ts, client-codes.ts): a migration is frozen, so a fresh install
+// and an upgraded one build the same texts however those rules change later.
+const join = (parts: Array<string | null | undefined>) =>
+  parts
+    .filter((p): p is string => typeof p === 'string' && p.trim() !== '')
+    .map((p) => p.trim().toLowerCase())
+    .join('\n');
+const parcelSearchText = (p: { trackCode: string; description: string | null }, codeNames: string[]) => join([p.trackCode, p.description, ...codeNames]);
+const cargoSearchText = (c: { description: string | null; tractorNumber: string | null }, codeNames: string[], companyTitle: string) =>
+  join([c.description, ...codeNames, companyTitle, c.tractorNumber]);
+const clientSearchText = (c: { name: string | null; phone: string | null }) => join([c.name, c.phone]);
+function codeNamesFor(codes: ReadonlyArray<{ title: string; cargoTypeId: number }>, cargoTypeId: number | null): string[] {
+  const matching = cargoTypeId === null ? [] : codes.filter((c) => c.cargoTypeId === cargoTypeId);
+  return (matching.length ? matching : codes).map((c) => c.title);
+}
 
 /**
  * Each search fact where it lives (domain/platform/search-text.ts): a client's name and phone
