@@ -4,7 +4,6 @@
  * single value of an array parameter an array of one).
  */
 import { z } from 'zod';
-import { NAMED_FORMATS } from './validation.ts';
 
 const NUMERAL = /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 
@@ -38,9 +37,8 @@ export const qNum = (schema: z.ZodType<number> = z.number()) => z.preprocess(toN
 export const qArray = <T extends z.ZodType>(item: T) => z.preprocess(toArray, z.array(item));
 
 const CUID2 = /^[a-z][0-9a-z]{1,31}$/;
-NAMED_FORMATS.set(String(CUID2), 'cuid2');
 /** cuid2 ids as @paralleldrive/cuid2 makes them (a letter, then lowercase letters and digits); the pattern excludes control characters. */
-export const cuid2 = () => z.string().regex(CUID2);
+export const cuid2 = () => z.string().regex(CUID2, { error: 'must match format "cuid2"' });
 
 /** `page`/`pageSize` pair that paginates only when both are present. */
 export const optionalPaging = {

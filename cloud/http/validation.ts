@@ -10,9 +10,6 @@ export type RequestPart = 'body' | 'querystring' | 'params' | 'headers';
 
 const TYPE_NAMES: Record<string, string> = { int: 'integer', number: 'number', string: 'string', boolean: 'boolean', object: 'object', array: 'array' };
 
-/** Formats whose regexes are known by name, so messages read `must match format "cuid2"`. */
-export const NAMED_FORMATS = new Map<string, string>();
-
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v: any = root;
   for (const key of path) {
@@ -47,10 +44,9 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): { pathSuffix?: 
       return { text: `must be ${i.inclusive === false ? '<' : '<='} ${max}` };
     }
     case 'invalid_format': {
-      if (i.format === 'regex') {
-        const named = NAMED_FORMATS.get(String(i.pattern));
-        return { text: named ? `must match format "${named}"` : `must match pattern "${stripSlashes(String(i.pattern))}"` };
-      }
+      // A schema that names its format (`cuid2()` in query.ts) says so in its own message.
+      if (issue.message.startsWith('must ')) return { text: issue.message };
+      if (i.format === 'regex') return { text: `must match pattern "${stripSlashes(String(i.pattern))}"` };
       return { text: `must match format "${i.format}"` };
     }
     case 'invalid_value':
