@@ -1,8 +1,11 @@
 /** The locker order's state machine, as the spec's "States and transitions" table gives it. */
-export const ORDER_STATUSES = ['CREATED', 'DELIVERED', 'COMPLETED', 'SUBTRACTED'] as const;
+import { CodeKind, OrderStatus as OrderStatusSchema } from '../../shared/mqtt/schemas.ts';
+
+// The enums are owned once, as zod, by the contract the cloud shares with the lockers.
+export const ORDER_STATUSES = OrderStatusSchema.options;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-export const CODE_TYPES = ['DOWN', 'UP', 'SUBTRACT'] as const;
+export const CODE_TYPES = CodeKind.options;
 export type CodeType = (typeof CODE_TYPES)[number];
 
 export const FINAL_STATUSES: readonly OrderStatus[] = ['COMPLETED', 'SUBTRACTED'];

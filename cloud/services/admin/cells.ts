@@ -2,9 +2,12 @@
 import type { Db } from '../../storage/database.ts';
 import { newId } from '../../storage/ids.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { CellSize as CellSizeSchema } from '../../../shared/mqtt/schemas.ts';
 
-export const CELL_SIZES = ['S', 'M', 'L', 'XL'] as const;
+/** The contract's sizes (shared/mqtt), smallest first. */
+export const CELL_SIZES = CellSizeSchema.options;
 export type CellSize = (typeof CELL_SIZES)[number];
+
 /** Kerong-style boards: bus address 0-15 set by DIP switches, locks 1-16 on each board. */
 export const BOARD_ADDRESSES = { min: 0, max: 15 } as const;
 export const LOCKS_PER_BOARD = 16;
