@@ -8,6 +8,7 @@
  * Pure rules: the caller loads the facts and writes the rows.
  */
 import type { EventKind } from '../storage/outbox-schema.ts';
+import type { WebhookSubtype } from './platform/enums.ts';
 
 export interface WebhookTarget {
   url: string;
@@ -33,11 +34,12 @@ export interface NewEvent {
   secretHeader: string | null;
 }
 
-export const WEBHOOK_STATUS = { DELIVERED_TO_POSTOMAT: 0, TRANSFERRED_TO_CLIENT: 1 } as const;
-export type WebhookSubtype = keyof typeof WEBHOOK_STATUS;
+/** The platform webhook subtypes a locker order's status change sends, with the `status` their body carries. */
+export const WEBHOOK_STATUS = { DELIVERED_TO_POSTOMAT: 0, TRANSFERRED_TO_CLIENT: 1 } as const satisfies Partial<Record<WebhookSubtype, number>>;
+export type OrderWebhookSubtype = keyof typeof WEBHOOK_STATUS;
 
 /** The webhook subtype a transition emits, if any. */
-export function webhookSubtypeFor(to: string): WebhookSubtype | undefined {
+export function webhookSubtypeFor(to: string): OrderWebhookSubtype | undefined {
   if (to === 'DELIVERED') return 'DELIVERED_TO_POSTOMAT';
   if (to === 'COMPLETED') return 'TRANSFERRED_TO_CLIENT';
   return undefined;

@@ -5,9 +5,9 @@
  */
 import type { Db } from './database.ts';
 import type { LockerOrderTable } from './schema.ts';
-import type { WebhookSubtype, WebhookTarget } from '../domain/order-events.ts';
+import type { OrderWebhookSubtype, WebhookTarget } from '../domain/order-events.ts';
 
-export function findOrderWebhooks(trx: Db, order: Pick<LockerOrderTable, 'id' | 'companyId'>, subtype: WebhookSubtype): Promise<WebhookTarget[]> {
+export function findOrderWebhooks(trx: Db, order: Pick<LockerOrderTable, 'id' | 'companyId'>, subtype: OrderWebhookSubtype): Promise<WebhookTarget[]> {
   return trx
     .selectFrom('platform_webhook as w')
     .innerJoin('platform_company as c', 'c.id', 'w.companyId')
