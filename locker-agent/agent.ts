@@ -49,7 +49,7 @@ export class LockerAgent extends EventEmitter<AgentEvents> implements AgentSyncP
         this.log = deps.log ?? consoleLog;
         this.store = AgentStore.open(config.dataDir);
         const s = config.serial;
-        this.bus = new KerongBus(deps.bus, this.clock, { boards: config.boards, replyTimeoutMs: s.replyTimeoutMs, readRetries: s.readRetries, pollIntervalMs: s.pollIntervalMs });
+        this.bus = new KerongBus(deps.bus, this.clock, { boards: config.boards, replyTimeoutMs: s.replyTimeoutMs, readRetries: s.readRetries, pollIntervalMs: s.pollIntervalMs, frameGapMs: s.frameGapMs });
         this.cells = new CellMonitor(config.cells, this.bus, this.clock, () => this.store.cellFaults());
         const publish = (events: LockerEvent[]) => events.forEach((e) => this.emit('event', e));
         const t = config.timing;

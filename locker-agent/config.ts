@@ -23,6 +23,8 @@ export const AgentConfig = z
             replyTimeoutMs: z.number().int().positive().default(150),
             readRetries: z.number().int().min(0).max(5).default(2),
             pollIntervalMs: z.number().int().positive().default(250),
+            /** Quiet time between a reply and the next request (kerong-bus.ts, frameGapMs). */
+            frameGapMs: z.number().int().min(0).max(1000).default(5),
         }),
         boards: z.array(z.number().int().min(0).max(MAX_BOARD_ADDRESS)).min(1),
         cells: z.array(CellConfig).min(1),
