@@ -10,7 +10,13 @@ import { redactUrl } from '../shared/urls.ts';
 const USAGE = `usage: npm run agent -- --config <file> [--check]
   --config, -c <file>  the locker's config (docs/field-technicians.md)
   --check              validate the config, print what it describes and exit, without opening any device
-  --help, -h           this text`;
+  --help, -h           this text
+field tools (each with --help): scan, enroll, self-test`;
+
+/** Installation tools, run by a technician before (or instead of) the agent itself. */
+const FIELD_COMMANDS: Record<string, () => Promise<(argv: string[]) => Promise<number>>> = {
+    scan: async () => (await import('./field/scan-command.ts')).scanCommand,
+};
 
 /**
  * `npm run agent -- --config locker.json`. With a `cloud` section the agent syncs with the cloud
@@ -19,6 +25,16 @@ const USAGE = `usage: npm run agent -- --config <file> [--check]
  * directly: sync messages and commands without a cloud, and "cut the network".
  */
 async function main(): Promise<void> {
+    const [first, ...rest] = process.argv.slice(2);
+    const field = first === undefined ? undefined : FIELD_COMMANDS[first];
+    if (field) {
+        process.exitCode = await (await field())(rest).catch((err: unknown) => {
+            // parseArgs' own errors (an unknown flag) are the technician's to fix, not a crash.
+            if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) throw new ConfigError((err as Error).message);
+            throw err;
+        });
+        return;
+    }
     const { values } = parseArguments();
     if (values.help) return void console.log(USAGE);
     if (!values.config) throw new ConfigError(USAGE);
