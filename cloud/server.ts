@@ -21,6 +21,7 @@ import { every, onDemandOr, type BackgroundTask } from './background.ts';
 import { expireUnplacedOrders } from './services/order-expiry.ts';
 import { runBulkJobs } from './services/platform/bulk-rewrites.ts';
 import { startRetention } from './retention/pruner.ts';
+import { brokerAtRequestHost, enrolmentMount } from './enrolment/routes.ts';
 
 /** Orders archived per transaction by the expiry. */
 const EXPIRY_BATCH = 200;
@@ -72,7 +73,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     },
     uow,
   };
-  const app = buildApp(deps);
+  const app = buildApp(deps, [enrolmentMount(config.AGENT_MQTT_URL ? () => config.AGENT_MQTT_URL! : brokerAtRequestHost(sync.mqttUrl))]);
   const server = createHttpServer(app, httpLimitsOf(config), logger);
   await listenOn(server, config.PORT, config.HOST, `PORT ${config.PORT} is already in use: choose another with PORT=…`).catch(async (err) => {
     await sync.close();
