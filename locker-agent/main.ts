@@ -17,6 +17,7 @@ field tools (each with --help): scan, enroll, self-test`;
 const FIELD_COMMANDS: Record<string, () => Promise<(argv: string[]) => Promise<number>>> = {
     scan: async () => (await import('./field/scan-command.ts')).scanCommand,
     enroll: async () => (await import('./field/enroll-command.ts')).enrollCommand,
+    'self-test': async () => (await import('./field/self-test-command.ts')).selfTestCommand,
 };
 
 /**

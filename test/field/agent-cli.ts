@@ -9,7 +9,7 @@ export interface CliResult {
 
 const GUARD_MS = 60_000;
 
-export function runAgentCli(args: string[], options: { onStdout?: (text: string, child: { stdin: NodeJS.WritableStream }) => void; env?: Record<string, string> } = {}): Promise<CliResult> {
+export function runAgentCli(args: string[], options: { onStderr?: (line: string) => void; env?: Record<string, string> } = {}): Promise<CliResult> {
     return new Promise((resolve, reject) => {
         const child = spawn(process.execPath, ['--import', 'tsx', 'locker-agent/main.ts', ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
         let stdout = '';
@@ -20,9 +20,15 @@ export function runAgentCli(args: string[], options: { onStdout?: (text: string,
         }, GUARD_MS);
         child.stdout.on('data', (chunk: Buffer) => {
             stdout += chunk.toString();
-            options.onStdout?.(stdout, child);
         });
-        child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+        let partial = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+            stderr += chunk.toString();
+            partial += chunk.toString();
+            const lines = partial.split('\n');
+            partial = lines.pop() ?? '';
+            for (const line of lines) options.onStderr?.(line);
+        });
         child.on('exit', (code) => {
             clearTimeout(guard);
             resolve({ code, stdout, stderr });
