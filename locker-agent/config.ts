@@ -55,6 +55,8 @@ export const AgentConfig = z
                 eventRetryMs: z.number().int().positive().default(15_000),
                 /** Reconnect delays double up to this (from 0.5 s). */
                 reconnectMaxMs: z.number().int().min(500).default(30_000),
+                /** The health report (retained) is sent again after this; at once when a board falls silent. */
+                healthIntervalMs: z.number().int().min(1000).max(3_600_000).default(60_000),
             })
             .optional(),
     })
