@@ -100,6 +100,18 @@ for (const dialect of DIALECTS) {
             assert.equal(ok.code, 0, ok.stderr);
         });
 
+        it('refuses malformed bodies with a validation error and writes nothing', async () => {
+            const count = async () => (await cloud.storage.db.selectFrom('locker_enrolment').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+            const before = await count();
+            for (const body of [{}, { code: 12345678 }, { code: 'A'.repeat(40) }, { code: 'ABCD-EFG\u0000' }, { code: 'ABCD-EFGH', extra: 1 }, []]) {
+                const res = await cloud.request('POST', ENROLMENT_PATH, { body });
+                assert.equal(res.status, 400, JSON.stringify(body));
+                assert.equal(res.body.code, 'FST_ERR_VALIDATION');
+            }
+            assert.equal((await cloud.request('POST', ENROLMENT_PATH, { rawBody: '{"code":' })).status, 400);
+            assert.equal(await count(), before);
+        });
+
         it('counts failed codes per address like the other open doors (429 once used up)', async () => {
             const limited = await startTestCloud(dialect, { env: { AUTH_FAILURE_MAX: '2' } });
             try {
