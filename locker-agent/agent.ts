@@ -6,7 +6,7 @@ import { KerongBus } from './boards/kerong-bus.ts';
 import type { SerialLink } from './boards/serial-link.ts';
 import { cellPlacement, describeCellMap } from './cell-map.ts';
 import { CellMonitor } from './cells.ts';
-import type { AgentConfig } from './config.ts';
+import { busOptionsOf, type AgentConfig } from './config.ts';
 import { Controller } from './controller.ts';
 import { consoleLog, type Display, type Log } from './display.ts';
 import type { KeypadSource } from './keypad/keypad.ts';
@@ -55,8 +55,7 @@ export class LockerAgent extends EventEmitter<AgentEvents> implements AgentSyncP
         this.log = deps.log ?? consoleLog;
         this.startedAt = this.clock.now();
         this.store = AgentStore.open(config.dataDir);
-        const s = config.serial;
-        this.bus = new KerongBus(deps.bus, this.clock, { boards: config.boards, replyTimeoutMs: s.replyTimeoutMs, readRetries: s.readRetries, pollIntervalMs: s.pollIntervalMs, frameGapMs: s.frameGapMs });
+        this.bus = new KerongBus(deps.bus, this.clock, busOptionsOf(config));
         this.cells = new CellMonitor(config.cells, this.bus, this.clock, () => this.store.cellFaults());
         const publish = (events: LockerEvent[]) => events.forEach((e) => this.emit('event', e));
         const t = config.timing;

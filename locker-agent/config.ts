@@ -77,6 +77,12 @@ export type CellConfig = z.infer<typeof CellConfig>;
 
 export class ConfigError extends Error {}
 
+/** The bus driver's options (boards/kerong-bus.ts) as the config sets them. */
+export function busOptionsOf(cfg: AgentConfig) {
+    const s = cfg.serial;
+    return { boards: cfg.boards, replyTimeoutMs: s.replyTimeoutMs, readRetries: s.readRetries, pollIntervalMs: s.pollIntervalMs, frameGapMs: s.frameGapMs };
+}
+
 /** Validates a config object; relative paths resolve against `baseDir`. */
 export function parseConfig(input: unknown, baseDir = process.cwd()): AgentConfig {
     const result = AgentConfig.safeParse(input);

@@ -1,7 +1,7 @@
 import { KerongBus } from '../boards/kerong-bus.ts';
 import { openSerialLink } from '../boards/serial-link.ts';
 import type { Clock } from '../clock.ts';
-import type { AgentConfig } from '../config.ts';
+import { busOptionsOf, type AgentConfig } from '../config.ts';
 
 export interface BoardCheck {
     /** why the bus could not be asked at all (the device does not open) */
@@ -20,7 +20,7 @@ export async function checkBoards(config: AgentConfig, clock: Clock): Promise<Bo
         return { error: `cannot open ${s.device}: ${(err as Error).message.replace(/^(Error: )+/, '')}`, answering: [], silent: config.boards };
     }
     try {
-        const bus = new KerongBus(link, clock, { boards: config.boards, replyTimeoutMs: s.replyTimeoutMs, readRetries: s.readRetries, pollIntervalMs: s.pollIntervalMs, frameGapMs: s.frameGapMs });
+        const bus = new KerongBus(link, clock, busOptionsOf(config));
         bus.attach();
         const answering: number[] = [];
         const silent: number[] = [];

@@ -4,7 +4,7 @@ import { AGENT_VERSION } from '../agent.ts';
 import { KerongBus } from '../boards/kerong-bus.ts';
 import { openSerialLink } from '../boards/serial-link.ts';
 import { isoNow, systemClock } from '../clock.ts';
-import { loadConfig } from '../config.ts';
+import { busOptionsOf, loadConfig } from '../config.ts';
 import { intFlag, openOrExplain } from './flags.ts';
 import { publishOnce } from './publish-once.ts';
 import { SelfTest, formatSelfTest } from './self-test.ts';
@@ -35,7 +35,7 @@ export async function selfTestCommand(argv: string[]): Promise<number> {
     const { link } = await openOrExplain(s.device, () => openSerialLink(s.device, s.baudRate));
     let message: SelfTestMessage;
     try {
-        const bus = new KerongBus(link, systemClock, { boards: config.boards, replyTimeoutMs: s.replyTimeoutMs, readRetries: s.readRetries, pollIntervalMs: s.pollIntervalMs, frameGapMs: s.frameGapMs });
+        const bus = new KerongBus(link, systemClock, busOptionsOf(config));
         bus.attach();
         const test = new SelfTest(bus, systemClock, { all: values.all === true, unlockConfirmMs: config.timing.unlockConfirmMs, closeTimeoutMs, pollMs: Math.min(s.pollIntervalMs, 250) }, (line) => console.error(line));
         const results = await test.run(config.cells);
