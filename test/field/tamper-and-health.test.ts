@@ -5,6 +5,8 @@ import { topics, type LockerEvent } from '../../shared/mqtt/index.ts';
 import { InProcessAgent } from '../../hardware-sim/agent-handle.ts';
 import { SimLocker } from '../../hardware-sim/locker.ts';
 import type { LockerAlarmKind } from '../../cloud/sync/types.ts';
+import { healthGauges } from '../../cloud/sync/field-reports.ts';
+import { openAlarmCounts } from '../../cloud/sync/field-alarms.ts';
 import { DIALECTS } from '../helpers/storage.ts';
 import { tempDir, typeAndWaitOpen } from '../helpers/sim-harness.ts';
 import { CELLS, codesOf, startSyncWorld, until, untilAgent, untilOnline, type CloudLocker, type SyncWorld } from '../sync/harness.ts';
@@ -102,9 +104,29 @@ for (const dialect of DIALECTS) {
             const json = JSON.parse(status.stdout);
             assert.equal(json.health.report.boards[0].online, false);
             assert.ok(json.health.report.boards[0].timeouts > 0);
+            const gauges = (await healthGauges(w.db)).find((g) => g.lockerId === locker.id);
+            assert.equal(gauges?.boardsOffline, 1);
+            assert.ok((gauges?.boardTimeouts ?? 0) > 0);
+            assert.equal((await openAlarmCounts(w.db)).BOARD_SILENT, 1);
 
             sim.board(0).silent = false;
             await until('BOARD_SILENT resolved', async () => ((await alarms('BOARD_SILENT')).every((a) => a.resolvedAt !== null) ? true : undefined));
+        });
+
+        it('drops health and self-test messages outside their bounds, keeping the last good one', async () => {
+            const stored = async () => (await w.db.selectFrom('locker_health').select('report').where('postomatId', '=', locker.id).executeTakeFirstOrThrow()).report;
+            const before = await stored();
+            const good = agent().healthMessage();
+            const hostile = [
+                { ...good, boards: Array.from({ length: 17 }, (_, board) => ({ board, online: true, timeouts: 0, checksumErrors: 0, lastAnswerAt: null })) },
+                { ...good, agentVersion: 'x\u0007y' },
+                { ...good, outboxSize: -1 },
+            ];
+            for (const h of hostile) w.cloud.sync.inbound.handle(topics.health(locker.id), Buffer.from(JSON.stringify(h)));
+            w.cloud.sync.inbound.handle(topics.selftest(locker.id), Buffer.from(JSON.stringify({ v: '1.0', at: good.at, agentVersion: '1', all: false, results: [{ cellId: '1', board: 0, lock: 17, outcome: 'OK' }] })));
+            await w.cloud.sync.inbound.idle();
+            assert.equal(await stored(), before);
+            assert.equal(await w.db.selectFrom('locker_self_test').select('postomatId').where('postomatId', '=', locker.id).executeTakeFirst(), undefined);
         });
     });
 }
