@@ -14,6 +14,8 @@ export async function openOrExplain<T>(device: string, open: () => Promise<T>): 
         return await open();
     } catch (err) {
         const reason = (err as Error).message.replace(/^(Error: )+/, '');
-        throw new ConfigError(`cannot open ${device}: ${reason}; see ls -l /dev/serial/by-id/`);
+        // The agent service holds the port while it runs: the usual cause on a working locker.
+        const hint = /lock|busy|temporarily unavailable/i.test(reason) ? 'is the agent running? sudo systemctl stop locker-agent' : 'see ls -l /dev/serial/by-id/';
+        throw new ConfigError(`cannot open ${device}: ${reason}; ${hint}`);
     }
 }

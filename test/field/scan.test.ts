@@ -61,6 +61,14 @@ describe('npm run agent -- scan', () => {
         assert.deepEqual(report.skeleton.boards, [0]);
     });
 
+    it('says the agent may be holding the port when it is locked', async () => {
+        bus = await startPtyBus([0]);
+        await bus.openAgentEnd();
+        const res = await scan(bus);
+        assert.equal(res.code, 1);
+        assert.match(res.stderr, /Cannot lock port; is the agent running\? sudo systemctl stop locker-agent/);
+    });
+
     it('says plainly when the device does not exist', async () => {
         const res = await runAgentCli(['scan', '--device', '/dev/does-not-exist-42']);
         assert.equal(res.code, 1);
