@@ -65,6 +65,8 @@ const EnvSchema = z.object({
   MQTT_URL: z.string().regex(/^(mqtts?|wss?|tcp):\/\//, 'MQTT_URL must start with mqtt://, mqtts://, ws:// or wss://').optional(),
   MQTT_USERNAME: z.string().optional(),
   MQTT_PASSWORD: z.string().optional(),
+  /** the broker as lockers in the field reach it, handed out at enrolment (docs/field-technicians.md) */
+  AGENT_MQTT_URL: z.string().regex(/^(mqtts?|wss?|tcp):\/\/[^\s]{1,500}$/, 'AGENT_MQTT_URL must be a mqtt://, mqtts://, ws:// or wss:// URL').optional(),
   // Safety nets: changes wake the publisher and the dispatcher after their commit (change-feed.ts).
   SYNC_POLL_MS: z.coerce.number({ error: 'SYNC_POLL_MS must be a number' }).int().min(5, 'SYNC_POLL_MS must be >= 5').max(60_000, 'SYNC_POLL_MS must be <= 60000').default(5_000),
   EVENT_POLL_MS: z.coerce.number({ error: 'EVENT_POLL_MS must be a number' }).int().min(5, 'EVENT_POLL_MS must be >= 5').max(60_000, 'EVENT_POLL_MS must be <= 60000').default(5_000),

@@ -6,6 +6,11 @@ export interface SimLock {
     parcel: boolean;
     /** The latch ignores unlock pulses (the board still answers). */
     jammed: boolean;
+    /**
+     * The hook switch reports this whatever the door does (a broken or misaligned switch); absent
+     * = it reports the door as it is. `false`: reads open even with the door shut.
+     */
+    hookStuck?: boolean;
 }
 
 export interface SimBoardOptions {
@@ -21,6 +26,8 @@ export class SimBoard {
     readonly locks: SimLock[] = Array.from({ length: LOCKS_PER_BOARD }, () => ({ closed: true, parcel: false, jammed: false }));
     /** A board that does not answer at all (power, wiring, address conflict). */
     silent = false;
+    /** Replies go out with a wrong checksum (noise on a long or unterminated bus). */
+    corruptReplies = false;
     replyDelayMs: number;
     private readonly timers = new Set<NodeJS.Timeout>();
 
@@ -39,7 +46,14 @@ export class SimBoard {
     }
 
     status(lockInAddr = 1): KerongStatus {
-        return new KerongStatus(this.address, this.locks.map((l) => l.closed), this.locks.map((l) => l.parcel), lockInAddr);
+        return new KerongStatus(this.address, this.locks.map((l) => l.hookStuck ?? l.closed), this.locks.map((l) => l.parcel), lockInAddr);
+    }
+
+    /** The bytes this board puts on the wire for a reply. */
+    reply(lockInAddr = 1): Buffer {
+        const buf = this.status(lockInAddr).toBuffer();
+        if (this.corruptReplies) buf[buf.length - 1] ^= 0x5a;
+        return buf;
     }
 
     /** The door springs open once the latch has released, unless it is jammed. */

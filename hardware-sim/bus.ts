@@ -11,6 +11,18 @@ export class SimBus {
     readonly requests: KerongRequest[] = [];
     /** Observers of each request as it arrives (tests wait for an unlock frame here). */
     readonly onRequest: ((req: KerongRequest) => void)[] = [];
+    /**
+     * Second boards set to an address already taken (a DIP-switch mistake): both answer at once.
+     * The wire then carries neither reply; it is modelled as the bitwise AND of the two (a driver
+     * pulling a bit low wins), which breaks the checksum unless both boards read the same.
+     */
+    readonly clashing = new Map<number, SimBoard>();
+    /**
+     * A request that arrives sooner than this after the last reply is not heard: the answering
+     * board's RS-485 driver is still switching back to receive (why the agent keeps a frame gap).
+     */
+    turnaroundMs = 0;
+    private lastReplyAt = 0;
 
     constructor(
         private readonly link: SerialLink,
@@ -28,12 +40,18 @@ export class SimBus {
         this.requests.push(req);
         if (this.requests.length > 1000) this.requests.splice(0, 500);
         for (const fn of this.onRequest) fn(req);
-        const board = this.boards.get(req.board);
-        if (!board || board.silent) return;
-        if (req.cmd === KerongCommand.Unlock) board.unlock(req.lock);
+        if (this.turnaroundMs > 0 && Date.now() - this.lastReplyAt < this.turnaroundMs) return;
+        const answering = [this.boards.get(req.board), this.clashing.get(req.board)].filter((b): b is SimBoard => b !== undefined && !b.silent);
+        const board = answering[0];
+        if (!board) return;
+        const lockInAddr = req.cmd === KerongCommand.Unlock ? req.lock : 1;
+        for (const b of answering) if (req.cmd === KerongCommand.Unlock) b.unlock(req.lock);
         const reply = () => {
-            if (board.silent) return;
-            this.link.write(board.status(req.cmd === KerongCommand.Unlock ? req.lock : 1).toBuffer()).catch(() => undefined);
+            const frames = answering.filter((b) => !b.silent).map((b) => b.reply(lockInAddr));
+            if (frames.length === 0) return;
+            const wire = frames.reduce((acc, f) => Buffer.from(acc.map((byte, i) => byte & f[i])));
+            this.lastReplyAt = Date.now();
+            this.link.write(wire).catch(() => undefined);
         };
         if (board.replyDelayMs > 0) setTimeout(reply, board.replyDelayMs);
         else reply();

@@ -48,6 +48,7 @@ const Code = z.object({
 });
 const Present = z.object({ present: z.boolean() });
 const Flag = (key: string) => z.object({ [key]: z.boolean() });
+const HookStuck = z.object({ stuck: z.boolean().nullable() });
 const Delay = z.object({ ms: z.number().int().min(0).max(10_000) });
 const Restart = z.object({ kill: z.boolean().default(false) });
 const Network = z.object({ online: z.boolean() });
@@ -151,6 +152,8 @@ const routes: [string, string, Handler][] = [
     ],
     ['POST', '/lockers/:id/cells/:cellId/parcel', (l, p, body) => (l.setParcel(p.cellId, Present.parse(body).present), cellOf(l, p.cellId))],
     ['POST', '/lockers/:id/cells/:cellId/close', (l, p) => (l.closeDoor(p.cellId), cellOf(l, p.cellId))],
+    ['POST', '/lockers/:id/cells/:cellId/force', (l, p) => (l.forceDoor(p.cellId), cellOf(l, p.cellId))],
+    ['POST', '/lockers/:id/cells/:cellId/hook', (l, p, body) => (l.setHookStuck(p.cellId, HookStuck.parse(body).stuck), cellOf(l, p.cellId))],
     ['POST', '/lockers/:id/cells/:cellId/jam', (l, p, body) => (l.setJammed(p.cellId, Flag('jammed').parse(body).jammed as boolean), cellOf(l, p.cellId))],
     ['POST', '/lockers/:id/boards/:address/silence', (l, p, body, ctx) => ((boardAt(l, p.address).silent = Flag('silent').parse(body).silent as boolean), describeLocker(l, ctx))],
     ['POST', '/lockers/:id/boards/:address/delay', (l, p, body, ctx) => ((boardAt(l, p.address).replyDelayMs = Delay.parse(body).ms), describeLocker(l, ctx))],

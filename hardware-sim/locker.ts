@@ -186,6 +186,18 @@ export class SimLocker {
         board.lock(cell.lock).closed = true;
     }
 
+    /** The door pulled open with no unlock (a crowbar, or a latch that let go): what tamper alerts catch. */
+    forceDoor(cellId: string): void {
+        const { cell, board } = this.cell(cellId);
+        board.lock(cell.lock).closed = false;
+    }
+
+    /** The hook switch reads `stuck` (false: open) whatever the door does; null: it works again. */
+    setHookStuck(cellId: string, stuck: boolean | null): void {
+        const { cell, board } = this.cell(cellId);
+        board.lock(cell.lock).hookStuck = stuck ?? undefined;
+    }
+
     setJammed(cellId: string, jammed: boolean): void {
         const { cell, board } = this.cell(cellId);
         board.lock(cell.lock).jammed = jammed;

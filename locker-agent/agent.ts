@@ -1,16 +1,18 @@
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { CONTRACT_VERSION, CommandMessage, type CellsMessage, type LockerEvent, type ResponseMessage } from '../shared/mqtt/index.ts';
+import { CONTRACT_VERSION, CommandMessage, type CellsMessage, type HealthMessage, type LockerEvent, type ResponseMessage } from '../shared/mqtt/index.ts';
 import { isoNow, systemClock, type Clock } from './clock.ts';
 import { KerongBus } from './boards/kerong-bus.ts';
 import type { SerialLink } from './boards/serial-link.ts';
 import { cellPlacement, describeCellMap } from './cell-map.ts';
 import { CellMonitor } from './cells.ts';
-import type { AgentConfig } from './config.ts';
+import { busOptionsOf, type AgentConfig } from './config.ts';
 import { Controller } from './controller.ts';
 import { consoleLog, type Display, type Log } from './display.ts';
 import type { KeypadSource } from './keypad/keypad.ts';
 import { DoorSessions } from './sessions.ts';
+import { healthMessage } from './health.ts';
+import { TamperWatch } from './tamper.ts';
 import { AgentStore, type SyncResult } from './store.ts';
 import type { AgentSyncPort } from './sync-port.ts';
 
@@ -28,6 +30,8 @@ export interface AgentDeps {
 export interface AgentEvents {
     event: [LockerEvent];
     cells: [CellsMessage];
+    /** something the health report shows changed now (a board went silent or came back) */
+    health: [];
 }
 
 /**
@@ -40,22 +44,25 @@ export class LockerAgent extends EventEmitter<AgentEvents> implements AgentSyncP
     readonly cells: CellMonitor;
     readonly controller: Controller;
     private readonly sessions: DoorSessions;
+    private readonly tamper: TamperWatch;
     private readonly clock: Clock;
+    private readonly startedAt: number;
     private readonly log: Log;
 
     constructor(readonly config: AgentConfig, private readonly deps: AgentDeps) {
         super();
         this.clock = deps.clock ?? systemClock;
         this.log = deps.log ?? consoleLog;
+        this.startedAt = this.clock.now();
         this.store = AgentStore.open(config.dataDir);
-        const s = config.serial;
-        this.bus = new KerongBus(deps.bus, this.clock, { boards: config.boards, replyTimeoutMs: s.replyTimeoutMs, readRetries: s.readRetries, pollIntervalMs: s.pollIntervalMs });
+        this.bus = new KerongBus(deps.bus, this.clock, busOptionsOf(config));
         this.cells = new CellMonitor(config.cells, this.bus, this.clock, () => this.store.cellFaults());
         const publish = (events: LockerEvent[]) => events.forEach((e) => this.emit('event', e));
         const t = config.timing;
         this.sessions = new DoorSessions(this.store, this.bus, this.cells, deps.display, this.clock, t, this.log, publish);
         const placement = cellPlacement(config.cloud !== undefined, () => this.store.cloudCellMap());
         this.controller = new Controller(this.store, this.cells, this.sessions, deps.display, this.clock, t, this.log, publish, placement);
+        this.tamper = new TamperWatch(this.cells, this.store, this.clock, t.doorOpenAlarmMs, this.log, publish);
     }
 
     /** Starts polling, finishes intents left open by a crash, then listens to the keypad. */
@@ -63,9 +70,16 @@ export class LockerAgent extends EventEmitter<AgentEvents> implements AgentSyncP
         if (this.config.ordersFile) this.loadOrdersFile(this.config.ordersFile);
         this.bus.attach();
         this.cells.start();
+        this.tamper.start();
         this.cells.on('change', (cells) => this.emit('cells', { v: CONTRACT_VERSION, at: isoNow(this.clock), cells }));
-        this.bus.on('boardOffline', (b) => this.log.warn(`board ${b} does not answer: its cells are unknown`));
-        this.bus.on('boardOnline', (b) => this.log.info(`board ${b} answers`));
+        this.bus.on('boardOffline', (b) => {
+            this.log.warn(`board ${b} does not answer: its cells are unknown`);
+            this.emit('health');
+        });
+        this.bus.on('boardOnline', (b) => {
+            this.log.info(`board ${b} answers`);
+            this.emit('health');
+        });
         // One full round of status before anything acts on the cells.
         for (const board of this.config.boards) await this.bus.readStatus(board);
         this.bus.start();
@@ -79,6 +93,7 @@ export class LockerAgent extends EventEmitter<AgentEvents> implements AgentSyncP
     async stop(): Promise<void> {
         await this.deps.keypad.stop();
         await this.sessions.stop();
+        this.tamper.stop();
         await this.bus.stop();
         await this.deps.bus.close();
         this.store.close();
@@ -123,6 +138,10 @@ export class LockerAgent extends EventEmitter<AgentEvents> implements AgentSyncP
 
     syncVersion(): number {
         return this.store.syncVersion();
+    }
+
+    healthMessage(): HealthMessage {
+        return healthMessage({ bus: this.bus, store: this.store, dataDir: this.config.dataDir, clock: this.clock, startedAt: this.startedAt, agentVersion: AGENT_VERSION });
     }
 
     cellsMessage(): CellsMessage {

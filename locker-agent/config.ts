@@ -23,6 +23,8 @@ export const AgentConfig = z
             replyTimeoutMs: z.number().int().positive().default(150),
             readRetries: z.number().int().min(0).max(5).default(2),
             pollIntervalMs: z.number().int().positive().default(250),
+            /** Quiet time between a reply and the next request (kerong-bus.ts, frameGapMs). */
+            frameGapMs: z.number().int().min(0).max(1000).default(5),
         }),
         boards: z.array(z.number().int().min(0).max(MAX_BOARD_ADDRESS)).min(1),
         cells: z.array(CellConfig).min(1),
@@ -53,6 +55,8 @@ export const AgentConfig = z
                 eventRetryMs: z.number().int().positive().default(15_000),
                 /** Reconnect delays double up to this (from 0.5 s). */
                 reconnectMaxMs: z.number().int().min(500).default(30_000),
+                /** The health report (retained) is sent again after this; at once when a board falls silent. */
+                healthIntervalMs: z.number().int().min(1000).max(3_600_000).default(60_000),
             })
             .optional(),
     })
@@ -72,6 +76,12 @@ export type AgentConfig = z.infer<typeof AgentConfig>;
 export type CellConfig = z.infer<typeof CellConfig>;
 
 export class ConfigError extends Error {}
+
+/** The bus driver's options (boards/kerong-bus.ts) as the config sets them. */
+export function busOptionsOf(cfg: AgentConfig) {
+    const s = cfg.serial;
+    return { boards: cfg.boards, replyTimeoutMs: s.replyTimeoutMs, readRetries: s.readRetries, pollIntervalMs: s.pollIntervalMs, frameGapMs: s.frameGapMs };
+}
 
 /** Validates a config object; relative paths resolve against `baseDir`. */
 export function parseConfig(input: unknown, baseDir = process.cwd()): AgentConfig {

@@ -1,16 +1,24 @@
 import { parseArgs } from 'node:util';
 import { AGENT_VERSION, LockerAgent } from './agent.ts';
 import { openSerialLink } from './boards/serial-link.ts';
-import { ConfigError, loadConfig, type AgentConfig } from './config.ts';
+import { ConfigError, loadConfig } from './config.ts';
 import { consoleLog, type Display } from './display.ts';
 import { openKeypad } from './keypad/keypad.ts';
 import { startAgentSync, type AgentSync } from './sync.ts';
-import { redactUrl } from '../shared/urls.ts';
+import { describeConfig } from './describe-config.ts';
 
 const USAGE = `usage: npm run agent -- --config <file> [--check]
   --config, -c <file>  the locker's config (docs/field-technicians.md)
   --check              validate the config, print what it describes and exit, without opening any device
-  --help, -h           this text`;
+  --help, -h           this text
+field tools (each with --help): scan, enroll, self-test`;
+
+/** Installation tools, run by a technician before (or instead of) the agent itself. */
+const FIELD_COMMANDS: Record<string, () => Promise<(argv: string[]) => Promise<number>>> = {
+    scan: async () => (await import('./field/scan-command.ts')).scanCommand,
+    enroll: async () => (await import('./field/enroll-command.ts')).enrollCommand,
+    'self-test': async () => (await import('./field/self-test-command.ts')).selfTestCommand,
+};
 
 /**
  * `npm run agent -- --config locker.json`. With a `cloud` section the agent syncs with the cloud
@@ -19,6 +27,16 @@ const USAGE = `usage: npm run agent -- --config <file> [--check]
  * directly: sync messages and commands without a cloud, and "cut the network".
  */
 async function main(): Promise<void> {
+    const [first, ...rest] = process.argv.slice(2);
+    const field = first === undefined ? undefined : FIELD_COMMANDS[first];
+    if (field) {
+        process.exitCode = await (await field())(rest).catch((err: unknown) => {
+            // parseArgs' own errors (an unknown flag) are the technician's to fix, not a crash.
+            if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) throw new ConfigError((err as Error).message);
+            throw err;
+        });
+        return;
+    }
     const { values } = parseArguments();
     if (values.help) return void console.log(USAGE);
     if (!values.config) throw new ConfigError(USAGE);
@@ -64,20 +82,6 @@ function parseArguments() {
     } catch (err) {
         throw new ConfigError(`${(err as Error).message}\n${USAGE}`);
     }
-}
-
-/** What a technician checks against the locker in front of them; no secret is printed. */
-function describeConfig(config: AgentConfig): string {
-    const sizes = new Map<string, number>();
-    for (const cell of config.cells) sizes.set(cell.size, (sizes.get(cell.size) ?? 0) + 1);
-    return [
-        `config OK: locker ${config.lockerId}`,
-        `  lock boards ${config.boards.join(', ')} on ${config.serial.device} at ${config.serial.baudRate} baud`,
-        `  ${config.cells.length} cells: ${[...sizes].map(([size, n]) => `${n} ${size}`).join(', ')}`,
-        `  keypad ${config.keypad.device}`,
-        `  store in ${config.dataDir}`,
-        `  cloud ${config.cloud ? `${redactUrl(config.cloud.mqttUrl)} as ${config.cloud.username}` : 'none (offline: orders from ordersFile only)'}`,
-    ].join('\n');
 }
 
 async function onMessage(agent: LockerAgent, sync: AgentSync | undefined, msg: { type: string; id?: number; payload?: unknown }): Promise<void> {

@@ -288,6 +288,11 @@ export class AgentStore {
         return full;
     }
 
+    /** Events not yet acknowledged by the cloud (health reports). */
+    outboxSize(): number {
+        return Number((this.sql('SELECT count(*) AS n FROM outbox').get() as { n: number }).n);
+    }
+
     /** Events not yet acknowledged by the cloud, oldest first. */
     pendingEvents(limit = 1000): LockerEvent[] {
         const rows = this.sql('SELECT body FROM outbox ORDER BY seq LIMIT ?').all(limit) as { body: string }[];

@@ -1,4 +1,4 @@
-import type { CellsMessage, LockerEvent, ResponseMessage } from '../shared/mqtt/index.ts';
+import type { CellsMessage, HealthMessage, LockerEvent, ResponseMessage } from '../shared/mqtt/index.ts';
 import type { SyncResult } from './store.ts';
 
 /**
@@ -19,6 +19,10 @@ export interface AgentSyncPort {
     /** What to announce instead, when it differs (0 while the cloud's cell map is missing: a full snapshot brings it). */
     announcedVersion?(): number;
     cellsMessage(): CellsMessage;
+    /** `lockers/{id}/health`, retained: on connecting, every healthMs, and on each `health` event. */
+    healthMessage?(): HealthMessage;
+    on(event: 'health', listener: () => void): unknown;
+    off(event: 'health', listener: () => void): unknown;
     on(event: 'event', listener: (event: LockerEvent) => void): unknown;
     on(event: 'cells', listener: (cells: CellsMessage) => void): unknown;
     off(event: 'event', listener: (event: LockerEvent) => void): unknown;

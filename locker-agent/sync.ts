@@ -25,6 +25,8 @@ export interface AgentSyncOptions {
     /** Unacknowledged events are published again after this long. */
     retryMs?: number;
     backoff?: { minMs: number; maxMs: number };
+    /** The health report is published again after this long (and at once when a board falls silent). */
+    healthMs?: number;
 }
 
 const INBOUND: TopicName[] = ['acks', 'sync', 'commands'];
@@ -40,9 +42,11 @@ export class AgentSync {
     private readonly link: MqttLink;
     private readonly lastSent = new Map<string, number>();
     private retryTimer: unknown;
+    private healthTimer: unknown;
     private connectionAt = '';
     private readonly onEvent = (e: LockerEvent) => void this.sendEvent(e);
     private readonly onCells = () => void this.sendCells();
+    private readonly onHealth = () => void this.sendHealth();
 
     constructor(
         private readonly port: AgentSyncPort,
@@ -69,7 +73,10 @@ export class AgentSync {
             { connect: deps.connect, timers: deps.clock, log: deps.log },
         );
         this.link.on('connect', () => void this.onConnect());
-        this.link.on('close', () => this.deps.clock.clearTimeout(this.retryTimer));
+        this.link.on('close', () => {
+            this.deps.clock.clearTimeout(this.retryTimer);
+            this.deps.clock.clearTimeout(this.healthTimer);
+        });
         this.link.on('message', (topic, payload) => void this.onMessage(topic, payload));
     }
 
@@ -80,15 +87,18 @@ export class AgentSync {
     start(): void {
         this.port.on('event', this.onEvent);
         this.port.on('cells', this.onCells);
+        this.port.on('health', this.onHealth);
         this.link.start();
     }
 
     /** Says goodbye (retained "offline") rather than leaving it to the Last Will. */
     async stop(): Promise<void> {
         this.deps.clock.clearTimeout(this.retryTimer);
+        this.deps.clock.clearTimeout(this.healthTimer);
         await this.link.stop(() => this.link.publish(this.topic('connection'), this.connection(false, isoNow(this.deps.clock)), { qos: 1, retain: true }));
         this.port.off('event', this.onEvent);
         this.port.off('cells', this.onCells);
+        this.port.off('health', this.onHealth);
     }
 
     /** The simulator's "cut the network": the connection drops as a cable pull would. */
@@ -121,6 +131,7 @@ export class AgentSync {
         this.deps.log.info(`connected to the cloud (sync version ${this.port.syncVersion()})`);
         await this.announce();
         await this.sendCells();
+        await this.sendHealth();
         this.lastSent.clear();
         await this.flushOutbox(0);
         this.scheduleRetry();
@@ -133,6 +144,15 @@ export class AgentSync {
 
     private sendCells(): Promise<boolean> {
         return this.link.publish(this.topic('cells'), this.port.cellsMessage(), { qos: 1, retain: true });
+    }
+
+    /** Retained, so the cloud's last word on this locker's health is always the newest. */
+    private async sendHealth(): Promise<void> {
+        if (!this.port.healthMessage) return;
+        this.deps.clock.clearTimeout(this.healthTimer);
+        if (!this.link.connected) return;
+        await this.link.publish(this.topic('health'), this.port.healthMessage(), { qos: 1, retain: true });
+        this.healthTimer = this.deps.clock.setTimeout(() => void this.sendHealth(), this.options.healthMs ?? 60_000);
     }
 
     private async sendEvent(event: LockerEvent): Promise<void> {
@@ -195,8 +215,8 @@ export class AgentSync {
 /** Starts the cloud link of an agent whose config has a `cloud` section (else undefined). */
 export function startAgentSync(port: AgentSyncPort, config: AgentConfig, log: Log, agentVersion: string, clock: Clock = systemClock): AgentSync | undefined {
     if (!config.cloud) return undefined;
-    const { mqttUrl, username, password, eventRetryMs, reconnectMaxMs } = config.cloud;
-    const options = { lockerId: config.lockerId, mqttUrl, username, password, agentVersion, retryMs: eventRetryMs, backoff: { minMs: 500, maxMs: reconnectMaxMs } };
+    const { mqttUrl, username, password, eventRetryMs, reconnectMaxMs, healthIntervalMs } = config.cloud;
+    const options = { lockerId: config.lockerId, mqttUrl, username, password, agentVersion, retryMs: eventRetryMs, backoff: { minMs: 500, maxMs: reconnectMaxMs }, healthMs: healthIntervalMs };
     const sync = new AgentSync(port, options, { connect: mqtt.connect, clock, log });
     sync.start();
     return sync;

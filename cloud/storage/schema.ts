@@ -157,6 +157,7 @@ import type {
   LockerSyncCheckpointTable,
   LockerSyncTable,
 } from '../sync/types.ts';
+import type { LockerEnrolmentTable, LockerReportTable } from '../enrolment/tables.ts';
 
 /** The Platform API's tables are declared in platform-schema.ts. */
 /** A committed change other processes on a SQLite database must hear of (migration 011). */
@@ -189,6 +190,9 @@ export interface Database extends PlatformDatabase {
   locker_command: LockerCommandTable;
   locker_event_attempt: LockerEventAttemptTable;
   locker_alarm: LockerAlarmTable;
+  locker_enrolment: LockerEnrolmentTable;
+  locker_health: LockerReportTable;
+  locker_self_test: LockerReportTable;
 }
 
 // Re-exported so later tables with generated ids can use them without importing kysely twice.

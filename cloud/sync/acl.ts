@@ -1,14 +1,14 @@
 /**
  * Who may publish and subscribe where. A locker's agent (username = its locker id) only under
- * `lockers/{its id}/`, and only in its direction: it publishes connection, cells, events and
- * responses, and subscribes to acks, sync and commands, by exact topic (no wildcards). The
+ * `lockers/{its id}/`, and only in its direction: it publishes connection, cells, events,
+ * responses, health and selftest, and subscribes to acks, sync and commands, by exact topic (no wildcards). The
  * cloud's own client may do anything. docs/mqtt-broker.md shows the same rules for Mosquitto.
  */
 import { topics, type TopicName } from '../../shared/mqtt/index.ts';
 
 export type BrokerIdentity = { kind: 'cloud' } | { kind: 'locker'; lockerId: string };
 
-export const AGENT_PUBLISHES: readonly TopicName[] = ['connection', 'cells', 'events', 'responses'];
+export const AGENT_PUBLISHES: readonly TopicName[] = ['connection', 'cells', 'events', 'responses', 'health', 'selftest'];
 export const AGENT_SUBSCRIBES: readonly TopicName[] = ['acks', 'sync', 'commands'];
 
 function ownTopic(lockerId: string, topic: string, names: readonly TopicName[]): boolean {

@@ -9,6 +9,8 @@ import {
   CellsMessage,
   ConnectionMessage,
   CONTRACT_VERSION,
+  HealthMessage,
+  SelfTestMessage,
   LockerEvent,
   ResponseMessage,
   parseLockerTopic,
@@ -21,6 +23,7 @@ import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
 import type { UnitOfWork } from '../services/unit-of-work.ts';
 import { checkCellMap } from './cell-map.ts';
+import { recordHealth, recordSelfTest } from './field-reports.ts';
 import { recordResponse } from './commands.ts';
 import { ingestEvent } from './ingest.ts';
 import { lockerExists, recordCells, recordConnection } from './link-state.ts';
@@ -136,6 +139,12 @@ export class InboundMessages {
       const known = await recordResponse(db, lockerId, msg, clock.now());
       const fields = { lockerId, commandId: msg.commandId, status: msg.status, ...(msg.status === 'error' && { error: msg.error }) };
       if (known) logger[msg.status === 'ok' ? 'info' : 'warn']('staff command answered', fields);
+    } else if (name === 'health') {
+      const msg = this.decode(lockerId, name, HealthMessage, payload);
+      if (msg) await recordHealth(db, logger, lockerId, msg, clock.now());
+    } else if (name === 'selftest') {
+      const msg = this.decode(lockerId, name, SelfTestMessage, payload);
+      if (msg) await recordSelfTest(db, logger, lockerId, msg, clock.now());
     }
   }
 }

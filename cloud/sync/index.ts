@@ -22,7 +22,7 @@ import { InboundMessages } from './inbound.ts';
 import { SyncPublisher } from './publisher.ts';
 import type { BrokerRefusal } from './refusal-log.ts';
 
-const INBOUND: TopicName[] = ['connection', 'cells', 'events', 'responses'];
+const INBOUND: TopicName[] = ['connection', 'cells', 'events', 'responses', 'health', 'selftest'];
 const COMMAND_RESEND_MS = 10_000;
 const FIRST_CONNECT_TIMEOUT_MS = 10_000;
 

@@ -20,6 +20,7 @@ import { isTransientDbError, isUniqueViolation } from '../storage/sql-errors.ts'
 import { transitionOrder } from '../services/order-transitions.ts';
 import type { UnitOfWork } from '../services/unit-of-work.ts';
 import { raiseAlarm } from './alarms.ts';
+import { alarmForFieldEvent } from './field-alarms.ts';
 import type { LockerAlarmKind, LockerEventTable } from './types.ts';
 
 export interface IngestDeps {
@@ -95,6 +96,7 @@ async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent
         await transitionOrder(tx, { orderId: order!.id, to: decision.to, at: eventTime(event.at, order!.statusAt ?? order!.createdAt, now), cellId: cell?.id });
       }
       if (decision.action === 'reject') await alarmFor(tx.db, row, 'EVENT_REJECTED', now);
+      if (decision.action === 'store') await alarmForFieldEvent(tx.db, row, now);
       if (withdrawnPlaced) {
         await raiseAlarm(tx.db, { ...alarmOf(row), kind: 'WITHDRAWN_ORDER_PLACED', detail: 'a parcel was placed for an order that had been withdrawn (redirected): it is in the cell, but no longer in any list' }, now);
       }

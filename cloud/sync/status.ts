@@ -4,10 +4,11 @@ import type { Db } from '../storage/database.ts';
 import { getPostomat } from '../services/admin/postomats.ts';
 import { lockerVersion } from './sync-out.ts';
 import { openAlarms } from './alarms.ts';
+import { lastHealth, lastSelfTest } from './field-reports.ts';
 
 export async function lockerLinkStatus(db: Db, postomatId: string, recentEvents = 10) {
   const p = await getPostomat(db, postomatId);
-  const [alarms, link, versions, commands, events] = await Promise.all([
+  const [alarms, link, versions, commands, events, health, selfTest] = await Promise.all([
     openAlarms(db, postomatId),
     db.selectFrom('locker_link').selectAll().where('postomatId', '=', postomatId).executeTakeFirst(),
     lockerVersion(db, postomatId),
@@ -26,6 +27,8 @@ export async function lockerLinkStatus(db: Db, postomatId: string, recentEvents 
       .orderBy('seq', 'desc')
       .limit(recentEvents)
       .execute(),
+    lastHealth(db, postomatId),
+    lastSelfTest(db, postomatId),
   ]);
   return {
     id: p.id,
@@ -45,5 +48,7 @@ export async function lockerLinkStatus(db: Db, postomatId: string, recentEvents 
     cells: link?.cells ? { reportedAt: link.cellsAt, cells: JSON.parse(link.cells) as CellReport[] } : null,
     commands,
     events,
+    health,
+    selfTest,
   };
 }

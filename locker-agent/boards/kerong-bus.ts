@@ -12,6 +12,23 @@ export interface KerongBusOptions {
     readRetries: number;
     /** Pause between two rounds of status reads over all boards. */
     pollIntervalMs: number;
+    /**
+     * Quiet time on the bus between the end of one transaction (reply or timeout) and the next
+     * request. Field lesson: a board that is still switching its RS-485 driver back to receive
+     * misses a request sent right after its reply, and two replies back to back time out.
+     */
+    frameGapMs?: number;
+}
+
+/** Counters of one board since the agent started (health reports and `agent scan`). */
+export interface BoardCounters {
+    board: number;
+    /** Requests the board did not answer within replyTimeoutMs. */
+    timeouts: number;
+    /** Replies dropped for a bad ETX or checksum while this board was asked. */
+    checksumErrors: number;
+    /** Last valid reply, ms since the epoch (undefined: never answered). */
+    lastAnswerAt?: number;
 }
 
 interface Job {
@@ -33,6 +50,10 @@ export class KerongBus extends LockBus {
     private readonly reads: Job[] = [];
     private readonly online = new Map<number, boolean>();
     private readonly latest = new Map<number, BoardStatus>();
+    private readonly counters = new Map<number, BoardCounters>();
+    /** The board of the transaction in flight: a corrupt frame is counted against it. */
+    private asked: number | undefined;
+    private quietSince = 0;
     private busy = false;
     private running = false;
     private pollLoop: Promise<void> | undefined;
@@ -56,6 +77,32 @@ export class KerongBus extends LockBus {
         this.parser.on('data', (frame: KerongFrame) => {
             if (frame instanceof KerongStatus) this.waitress.resolve(frame);
         });
+        this.parser.on('corrupt', () => {
+            if (this.asked !== undefined) this.countersOf(this.asked).checksumErrors++;
+        });
+    }
+
+    /** Timeouts and checksum errors per board, for every board asked so far. */
+    boardCounters(): BoardCounters[] {
+        return [...this.counters.values()].sort((a, b) => a.board - b.board).map((c) => ({ ...c }));
+    }
+
+    /**
+     * Longest time between a board falling silent and `boardOffline` (unlocks aside, which jump
+     * the queue): it may fall silent just after its read, so the rest of that round, a poll
+     * pause, and the next round up to and including its own retries, where in the worst case
+     * every board's reads time out, each after the gap. Stated in docs/field-technicians.md.
+     */
+    offlineDetectionBoundMs(): number {
+        const o = this.options;
+        const perRead = o.replyTimeoutMs + (o.frameGapMs ?? 0);
+        return o.pollIntervalMs + o.boards.length * (1 + o.readRetries) * perRead * 2;
+    }
+
+    private countersOf(board: number): BoardCounters {
+        let c = this.counters.get(board);
+        if (!c) this.counters.set(board, (c = { board, timeouts: 0, checksumErrors: 0 }));
+        return c;
     }
 
     start(): void {
@@ -113,6 +160,7 @@ export class KerongBus extends LockBus {
     }
 
     private accept(reply: KerongStatus): BoardStatus {
+        this.countersOf(reply.board).lastAnswerAt = this.clock.now();
         const status: BoardStatus = { board: reply.board, closed: reply.closed, parcel: reply.parcel, at: this.clock.now() };
         this.latest.set(reply.board, status);
         if (this.online.get(reply.board) !== true) {
@@ -124,15 +172,27 @@ export class KerongBus extends LockBus {
     }
 
     private async transaction(request: KerongRequest): Promise<KerongStatus> {
+        const gap = this.options.frameGapMs ?? 0;
+        const wait = this.quietSince + gap - this.clock.now();
+        if (gap > 0 && wait > 0) await sleep(this.clock, wait);
         // A late reply to an earlier, timed-out request must not be taken for this one.
         await this.link.flushInput();
         this.parser.reset();
+        this.asked = request.board;
         const reply = this.waitress.waitFor((f) => f.board === request.board, this.options.replyTimeoutMs, `board ${request.board}`);
         // The timeout may fire while the write is still draining (a loaded machine), or the
         // write may fail (port closing): the reply's rejection must not go unobserved meanwhile.
         reply.catch(() => undefined);
-        await this.link.write(request.toBuffer());
-        return reply;
+        try {
+            await this.link.write(request.toBuffer());
+            return await reply;
+        } catch (err) {
+            if (err instanceof TimeoutError) this.countersOf(request.board).timeouts++;
+            throw err;
+        } finally {
+            this.asked = undefined;
+            this.quietSince = this.clock.now();
+        }
     }
 
     private enqueue<T>(queue: Job[], run: () => Promise<T>): Promise<T> {

@@ -3,3 +3,4 @@ export * from './schemas.ts';
 export * from './topics.ts';
 export * from './limits.ts';
 export * from './cell-map.ts';
+export * from './field.ts';

@@ -87,7 +87,8 @@ export type CellReport = z.infer<typeof CellReport>;
 export const CellsMessage = z.object({ v: contract, at: timestamp, cells: z.array(CellReport).max(MQTT_LIMITS.cellsPerReport) });
 export type CellsMessage = z.infer<typeof CellsMessage>;
 
-export const EventType = z.enum(['PLACED', 'PICKED_UP', 'SUBTRACTED', 'CODE_REJECTED', 'LOCKOUT', 'DOOR_LEFT_OPEN', 'CELL_FAULT']);
+/** TAMPER: a door read open that no command of the agent had opened (forced, or a latch that let go). */
+export const EventType = z.enum(['PLACED', 'PICKED_UP', 'SUBTRACTED', 'CODE_REJECTED', 'LOCKOUT', 'DOOR_LEFT_OPEN', 'CELL_FAULT', 'TAMPER']);
 export type EventType = z.infer<typeof EventType>;
 
 export const RejectReason = z.enum(['UNKNOWN_CODE', 'WRONG_STATE', 'NOT_PAID', 'NO_FREE_CELL', 'BUSY']);

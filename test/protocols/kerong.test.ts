@@ -98,6 +98,17 @@ describe('KerongParser', () => {
         assert.equal(frames[0].board, 4);
     });
 
+    it('counts a complete frame with a bad checksum and says so with its ADDR byte', () => {
+        const parser = new KerongParser();
+        const corrupt: number[] = [];
+        parser.on('corrupt', (addr: number) => corrupt.push(addr));
+        const bad = allClosed(3).toBuffer();
+        bad[8] ^= 0x01;
+        parser.write(bad);
+        assert.equal(parser.corruptFrames, 1);
+        assert.deepEqual(corrupt, [0x30]);
+    });
+
     it('resynchronises on an STX inside junk that looks like a frame start', () => {
         const frames = feed([hex('02 00'), hex('02 00 30 03 35')]);
         assert.equal(frames.length, 1);

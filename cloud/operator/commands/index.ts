@@ -13,9 +13,10 @@ import { commands as platformPeople } from './platform-people.ts';
 import { commands as platformShipments } from './platform-shipments.ts';
 import { commands as search } from './search.ts';
 import { commands as retention } from './retention.ts';
+import { commands as field } from './field.ts';
 
 export const ALL_COMMANDS: Command[] = [
-  ...companies, ...directories, ...postomats, ...lockerLink, ...orders, ...events,
+  ...companies, ...directories, ...postomats, ...field, ...lockerLink, ...orders, ...events,
   ...platformCompanies, ...platformReference, ...platformPeople, ...platformShipments, ...search, ...retention,
   ...demo,
 ];

@@ -35,6 +35,8 @@ function statusText(s: Status): string {
           ['cell', 'size', 'door', 'parcel', 'state'],
         )}`
       : 'cells: not reported yet',
+    healthText(s.health),
+    selfTestText(s.selfTest),
     `staff commands:\n${table(s.commands.map((x) => ({ ...x, order: x.orderId, cell: x.cellId })), ['id', 'type', 'state', 'cell', 'order', 'createdAt', 'expiresAt', 'error'])}`,
     `recent events:\n${table(
       s.events.map((e) => ({ ...e, order: e.orderId, cell: e.cellId, about: e.note ?? e.detail })),
@@ -44,10 +46,30 @@ function statusText(s: Status): string {
   return parts.join('\n\n');
 }
 
+function healthText(h: Status['health']): string {
+  if (!h) return 'health: not reported yet';
+  const r = h.report;
+  const boards = table(
+    r.boards.map((b) => ({ board: b.board, answers: b.online ? 'yes' : 'NO', timeouts: b.timeouts, checksumErrors: b.checksumErrors, lastAnswer: b.lastAnswerAt })),
+    ['board', 'answers', 'timeouts', 'checksumErrors', 'lastAnswer'],
+  );
+  return `health (reported ${h.receivedAt}): agent ${r.agentVersion}, up ${r.uptimeSeconds} s, ${r.outboxSize} event(s) unsent, store ${r.storeBytes} bytes\n${boards}`;
+}
+
+function selfTestText(t: Status['selfTest']): string {
+  if (!t) return 'self-test: never run (npm run agent -- self-test)';
+  const r = t.report;
+  const faults = r.results.filter((x) => x.outcome !== 'OK' && x.outcome !== 'SKIPPED').length;
+  return `last self-test (${r.at}${r.all ? ', every cell' : ', empty cells'}): ${faults ? `${faults} FAULT(S)` : 'no faults'}\n${table(
+    r.results.map((x) => ({ cell: x.cellId, board: x.board, lock: x.lock, result: x.outcome, detail: x.detail })),
+    ['cell', 'board', 'lock', 'result', 'detail'],
+  )}`;
+}
+
 export const commands: Command[] = [
   defineCommand({
     name: 'locker status',
-    summary: "a locker's live state from its agent: open alarms, connection, cells, sync, staff commands, recent events",
+    summary: "a locker's live state from its agent: open alarms, connection, cells, sync, health, last self-test, staff commands, recent events",
     usage: ['--id <lockerId>', '--events <n>   recent events to show (1-200, default 10)'],
     flags: flagsOf({ id: fText(), events: fInt(1, 200).optional() }),
     async run(ctx, f) {

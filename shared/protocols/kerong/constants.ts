@@ -22,6 +22,9 @@ export const LOCKS_PER_BOARD = 16;
 /** The board address is one nibble. */
 export const MAX_BOARD_ADDRESS = 0x0f;
 
+/** ADDR's high nibble: at most 16 boards (0-15) share one bus. */
+export const MAX_BOARDS_PER_BUS = MAX_BOARD_ADDRESS + 1;
+
 export const DEFAULT_BAUD_RATE = 19200;
 
 /** Frame length implied by the command byte, or undefined for an unknown command. */

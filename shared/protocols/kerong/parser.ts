@@ -12,6 +12,8 @@ export class KerongParser extends Transform {
     private buffer: Buffer = Buffer.alloc(0);
     /** Counts dropped bytes so the driver can report a noisy bus. */
     droppedBytes = 0;
+    /** Frames whose envelope was complete but whose ETX or SUM was wrong (noise, a collision). */
+    corruptFrames = 0;
 
     constructor() {
         super({ readableObjectMode: true });
@@ -45,6 +47,10 @@ export class KerongParser extends Transform {
             if (this.buffer.length < length) return;
             const frame = this.buffer.subarray(0, length);
             if (frame[length - 2] !== ETX || frame[length - 1] !== checksum(frame, length - 1)) {
+                this.corruptFrames++;
+                // The ADDR byte may itself be the damaged one: listeners attribute the error to
+                // the board they were talking to, not to this byte.
+                this.emit('corrupt', frame[1]);
                 this.discard(1);
                 continue;
             }
