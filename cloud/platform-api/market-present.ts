@@ -9,6 +9,8 @@ import type { PlatformCityTable, PlatformCountryTable, WarehouseTable } from '..
 import type { Parcel } from '../services/platform/parcels.ts';
 import type { MarketParcelView } from '../services/platform/market-parcels.ts';
 import { presentOrder } from '../locker-api/present.ts';
+import type { ParcelOut, ParcelViewOut } from './responses.ts';
+import type { OrderCodeOut } from '../locker-api/responses.ts';
 
 /** Cities and countries carry a Russian title too; the spec's pickup point does not. */
 const titles = (t: { titleCN: string | null; titleEN: string | null; titleKY: string | null }) => ({ titleCN: t.titleCN, titleEN: t.titleEN, titleKY: t.titleKY });
@@ -50,7 +52,7 @@ export const presentPickupPoint = (w: Selectable<WarehouseTable>) => ({
   updatedAt: w.updatedAt,
 });
 
-export const presentParcel = (p: Parcel) => ({
+export const presentParcel = (p: Parcel): ParcelOut => ({
   id: p.id,
   trackCode: p.trackCode,
   description: p.description,
@@ -73,7 +75,7 @@ export const presentParcel = (p: Parcel) => ({
 });
 
 /** The answer of parcel creation and of the track-code read: the parcel, or with its locker order `{ parcel, postomatOrder, downCode }`. */
-export function presentParcelView(v: MarketParcelView) {
+export function presentParcelView(v: MarketParcelView): ParcelViewOut {
   if (!v.order) return presentParcel(v.parcel);
-  return { parcel: presentParcel(v.parcel), postomatOrder: presentOrder(v.order), downCode: v.downCode ?? null };
+  return { parcel: presentParcel(v.parcel), postomatOrder: presentOrder(v.order), downCode: (v.downCode ?? null) as OrderCodeOut | null };
 }
