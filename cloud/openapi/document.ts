@@ -53,6 +53,8 @@ export function openApiDocument(routes: RouteEntry[]): JsonSchema {
     tags: ['Outbound events'],
     summary: e.summary,
     description: e.description,
+    // The spec: no signature, no secret (a platform webhook may carry the x-api-key header below).
+    security: [],
     parameters: e.apiKeyHeader ? [{ name: 'x-api-key', in: 'header', required: false, description: "the webhook's `apiKey`, when set", schema: { type: 'string' } }] : [],
     requestBody: { required: true, content: { 'application/json': { schema: table.convert(e.body, 'output') } } },
     responses: { '200': { description: 'Any answer: platform webhooks count any 2xx as delivered, company notifications ignore it; no retry either way.' } },
@@ -65,7 +67,8 @@ export function openApiDocument(routes: RouteEntry[]): JsonSchema {
       description: INTRODUCTION,
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: 'http://localhost:3000', description: '`npm start` (demo data; its credentials are printed at start)' }],
+    // Relative: the document is served by the service it describes (`npm start`: http://localhost:3000).
+    servers: [{ url: '/', description: 'this service' }],
     tags: TAGS,
     paths: sortKeys(paths),
     webhooks,
