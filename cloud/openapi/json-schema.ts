@@ -38,6 +38,8 @@ export class SchemaTable {
       if (k === '$ref' && typeof v === 'string' && /^#\/(\$defs|definitions)\//.test(v)) out[k] = this.refBase + v.replace(/^#\/(\$defs|definitions)\//, '');
       // The spec: "Responses may contain fields beyond those listed".
       else if (k === 'additionalProperties' && v === false) continue;
+      // z.int()'s safe-integer bounds say nothing to a reader (and make Redoc's examples -9007199254740991).
+      else if ((k === 'minimum' && v === Number.MIN_SAFE_INTEGER) || (k === 'maximum' && v === Number.MAX_SAFE_INTEGER)) continue;
       else out[k] = this.rewrite(v);
     }
     return out;
