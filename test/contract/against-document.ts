@@ -74,6 +74,13 @@ export class DocumentCheck {
     if (validate(body)) return [];
     return [`${where}: ${this.ajv.errorsText(validate.errors, { separator: '; ' }).slice(0, 600)} — body ${text.slice(0, 300)}`];
   }
+
+
+  /** What is wrong with a value given one of the document's schemas (a webhook body, say). */
+  schemaProblems(schema: Json, value: unknown, where: string): string[] {
+    const validate = this.ajv.compile(retarget(closeObjects(schema)) as Json);
+    return validate(value) ? [] : [`${where}: ${this.ajv.errorsText(validate.errors, { separator: '; ' })} — ${JSON.stringify(value).slice(0, 300)}`];
+  }
 }
 
 /** Points `#/components/...` references at the document added under the id `openapi.json`. */
