@@ -22,6 +22,30 @@ const PARCEL_NOT_FOUND = row(404, 'PARCEL_NOT_FOUND', "no parcel with this track
 const IDEMPOTENCY_KEY = { name: 'Idempotency-Key', required: true, maxLength: 200, description: 'required; a repeat with the same key within one hour returns the first answer (header `Idempotent-Replayed: true`) and creates nothing' };
 const WEBHOOK_NOT_LOGIST = row(403, 'FORBIDDEN', 'webhook management needs a logistics (LOGIST) company');
 
+/** The spec's list rules, shown on both lists (parcel/list, cargo/list) and the supplier's parcels. */
+const SEARCH_RULES = `**search**: \`<code_name>-<client_code>\` (code name case-insensitive) selects that client's items; with \`codes\` not containing that code,
+or \`code\` different from it, the answer is empty. Any other string matches, case-insensitively, a part of the track code, description,
+code name, client name or phone (cargo: also the logistics company title and tractor number, not the track code); an integer also
+selects the client with that code. **codes** replaces **code** when both are given.
+
+**statuses** selects by current status; on parcels RECEIVED means received at a warehouse that is not a pickup point, and ARRIVED
+includes RECEIVED at a pickup point. **isPayed**: true, items with a paid order; false, with an unpaid one; items without an order match neither.`;
+
+const LIST_RULES = `Items of your clients, newest first; \`page\` defaults to 1, \`pageSize\` to 10 (no maximum: a large page is streamed).
+
+${SEARCH_RULES}
+
+Special sets (statuses in any order; with any other combination \`arrivedAtFinal\` and \`strictArrived\` have no effect):
+
+| list | statuses | arrivedAtFinal | strictArrived | selects |
+|---|---|---|---|---|
+| parcel | ARRIVED, RECEIVED | true | absent | parcels that reached the final point (pickup point, own delivery warehouse, locker, recipient's door) |
+| parcel | ARRIVED, READYTOSHIP, RECALL, RECEIVED, REDIRECT_TO_PVZ, SENT | false | absent | these statuses except those at the final point |
+| parcel | ARRIVED | true | true | ARRIVED at the final point with a payment order created |
+| parcel | ARRIVED, READYTOSHIP, RECALL, RECEIVED, REDIRECT_TO_PVZ, SENT | false | true | these statuses except those of the previous row |
+| cargo | RECEIVED | true | n/a | cargo received at its own delivery warehouse or a pickup point |
+| cargo | READYTOSHIP, RECEIVED, SENT | false | n/a | these statuses except the previous row |`;
+
 export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
   ['POST /api/v1/auth/login']: {
     tag: 'Platform: sign-in',
@@ -116,10 +140,10 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
   [`GET ${I}/logistic-company/supplier/{id}/parcels`]: {
     tag: 'Platform: parcels and cargo',
     summary: "A supplier's parcels",
-    description: 'Without `page` and `pageSize` every parcel is returned.',
+    description: `Every parcel of the supplier, whatever its client; without both \`page\` and \`pageSize\` all of them.\n\n${SEARCH_RULES}`,
     errors: [row(404, 'Supplier not found', "no such supplier, or another company's")],
   },
-  [`GET ${I}/logistic-company/parcel/list`]: { tag: 'Platform: parcels and cargo', summary: 'List parcels', description: "Parcels of your clients, newest first. See the spec's search rules and special status sets." },
-  [`GET ${I}/logistic-company/cargo/list`]: { tag: 'Platform: parcels and cargo', summary: 'List cargo', description: 'Cargo of your clients, newest first.' },
+  [`GET ${I}/logistic-company/parcel/list`]: { tag: 'Platform: parcels and cargo', summary: 'List parcels', description: LIST_RULES },
+  [`GET ${I}/logistic-company/cargo/list`]: { tag: 'Platform: parcels and cargo', summary: 'List cargo', description: `${LIST_RULES}\n\n**cargoTypes** selects cargo whose type is of those kinds.` },
   ['GET /api/v1/public/cargo-types']: { tag: 'Public', summary: 'Cargo types', description: 'Active cargo types with their delivery types; no authentication.' },
 };
