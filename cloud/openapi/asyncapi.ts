@@ -114,7 +114,7 @@ export function asyncApiDocument(): JsonSchema {
     };
   }
   return {
-    asyncapi: '3.0.0',
+    asyncapi: '3.1.0',
     info: { title: 'Parcel-locker MQTT contract (cloud ⇄ locker agent)', version: CONTRACT_VERSION, description: INTRODUCTION },
     defaultContentType: 'application/json',
     servers: {

@@ -48,12 +48,13 @@ describe('contract documents', () => {
     assert.deepEqual(unexplained, []);
   });
 
-  it('the AsyncAPI document is valid AsyncAPI 3 by the AsyncAPI parser, with every topic of the contract', async () => {
+  it('the AsyncAPI document is valid AsyncAPI 3 by the AsyncAPI parser (no error, no warning), with every topic of the contract', async () => {
     const { document, diagnostics } = await new Parser().parse(fs.readFileSync(ASYNCAPI_FILE, 'utf8'));
-    const errors = diagnostics.filter((d) => d.severity === 0).map((d) => `${d.path.join('/')}: ${d.message}`);
+    // Severity 0 is an error, 1 a warning: neither is accepted.
+    const errors = diagnostics.filter((d) => d.severity <= 1).map((d) => `${d.path.join('/')}: ${d.message}`);
     assert.deepEqual(errors, []);
     assert.ok(document, 'parsed');
-    assert.equal(document.version(), '3.0.0');
+    assert.equal(document.version(), '3.1.0');
     const addresses = document.channels().all().map((c) => c.address()).sort();
     assert.deepEqual(addresses, ['acks', 'cells', 'commands', 'connection', 'events', 'responses', 'sync'].map((t) => `lockers/{lockerId}/${t}`));
     const actions = Object.fromEntries(document.operations().all().map((o) => [o.channels().all()[0].address(), o.action()]));
