@@ -13,6 +13,8 @@ import { SchemaTable, type JsonSchema } from './json-schema.ts';
 
 interface TopicDoc {
   payload: z.ZodType;
+  /** shown in the document; the contract tests parse it with `payload` */
+  example: unknown;
   retain: boolean;
   summary: string;
   description: string;
@@ -22,6 +24,7 @@ interface TopicDoc {
 export const MQTT_TOPICS: Record<TopicName, TopicDoc> = {
   connection: {
     payload: ConnectionMessage,
+    example: { v: CONTRACT_VERSION, online: true, agentVersion: '1.4.0', syncVersion: 17, at: '2026-01-15T09:30:00.000Z' },
     retain: true,
     summary: 'The agent announces itself',
     description: 'Retained. Published on every connect with `online: true` and the `syncVersion` the agent holds (the cloud answers on `sync` with what changed after it, or a full snapshot); ' +
@@ -29,12 +32,17 @@ export const MQTT_TOPICS: Record<TopicName, TopicDoc> = {
   },
   cells: {
     payload: CellsMessage,
+    example: { v: CONTRACT_VERSION, at: '2026-01-15T09:30:00.000Z', cells: [
+      { cellId: '1', size: 'S', lockClosed: true, parcelPresent: true, state: 'OK' },
+      { cellId: '2', size: 'M', lockClosed: null, parcelPresent: null, state: 'UNKNOWN' },
+    ] },
     retain: true,
     summary: 'State of every cell',
     description: 'Retained, on change: per cell the lock (`lockClosed`), the parcel sensor (`parcelPresent`), both null while the board does not answer (never guess "closed"), and `state`.',
   },
   events: {
     payload: LockerEvent,
+    example: { v: CONTRACT_VERSION, eventId: 'ev_k3j9x2', seq: 42, type: 'PLACED', orderId: 'eust1om0tgp5eb6sszp1pqq5', cellId: '1', at: '2026-01-15T09:31:12.000Z' },
     retain: false,
     summary: 'Something happened at the locker',
     description: 'PLACED (DOWN code, parcel in a cell: the order becomes DELIVERED), PICKED_UP (UP code: COMPLETED), SUBTRACTED, CODE_REJECTED, LOCKOUT, DOOR_LEFT_OPEN, CELL_FAULT. ' +
@@ -43,18 +51,23 @@ export const MQTT_TOPICS: Record<TopicName, TopicDoc> = {
   },
   responses: {
     payload: ResponseMessage,
+    example: { v: CONTRACT_VERSION, commandId: 'cmd_7hq2', status: 'ok' },
     retain: false,
     summary: 'Answer to a command',
     description: 'Same `commandId` as the command; `{ status: "ok", data }` or `{ status: "error", error }`.',
   },
   acks: {
     payload: AckMessage,
+    example: { v: CONTRACT_VERSION, eventId: 'ev_k3j9x2' },
     retain: false,
     summary: 'The cloud committed an event',
     description: 'Once the event is committed in the cloud\'s database; the agent then drops it from its outbox.',
   },
   sync: {
     payload: SyncMessage,
+    example: { v: CONTRACT_VERSION, version: 18, full: false, since: 17, removals: [], upserts: [
+      { orderId: 'eust1om0tgp5eb6sszp1pqq5', codes: { DOWN: '4821', UP: '9034', SUBTRACT: '1276' }, notPaidAmount: 15000, status: 'DELIVERED', cellId: '1' },
+    ] },
     retain: false,
     summary: "The locker's orders",
     description: 'Every order the locker must know, with its three codes, its unpaid remainder (minor units; the parcel is not handed out while it is above 0) and status. ' +
@@ -62,6 +75,7 @@ export const MQTT_TOPICS: Record<TopicName, TopicDoc> = {
   },
   commands: {
     payload: CommandMessage,
+    example: { v: CONTRACT_VERSION, commandId: 'cmd_7hq2', type: 'OPEN_CELL', cellId: '1', orderId: 'eust1om0tgp5eb6sszp1pqq5', expiresAt: '2026-01-15T09:45:00.000Z' },
     retain: false,
     summary: 'Staff commands',
     description: 'OPEN_CELL (staff subtraction: open the order\'s cell; refused after `expiresAt`) and RESYNC (publish `connection` again). A redelivered `commandId` is executed only once.',
@@ -97,6 +111,7 @@ export function asyncApiDocument(): JsonSchema {
       title: doc.summary,
       contentType: 'application/json',
       payload: table.convert(doc.payload, 'output'),
+      examples: [{ name: 'example', payload: doc.example }],
     };
     channels[name] = {
       address: `${TOPIC_ROOT}/{lockerId}/${name}`,

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Parser } from '@asyncapi/parser';
 import { contractDocuments, fileText } from '../../cloud/openapi/contract-files.ts';
+import { MQTT_TOPICS } from '../../cloud/openapi/asyncapi.ts';
 import { buildApp } from '../../cloud/app.ts';
 import { routeTable } from '../../cloud/http/route-table.ts';
 import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
@@ -60,6 +61,11 @@ describe('contract documents', () => {
     const actions = Object.fromEntries(document.operations().all().map((o) => [o.channels().all()[0].address(), o.action()]));
     assert.equal(actions['lockers/{lockerId}/events'], 'send', 'the agent publishes its events');
     assert.equal(actions['lockers/{lockerId}/sync'], 'receive', 'the agent receives its orders');
+    // Each topic's example is a message both ends would accept.
+    for (const [name, topic] of Object.entries(MQTT_TOPICS)) {
+      const parsed = topic.payload.safeParse(topic.example);
+      assert.ok(parsed.success, `${name} example: ${parsed.error?.message}`);
+    }
   });
 });
 
