@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { RouteEntry } from '../http/route-table.ts';
 import { fieldsOf, SchemaTable, type JsonSchema } from './json-schema.ts';
-import { AUTH_ROWS, BAD_JSON, ErrorBody, errorBodyOf, RATE_LIMITED, VALIDATION, type ErrorRow } from './errors.ts';
+import { AUTH_ROWS, BAD_JSON, BODY_TOO_LARGE, ErrorBody, errorBodyOf, RATE_LIMITED, VALIDATION, type ErrorRow } from './errors.ts';
 import { LOCKER_OPERATIONS, type OperationDoc } from './locker-operations.ts';
 import { PLATFORM_OPERATIONS } from './platform-operations.ts';
 import { OUTBOUND_EVENTS } from './outbound-events.ts';
@@ -90,7 +90,7 @@ function operation(entry: RouteEntry, path: string, doc: ReturnType<typeof opera
     : { description: 'Success', content: successContent(s.response ?? (doc as { response?: z.ZodType } | undefined)?.response, doc as { contentType?: string } | undefined, table) };
   const rows: ErrorRow[] = [
     ...(s.params || s.query || s.body ? [VALIDATION] : []),
-    ...(s.body ? [BAD_JSON] : []),
+    ...(s.body ? [BAD_JSON, BODY_TOO_LARGE] : []),
     ...AUTH_ROWS[family.auth],
     ...(doc?.errors ?? []),
     ...(family.rateLimited ? [RATE_LIMITED] : []),

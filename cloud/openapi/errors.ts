@@ -25,6 +25,7 @@ export const row = (status: number, message: string | undefined, when: string, c
 
 export const VALIDATION = row(400, undefined, 'validation: a missing or malformed parameter, body field or id; `message` names the request part and field, e.g. `querystring/page must be >= 1`', 'FST_ERR_VALIDATION');
 export const BAD_JSON = row(400, "Body is not valid JSON but content-type is set to 'application/json'", 'the body is not JSON', 'FST_ERR_CTP_INVALID_JSON_BODY');
+export const BODY_TOO_LARGE = row(413, 'Request body is too large', 'the body is larger than 1 MB', 'FST_ERR_CTP_BODY_TOO_LARGE');
 export const RATE_LIMITED = row(429, 'Too Many Requests', 'request limit exceeded; retry after `Retry-After` seconds', 'RATE_LIMIT_EXCEEDED');
 
 /** Authentication of each family (the spec's Authentication part). */

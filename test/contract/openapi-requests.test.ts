@@ -122,6 +122,7 @@ for (const dialect of DIALECTS) {
       await expect(404, { method: 'PATCH', op: '/api/v1/logistic-company/webhook/{id}', url: '/api/v1/logistic-company/webhook/999999', headers: token, body: { url: 'http://127.0.0.1:9/x' } });
       await expect(406, { method: 'POST', op: '/api/v1/logistic-company/webhook/create', url: '/api/v1/logistic-company/webhook/create', headers: token, body: { type: 'PARCEL', subtype: 'DELIVERED_TO_POSTOMAT', url: 'http://127.0.0.1:9/again', payloadTemplate: '{"postomatOrderId":"{{postomatOrderId}}","status":{{status}}}' } });
       await expect(406, { method: 'POST', op: '/api/v1/logistic-company/webhook/create', url: '/api/v1/logistic-company/webhook/create', headers: token, body: { type: 'PARCEL', subtype: 'TRANSFERRED_TO_CLIENT', url: 'http://127.0.0.1:9/bad', payloadTemplate: '{"x":{{other}}}' } });
+      await expect(413, { method: 'POST', op: `${L}/order/create`, url: `${L}/order/create`, headers: lockerKey, body: { toUserPhone: '+996700000009', postomatId: UNKNOWN_CUID, sendMessage: false, customData: 'x'.repeat(1_100_000) } });
       await expect(404, { method: 'GET', op: `${I}/logistic-company/supplier/{id}/parcels`, url: `${I}/logistic-company/supplier/999999/parcels`, headers: { 'x-api-token': lw.logistKey } });
       assert.deepEqual(take(), []);
     });
