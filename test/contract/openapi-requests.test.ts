@@ -5,7 +5,7 @@
  * the spec's business errors; 429 with Retry-After. A status the document does not list for the
  * operation, a body that does not match, or a field the schemas do not name, fails.
  */
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
 import { startTestCloud, type TestCloud, type TestResponse } from '../helpers/cloud.ts';
@@ -84,6 +84,8 @@ for (const dialect of DIALECTS) {
     after(async () => {
       await cloud?.stop();
     });
+    // A test that failed half-way leaves its problems behind: each test reports only its own.
+    beforeEach(() => void take());
 
     it('the spec\'s business errors come back as documented', async () => {
       const lw = seedLater(world);
