@@ -103,6 +103,13 @@ function operation(entry: RouteEntry, path: string, doc: ReturnType<typeof opera
       content: { 'application/json': { schema: errorBodyOf(group, errorRef) } },
     };
   }
+  // The spec's last rows: any 5xx is a server error or a temporary unavailability (retry GETs).
+  if (family !== FAMILIES.service) {
+    responses['5XX'] = {
+      description: 'server error (`INTERNAL_SERVER_ERROR`), or temporarily unavailable (503 `STORAGE_BUSY` with `Retry-After`): retry a GET with exponential delay',
+      content: { 'application/json': { schema: { $ref: errorRef } } },
+    };
+  }
   return {
     operationId: operationIdOf(entry.method, path),
     tags: [doc?.tag ?? 'Undocumented'],

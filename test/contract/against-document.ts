@@ -49,7 +49,8 @@ export class DocumentCheck {
     const op = this.operation(method, openApiPath);
     const where = `${method} ${openApiPath} → ${status}`;
     if (!op) return [`${where}: no such operation in the document`];
-    const documented = op.responses?.[String(status)];
+    // An exact status first, then its range (`5XX`), as OpenAPI reads them.
+    const documented = op.responses?.[String(status)] ?? op.responses?.[`${String(status)[0]}XX`];
     if (!documented) return [`${where}: status not documented (documented: ${Object.keys(op.responses ?? {}).join(', ')}) ${text.slice(0, 200)}`];
     const content = documented.content as Json | undefined;
     if (!content) return [];
