@@ -118,9 +118,9 @@ function operation(entry: RouteEntry, path: string, doc: ReturnType<typeof opera
     ...(doc ? {} : { 'x-undocumented': true }),
     security: family.security,
     parameters,
-    ...(s.body ? { requestBody: { required: true, content: { 'application/json': { schema: table.convert(s.body, 'input') } } } } : {}),
+    ...(s.body ? { requestBody: { required: true, content: { 'application/json': { schema: table.convert(s.body, 'input'), ...(doc?.example ? { example: doc.example } : {}) } } } } : {}),
     responses: sortKeys(responses),
-    'x-codeSamples': [{ lang: 'Shell', label: 'curl', source: curlSample(entry.method, path, family.sampleAuth, s.body ? table.convert(s.body, 'input') : undefined) }],
+    'x-codeSamples': [{ lang: 'Shell', label: 'curl', source: curlSample(entry.method, path, family.sampleAuth, s.body ? doc?.example ?? table.convert(s.body, 'input') : undefined, doc?.headers) }],
   };
 }
 

@@ -12,6 +12,11 @@ export interface OperationDoc {
   errors?: ErrorRow[];
   /** a success status other than 200 */
   status?: number;
+  /**
+   * A request body for the docs page and the curl sample; `$NAME` stands for a shell variable
+   * `npm start` prints (the contract tests parse it with the route's body schema).
+   */
+  example?: unknown;
   /** extra request headers */
   headers?: Array<{ name: string; required: boolean; description: string; maxLength?: number }>;
 }

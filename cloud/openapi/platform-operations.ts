@@ -20,6 +20,7 @@ const market = (summary: string, description?: string, errors = [] as OperationD
 });
 const PARCEL_NOT_FOUND = row(404, 'PARCEL_NOT_FOUND', "no parcel with this track code, or another company's");
 const IDEMPOTENCY_KEY = { name: 'Idempotency-Key', required: true, maxLength: 200, description: 'required; a repeat with the same key within one hour returns the first answer (header `Idempotent-Replayed: true`) and creates nothing' };
+const redirectExample = (doc: OperationDoc): OperationDoc => ({ ...doc, example: { toWarehouseId: 1 } });
 const WEBHOOK_NOT_LOGIST = row(403, 'FORBIDDEN', 'webhook management needs a logistics (LOGIST) company');
 
 /** The spec's list rules, shown on both lists (parcel/list, cargo/list) and the supplier's parcels. */
@@ -52,14 +53,16 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Sign in',
     description: 'Returns an access token (1 hour) and a refresh token (10 days). Failures are limited per address and per account.',
     errors: [row(404, 'USER_NOT_FOUND', 'no user with this email'), row(406, 'PASSWORD_NOT_CORRECT', 'wrong password')],
+    example: { email: '$EMAIL', password: '$PASSWORD' },
   },
   ['POST /api/v1/auth/refresh']: {
     tag: 'Platform: sign-in',
     summary: 'Refresh the token pair',
     description: 'Both of its errors are 400 (the spec).',
     errors: [row(400, 'UNAUTHORIZED', 'the refresh token is invalid, expired or already used'), row(400, 'USER_NOT_FOUND', 'the user is gone')],
+    example: { refreshToken: '$REFRESH' },
   },
-  ['POST /api/v1/logistic-company/api-key/create']: { tag: 'Platform: API keys', summary: 'Create an API key', description: 'Rotation: create the new key, switch your system, delete the old key. Keys do not expire.' },
+  ['POST /api/v1/logistic-company/api-key/create']: { tag: 'Platform: API keys', summary: 'Create an API key', description: 'Rotation: create the new key, switch your system, delete the old key. Keys do not expire.', example: { title: 'warehouse scanner' } },
   ['GET /api/v1/logistic-company/api-key/list']: { tag: 'Platform: API keys', summary: 'List API keys', description: 'Includes the `key` values. `pageSize` defaults to 1.' },
   ['DELETE /api/v1/logistic-company/api-key/{id}']: {
     tag: 'Platform: API keys',
@@ -73,6 +76,7 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
     description: 'One webhook per company per `type` + `subtype`. `payloadTemplate` is JSON text with `{{postomatOrderId}}` (inside a string) and `{{status}}` (a number); ' +
       'the delivered body always has just those two fields (see the webhooks section). A URL naming a private, loopback or link-local address is refused (400).',
     errors: [WEBHOOK_NOT_LOGIST, row(406, 'WEBHOOK_TYPE_EXIST', 'the company already has a webhook of this type and subtype'), row(406, 'WEBHOOK_PAYLOAD_INVALID', 'the template is not valid JSON after substitution, or has other placeholders')],
+    example: { type: 'PARCEL', subtype: 'DELIVERED_TO_POSTOMAT', url: 'http://127.0.0.1:9999/placed', apiKey: 'my-secret', payloadTemplate: '{"postomatOrderId":"{{postomatOrderId}}","status":{{status}}}' },
   },
   ['GET /api/v1/logistic-company/webhook/list']: { tag: 'Platform: webhooks', summary: 'List webhooks', description: '`pageSize` defaults to 1.', errors: [WEBHOOK_NOT_LOGIST] },
   ['PATCH /api/v1/logistic-company/webhook/{id}']: {
@@ -80,6 +84,7 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Change a webhook',
     description: 'Omitted fields keep their values.',
     errors: [WEBHOOK_NOT_LOGIST, row(404, 'NOT_FOUND', 'no such webhook'), row(406, 'NOT_ACCEPTABLE', "another company's webhook"), row(406, 'WEBHOOK_TYPE_EXIST', 'another webhook has this type and subtype'), row(406, 'WEBHOOK_PAYLOAD_INVALID', 'invalid template')],
+    example: { url: 'http://127.0.0.1:9999/placed-v2' },
   },
   ['DELETE /api/v1/logistic-company/webhook/{id}']: {
     tag: 'Platform: webhooks',
@@ -90,7 +95,11 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
   [`GET ${P}/list`]: viaLocker('List lockers', '`page` and `pageSize` (1-500) are required.'),
   [`GET ${P}/city`]: viaLocker('List cities', '`page` and `pageSize` (1-500) are required.'),
   [`GET ${P}/city/{id}`]: viaLocker('One city', 'A missing city is a 502.'),
-  [`POST ${P}/order/create`]: { ...viaLocker('Create a locker order', 'Answers 201. The recipient is told of the placement by SMS. `Idempotency-Key` is forwarded without de-duplication.'), status: 201 },
+  [`POST ${P}/order/create`]: {
+    ...viaLocker('Create a locker order', 'Answers 201. The recipient is told of the placement by SMS. `Idempotency-Key` is forwarded without de-duplication.'),
+    status: 201,
+    example: { toUserPhone: '+996555010203', postomatId: '$LOCKER', weight: 1.2, days: 3 },
+  },
   [`GET ${P}/order/list`]: viaLocker('List locker orders', '`page` and `pageSize` (1-500) are required; flags as in the Locker API.'),
   [`GET ${P}/order/{id}`]: viaLocker('One locker order', 'A missing order is a 502 with message ORDER_NOT_FOUND.'),
   [`GET ${P}/order/{id}/down-code`]: viaLocker('DOWN code of a locker order'),
@@ -115,16 +124,21 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
       row(502, 'Postomat provider error', 'the locker order could not be created'),
     ]),
     headers: [IDEMPOTENCY_KEY],
+    example: {
+      deliveryMethod: 'POSTOMAT', postomatId: '$LOCKER', createPostomatOrder: true, weight: 0.8, price: 1500, currency: 'KGS',
+      receiver: { name: 'Aizada', phone: '+996555010203', address: 'Chui 12', country: 1, city: 1 },
+      sender: { name: 'Yiwu Shoes', phone: '+8613800000099', address: 'Futian Market', country: 2, city: 3 },
+    },
   },
   [`GET ${M}/parcel/track-code/{trackCode}`]: market('A parcel by track code', 'The same shape as creation.', [PARCEL_NOT_FOUND]),
   [`GET ${M}/parcel/track-code/{trackCode}/status`]: market('Marketplace status of a parcel', 'CREATED, ARRIVED, TRANSFERRED_TO_CLIENT or REDIRECTED.', [PARCEL_NOT_FOUND]),
-  [`PUT ${M}/parcel/track-code/{trackCode}/redirect`]: market('Redirect a parcel', 'Exactly one of `toWarehouseId` or `toPostomatId`. Refused while the parcel is READYTOSHIP, COURIER_RECEIVED, SENT, TRANSFERRED or COMPLETED.', [
+  [`PUT ${M}/parcel/track-code/{trackCode}/redirect`]: redirectExample(market('Redirect a parcel', 'Exactly one of `toWarehouseId` or `toPostomatId`. Refused while the parcel is READYTOSHIP, COURIER_RECEIVED, SENT, TRANSFERRED or COMPLETED.', [
     PARCEL_NOT_FOUND,
     row(404, 'COMPANY_NOT_FOUND', 'the target pickup point is missing'),
     row(404, 'POSTOMAT_NOT_FOUND', 'the target locker is missing'),
     row(406, 'NOT_ACCEPTABLE', "the parcel's status forbids a redirect"),
     row(502, 'Postomat provider error', 'the locker side refused'),
-  ]),
+  ])),
   [`GET ${I}/client/search-by-code`]: {
     tag: 'Platform: clients',
     summary: 'Search clients by code',

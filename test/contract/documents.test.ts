@@ -14,6 +14,7 @@ import { contractDocuments, fileText } from '../../cloud/openapi/contract-files.
 import { MQTT_TOPICS } from '../../cloud/openapi/asyncapi.ts';
 import { buildApp } from '../../cloud/app.ts';
 import { routeTable } from '../../cloud/http/route-table.ts';
+import { openApiPath, operationDocOf } from '../../cloud/openapi/document.ts';
 import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
 import { DIALECTS } from '../helpers/storage.ts';
 import { ASYNCAPI_FILE, OPENAPI_FILE, openApiPathOf, readDocument } from './against-document.ts';
@@ -97,6 +98,21 @@ for (const dialect of DIALECTS.slice(0, 1)) {
       const undocumented = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((ops) => Object.values(ops)).filter((op) => op['x-undocumented']);
       assert.deepEqual(undocumented.map((op) => op.summary), [], 'routes without prose in cloud/openapi/*-operations.ts');
       assert.ok(registered.size >= 60, `only ${registered.size} operations`);
+    });
+
+    it("every example body is a valid request of its route (the shell variables given demo-like values)", () => {
+      const values: Record<string, string> = { $EMAIL: 'admin@silkroad.example', $PASSWORD: 'demo-password', $REFRESH: 'a.refresh.token', $LOCKER: 'ckx1a2b3c4d5e6f7g8h9' };
+      const fill = (v: unknown): unknown => (typeof v === 'string' ? values[v] ?? v : Array.isArray(v) ? v.map(fill) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)])) : v);
+      let checked = 0;
+      for (const r of routeTable(buildApp(cloud.deps))) {
+        const example = operationDocOf(`${r.method} ${openApiPath(r.path)}`)?.example;
+        if (example === undefined) continue;
+        assert.ok(r.schemas?.body, `${r.method} ${r.path} has an example but takes no body`);
+        const parsed = r.schemas.body.safeParse(fill(example));
+        assert.ok(parsed.success, `${r.method} ${r.path}: ${parsed.error?.message}`);
+        checked++;
+      }
+      assert.ok(checked >= 8, `only ${checked} examples`);
     });
   });
 }
