@@ -13,9 +13,10 @@ Two HTTP/JSON API families of one service, and the notifications it sends.
 
 ## Trying it
 
-\`npm start\` seeds demo data and prints its credentials with the shell variables the samples here use:
-\`export URL=http://localhost:3000 KEY=… LOCKER=… PKEY=… MKEY=…\`; a platform user token (\`TOKEN\`) comes from \`POST /api/v1/auth/login\`
-with the printed administrator's email and password.
+\`npm start\` seeds demo data and prints its credentials with \`export\` lines for the shell variables the samples here use
+(\`URL KEY LOCKER\` for the Locker API, \`PKEY\` for a logistics company's integrations, \`MKEY\` for the marketplace and locker access).
+For the administrator's endpoints set \`EMAIL\` and \`PASSWORD\` to the printed administrator, sign in, and set \`TOKEN\` (and \`REFRESH\`)
+from the answer of \`POST /api/v1/auth/login\`. Path parameters written \`<id>\` are yours to fill in.
 
 ## Conventions
 
