@@ -22,8 +22,11 @@ export const REDOC_SCRIPT_PATH = '/docs/redoc.standalone.js';
 
 const Health = z.object({ status: z.literal('ok') });
 
+/** What a service route adds: routes outside route() carry no response schema, and the docs page is not JSON. */
+type ServiceDoc = OperationDoc & { response?: z.ZodType; contentType?: string };
+
 /** The service's own routes: health and this documentation. */
-const SERVICE_OPERATIONS: Record<string, OperationDoc & { response?: z.ZodType; contentType?: string }> = {
+const SERVICE_OPERATIONS: Record<string, ServiceDoc> = {
   ['GET /health']: { tag: 'Service', summary: 'Health', description: 'Answers `{ "status": "ok" }` while the process serves HTTP.', response: Health },
   [`GET ${OPENAPI_PATH}`]: { tag: 'Service', summary: 'This OpenAPI 3.1 document' },
   [`GET ${ASYNCAPI_PATH}`]: { tag: 'Service', summary: 'The AsyncAPI 3 document of the MQTT contract between the cloud and locker agents' },
@@ -31,7 +34,7 @@ const SERVICE_OPERATIONS: Record<string, OperationDoc & { response?: z.ZodType; 
   [`GET ${REDOC_SCRIPT_PATH}`]: { tag: 'Service', summary: "The docs page's renderer script", contentType: 'text/javascript' },
 };
 
-export const operationDocOf = (key: string) => LOCKER_OPERATIONS[key] ?? PLATFORM_OPERATIONS[key] ?? SERVICE_OPERATIONS[key];
+export const operationDocOf = (key: string): ServiceDoc | undefined => LOCKER_OPERATIONS[key] ?? PLATFORM_OPERATIONS[key] ?? SERVICE_OPERATIONS[key];
 
 /** `/order/:id` → `/order/{id}` */
 export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
@@ -76,7 +79,7 @@ export function openApiDocument(routes: RouteEntry[]): JsonSchema {
   };
 }
 
-function operation(entry: RouteEntry, path: string, doc: ReturnType<typeof operationDocOf> | undefined, table: SchemaTable, errorRef: string): Record<string, unknown> {
+function operation(entry: RouteEntry, path: string, doc: ServiceDoc | undefined, table: SchemaTable, errorRef: string): Record<string, unknown> {
   const family = FAMILIES[familyOf(entry.path)];
   const s = entry.schemas ?? {};
   const parameters = [
@@ -87,7 +90,7 @@ function operation(entry: RouteEntry, path: string, doc: ReturnType<typeof opera
   const status = doc?.status ?? 200;
   const success = status === 302
     ? { description: 'Redirect', headers: { Location: { description: 'the target', schema: { type: 'string' } } } }
-    : { description: 'Success', content: successContent(s.response ?? (doc as { response?: z.ZodType } | undefined)?.response, doc as { contentType?: string } | undefined, table) };
+    : { description: 'Success', content: successContent(s.response ?? doc?.response, doc?.contentType, table) };
   const rows: ErrorRow[] = [
     ...(s.params || s.query || s.body ? [VALIDATION] : []),
     ...(s.body ? [BAD_JSON, BODY_TOO_LARGE] : []),
@@ -124,8 +127,8 @@ function operation(entry: RouteEntry, path: string, doc: ReturnType<typeof opera
   };
 }
 
-function successContent(schema: z.ZodType | undefined, doc: { contentType?: string } | undefined, table: SchemaTable) {
-  if (doc?.contentType) return { [doc.contentType]: { schema: { type: 'string' } } };
+function successContent(schema: z.ZodType | undefined, contentType: string | undefined, table: SchemaTable) {
+  if (contentType) return { [contentType]: { schema: { type: 'string' } } };
   return { 'application/json': { schema: schema ? table.convert(schema, 'output') : {} } };
 }
 
