@@ -7,6 +7,7 @@ import { mountLockerApi } from './locker-api/index.ts';
 import { platformApi } from './platform-api/index.ts';
 import { guardsOf } from './http/app-guards.ts';
 import { mountSandbox } from './sandbox/routes.ts';
+import { mountContractDocs } from './openapi/routes.ts';
 
 export type Mount = (app: express.Express, deps: AppDeps) => void;
 
@@ -28,6 +29,7 @@ export function buildApp(deps: AppDeps, extraMounts: Mount[] = []): express.Expr
   app.use(platformApi(deps));
   for (const mount of extraMounts) mount(app, deps);
   app.get('/health', (_req, res) => void res.json({ status: 'ok' }));
+  mountContractDocs(app);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

@@ -16,6 +16,8 @@ export interface RouteSchemas {
   params?: z.ZodType;
   body?: z.ZodType;
   query?: z.ZodType;
+  /** the body of a successful answer: never parsed here (it costs every request), documented and checked by the contract tests */
+  response?: z.ZodType;
 }
 
 type Out<S, K extends keyof RouteSchemas> = S extends { [P in K]: infer T } ? (T extends z.ZodType ? z.output<T> : never) : undefined;

@@ -11,12 +11,13 @@ import { groupBy, KeysetBatches, mapBatches, type Window } from '../storage/batc
 import type { CityTable, CountryTable, DistrictTable } from '../storage/schema.ts';
 import { CityListQuery, CityReadQuery, CountryQuery, DistrictListQuery, IdParams } from './schemas.ts';
 import { presentCity, presentCountry, presentDistrict } from './present.ts';
+import { CityOrNull, CityPage, CountryPage, DistrictPage } from './responses.ts';
 
 /** Adds these routes to `r` itself: a nested Router per resource cost a layer walk on every request. */
 export function directoriesRoutes(r: Routes, deps: AppDeps): void {
   const { db } = deps;
 
-  r.get('/country', route({ query: CountryQuery }, async ({ query }) => {
+  r.get('/country', route({ query: CountryQuery, response: CountryPage }, async ({ query }) => {
     const base = db.selectFrom('country').where('isActive', '=', 1);
     const countries = byTitle<CountryTable>(base);
     const total = await countOf(base);
@@ -28,11 +29,11 @@ export function directoriesRoutes(r: Routes, deps: AppDeps): void {
     }));
   }));
 
-  r.get('/city', route({ query: CityListQuery }, ({ query }) => cityList(db, query)));
+  r.get('/city', route({ query: CityListQuery, response: CityPage }, ({ query }) => cityList(db, query)));
 
-  r.get('/city/:id', route({ params: IdParams, query: CityReadQuery }, ({ params, query }) => cityView(db, params.id, query)));
+  r.get('/city/:id', route({ params: IdParams, query: CityReadQuery, response: CityOrNull }, ({ params, query }) => cityView(db, params.id, query)));
 
-  r.get('/district/list', route({ query: DistrictListQuery }, async ({ query }) => {
+  r.get('/district/list', route({ query: DistrictListQuery, response: DistrictPage }, async ({ query }) => {
     let base = db.selectFrom('district').where('isActive', '=', 1);
     if (query.cityId) base = base.where('cityId', '=', query.cityId);
     const rows = byTitle<DistrictTable>(base, pageWindow(query));

@@ -13,11 +13,12 @@ import { createOrder, type CreateOrderInput } from '../services/create-order.ts'
 import { findCode, findOrder, findOrderWithDownCode, listOrders, loadOrderExtras, type CodeRow, type OrderExtrasFlags } from '../storage/order-queries.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import { CreateOrderBody, IdParams, OrderListQuery, OrderReadQuery } from './schemas.ts';
+import { Order, OrderCode, OrderPage, OrderView } from './responses.ts';
 import { presentAggregate, presentCell, presentOrder, presentPostomat } from './present.ts';
 
 /** Adds these routes to `r` itself: a nested Router per resource cost a layer walk on every request. */
 export function ordersRoutes(r: Routes, deps: AppDeps): void {
-  r.post('/order/create', route({ body: CreateOrderBody }, async ({ body, req }) => {
+  r.post('/order/create', route({ body: CreateOrderBody, response: Order }, async ({ body, req }) => {
     try {
       return await createCompanyOrder(deps, { ...body, companyId: lockerCaller(req).companyId });
     } catch (err) {
@@ -27,12 +28,12 @@ export function ordersRoutes(r: Routes, deps: AppDeps): void {
     }
   }));
 
-  r.get('/order/list', route({ query: OrderListQuery }, ({ query, req }) => orderPage(deps, lockerCaller(req).companyId, query)));
+  r.get('/order/list', route({ query: OrderListQuery, response: OrderPage }, ({ query, req }) => orderPage(deps, lockerCaller(req).companyId, query)));
 
-  r.get('/order/:id', route({ params: IdParams, query: OrderReadQuery }, ({ params, query, req }) => orderView(deps, lockerCaller(req).companyId, params.id, query)));
+  r.get('/order/:id', route({ params: IdParams, query: OrderReadQuery, response: OrderView }, ({ params, query, req }) => orderView(deps, lockerCaller(req).companyId, params.id, query)));
 
   for (const [path, type] of ORDER_CODE_PATHS) {
-    r.get(`/order/:id/${path}`, route({ params: IdParams }, ({ params, req }) => orderCode(deps, lockerCaller(req).companyId, params.id, type)));
+    r.get(`/order/:id/${path}`, route({ params: IdParams, response: OrderCode }, ({ params, req }) => orderCode(deps, lockerCaller(req).companyId, params.id, type)));
   }
 }
 

@@ -9,6 +9,7 @@ import { ListAnswer } from '../http/stream-json.ts';
 import { boardsOf, cellsOf, freeCells, listPostomats, type ListedPostomat } from '../storage/postomat-queries.ts';
 import { groupBy, mapBatches } from '../storage/batches.ts';
 import { IdParams, PostomatIdParams, PostomatListQuery, PostomatReadQuery } from './schemas.ts';
+import { FreeCells, PostomatOrNull, PostomatPage } from './responses.ts';
 import { presentBoard, presentCell, presentCity, presentDistrict, presentPostomat } from './present.ts';
 import type { z } from 'zod';
 
@@ -16,11 +17,11 @@ import type { z } from 'zod';
 export function postomatsRoutes(r: Routes, deps: AppDeps): void {
   const { db } = deps;
 
-  r.get('/postomat/list', route({ query: PostomatListQuery }, ({ query }) => postomatList(db, deps.clock, query)));
+  r.get('/postomat/list', route({ query: PostomatListQuery, response: PostomatPage }, ({ query }) => postomatList(db, deps.clock, query)));
 
-  r.get('/postomat/:id', route({ params: IdParams, query: PostomatReadQuery }, ({ params, query }) => postomatView(db, params.id, query)));
+  r.get('/postomat/:id', route({ params: IdParams, query: PostomatReadQuery, response: PostomatOrNull }, ({ params, query }) => postomatView(db, params.id, query)));
 
-  r.get('/cell/:postomatId/free-cells', route({ params: PostomatIdParams }, async ({ params }) => {
+  r.get('/cell/:postomatId/free-cells', route({ params: PostomatIdParams, response: FreeCells }, async ({ params }) => {
     return (await freeCells(db, [params.postomatId])).map(presentCell);
   }));
 }

@@ -5,10 +5,12 @@
  */
 import { toMajor } from '../domain/money.ts';
 import type { CellTable, CityTable, CountryTable, DistrictTable, LockerOrderTable, PostomatTable, BoardTable } from '../storage/schema.ts';
+import type { CellSize } from '../../shared/mqtt/schemas.ts';
+import type { BoardOut, CellOut, CityOut, CountryOut, DistrictOut, OrderOut, PostomatOut } from './responses.ts';
 
 const bool = (v: number) => v === 1;
 
-export function presentOrder(o: LockerOrderTable) {
+export function presentOrder(o: LockerOrderTable): OrderOut {
   return {
     id: o.id,
     postomatId: o.postomatId,
@@ -33,7 +35,7 @@ export function presentOrder(o: LockerOrderTable) {
   };
 }
 
-export function presentPostomat(p: PostomatTable) {
+export function presentPostomat(p: PostomatTable): PostomatOut {
   return {
     id: p.id,
     incrementalid: p.incrementalid,
@@ -54,12 +56,12 @@ export function presentPostomat(p: PostomatTable) {
   };
 }
 
-export function presentCell(c: CellTable) {
+export function presentCell(c: CellTable): CellOut {
   return {
     id: c.id,
     title: c.title,
     number: c.number,
-    size: c.size,
+    size: c.size as CellSize,
     isActive: bool(c.isActive),
     isOpen: bool(c.isOpen),
     forRentAvailable: bool(c.forRentAvailable),
@@ -70,13 +72,13 @@ export function presentCell(c: CellTable) {
   };
 }
 
-export function presentBoard(b: BoardTable) {
+export function presentBoard(b: BoardTable): BoardOut {
   return { id: b.id, title: b.title, address: b.address, postomatId: b.postomatId, createdAt: b.createdAt, updatedAt: b.updatedAt };
 }
 
-export const presentCountry = (c: CountryTable) => ({ id: c.id, title: c.title, isActive: bool(c.isActive), createdAt: c.createdAt, updatedAt: c.updatedAt });
-export const presentCity = (c: CityTable) => ({ id: c.id, title: c.title, isActive: bool(c.isActive), countryId: c.countryId, createdAt: c.createdAt, updatedAt: c.updatedAt });
-export const presentDistrict = (d: DistrictTable) => ({ id: d.id, title: d.title, isActive: bool(d.isActive), cityId: d.cityId, createdAt: d.createdAt, updatedAt: d.updatedAt });
+export const presentCountry = (c: CountryTable): CountryOut => ({ id: c.id, title: c.title, isActive: bool(c.isActive), createdAt: c.createdAt, updatedAt: c.updatedAt });
+export const presentCity = (c: CityTable): CityOut => ({ id: c.id, title: c.title, isActive: bool(c.isActive), countryId: c.countryId, createdAt: c.createdAt, updatedAt: c.updatedAt });
+export const presentDistrict = (d: DistrictTable): DistrictOut => ({ id: d.id, title: d.title, isActive: bool(d.isActive), cityId: d.cityId, createdAt: d.createdAt, updatedAt: d.updatedAt });
 
 export function presentAggregate(amounts: Record<string, number>) {
   return Object.fromEntries(Object.entries(amounts).map(([k, v]) => [k, toMajor(v)]));

@@ -5,12 +5,13 @@ import { route } from '../http/route.ts';
 import { DomainError } from '../domain/errors.ts';
 import { PublicPostomatListQuery, ShortIdParams } from './schemas.ts';
 import { presentPostomat } from './present.ts';
+import { Postomat, PostomatPage } from './responses.ts';
 import { postomatList } from './postomats.ts';
 
 export function publicRoutes(r: Routes, deps: AppDeps): void {
   const { db } = deps;
 
-  r.get('/api/v1/open-api/postomat/list', route({ query: PublicPostomatListQuery }, ({ query }) => postomatList(db, deps.clock, query)));
+  r.get('/api/v1/open-api/postomat/list', route({ query: PublicPostomatListQuery, response: PostomatPage }, ({ query }) => postomatList(db, deps.clock, query)));
 
   const byShortId = (shortId: string) => db.selectFrom('postomat').selectAll().where('shortId', '=', shortId).executeTakeFirst();
 
@@ -20,7 +21,7 @@ export function publicRoutes(r: Routes, deps: AppDeps): void {
     res.redirect(302, deps.config.mapUrlTemplate.replaceAll('{lat}', String(p.lat)).replaceAll('{lng}', String(p.lng)));
   }));
 
-  r.get('/api/v1/public/postomat/:shortId', route({ params: ShortIdParams }, async ({ params }) => {
+  r.get('/api/v1/public/postomat/:shortId', route({ params: ShortIdParams, response: Postomat }, async ({ params }) => {
     const p = await byShortId(params.shortId);
     if (!p) throw new DomainError('POSTOMAT_NOT_FOUND');
     return presentPostomat(p);

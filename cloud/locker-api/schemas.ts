@@ -13,13 +13,13 @@ export const ShortIdParams = z.object({ shortId: line(TEXT_MAX.shortId).min(1) }
 export const lockerPhone = () => z.string().trim().max(LOCKER_PHONE_MAX).regex(LOCKER_PHONE);
 
 export const CreateOrderBody = z.object({
-  toUserPhone: lockerPhone(),
-  postomatId: cuid2(),
-  sendMessage: z.boolean(),
+  toUserPhone: lockerPhone().meta({ description: 'the recipient: `+` and digits', example: '+996555123456' }),
+  postomatId: cuid2().meta({ description: 'an existing locker id; one that names no locker is a 500 (the spec)' }),
+  sendMessage: z.boolean().meta({ description: 'true: the recipient gets an SMS with the pickup code after placement' }),
   days: integer().min(1).max(MAX_STORAGE_DAYS).optional(),
   weight: z.number().min(0).optional(),
-  customData: text(TEXT_MAX.customData).optional(),
-  pay: z.boolean().optional(),
+  customData: text(TEXT_MAX.customData).optional().meta({ description: 'your reference, returned as given', example: 'my-ref-1' }),
+  pay: z.boolean().optional().meta({ description: 'true: pay the order from the company balance' }),
 });
 export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
 

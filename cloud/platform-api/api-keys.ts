@@ -6,14 +6,15 @@ import { guardsOf } from '../http/app-guards.ts';
 import { createPlatformApiKey, deletePlatformApiKey, listPlatformApiKeys } from '../services/platform/api-keys.ts';
 import { pageOf, platformRoute } from './route.ts';
 import { ApiKeyCreateBody, IntIdParams, SmallPageQuery } from './schemas.ts';
+import { ApiKey, ApiKeyPage, Message } from './responses.ts';
 
 export function apiKeysRouter(deps: AppDeps): Router {
   const r = Router();
   const { db, clock } = deps;
   const { credentials } = guardsOf(deps);
-  r.post('/create', platformRoute({ body: ApiKeyCreateBody }, ({ body, req }) => createPlatformApiKey(db, platformUser(req).companyId, body.title, clock.now())));
-  r.get('/list', platformRoute({ query: SmallPageQuery }, ({ query, req }) => listPlatformApiKeys(db, platformUser(req).companyId, pageOf(query))));
-  r.delete('/:id', platformRoute({ params: IntIdParams }, async ({ params, req }) => {
+  r.post('/create', platformRoute({ body: ApiKeyCreateBody, response: ApiKey }, ({ body, req }) => createPlatformApiKey(db, platformUser(req).companyId, body.title, clock.now())));
+  r.get('/list', platformRoute({ query: SmallPageQuery, response: ApiKeyPage }, ({ query, req }) => listPlatformApiKeys(db, platformUser(req).companyId, pageOf(query))));
+  r.delete('/:id', platformRoute({ params: IntIdParams, response: Message }, async ({ params, req }) => {
     await deps.uow.run(async (tx) => {
       await deletePlatformApiKey(tx.db, platformUser(req).companyId, params.id);
       // Every other cloud process forgets it too, after the commit.

@@ -14,6 +14,7 @@ import { normalizeEmail } from '../services/platform/users.ts';
 import type { TokenSigner } from '../services/platform/tokens.ts';
 import { platformRoute } from './route.ts';
 import { LoginBody, RefreshBody } from './schemas.ts';
+import { TokenPair } from './responses.ts';
 
 /** An account's entry in the failure table: a digest, so a long made-up email costs no more than a short one. */
 const accountOf = (email: string) => crypto.createHash('sha256').update(normalizeEmail(email)).digest('base64url');
@@ -21,7 +22,7 @@ const accountOf = (email: string) => crypto.createHash('sha256').update(normaliz
 export function authRouter(deps: AppDeps, signer: TokenSigner): Router {
   const r = Router();
   const { limits } = guardsOf(deps);
-  r.post('/login', platformRoute({ body: LoginBody }, async ({ body, req }) => {
+  r.post('/login', platformRoute({ body: LoginBody, response: TokenPair }, async ({ body, req }) => {
     const account = accountOf(body.email);
     limits.accounts.check(account);
     const byAddress = limits.addresses.attempt(addressOf(req));
@@ -32,7 +33,7 @@ export function authRouter(deps: AppDeps, signer: TokenSigner): Router {
     return pair;
   }));
   // The spec: refresh answers both of its errors with 400.
-  r.post('/refresh', platformRoute({ body: RefreshBody }, async ({ body, req }) => {
+  r.post('/refresh', platformRoute({ body: RefreshBody, response: TokenPair }, async ({ body, req }) => {
     const byAddress = limits.addresses.attempt(addressOf(req));
     const pair = await withStatuses({ UNAUTHORIZED: 400, USER_NOT_FOUND: 400 }, () => refresh(deps.db, signer, body.refreshToken, deps.clock.now()));
     limits.addresses.succeeded(byAddress);

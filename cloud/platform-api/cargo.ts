@@ -7,9 +7,10 @@ import { cargoStatusSelection } from '../domain/platform/list-filters.ts';
 import { pageOf, platformRoute } from './route.ts';
 import { CargoListQuery } from './read-schemas.ts';
 import { cargoPage } from './shipment-pages.ts';
+import { CargoPage } from './responses.ts';
 
 export function cargoRoutes(r: Router, deps: AppDeps): void {
-  r.get('/logistic-company/cargo/list', platformRoute({ query: CargoListQuery }, ({ query, req }) =>
+  r.get('/logistic-company/cargo/list', platformRoute({ query: CargoListQuery, response: CargoPage }, ({ query, req }) =>
     cargoPage(deps, {
       companyId: platformCompany(req).companyId,
       search: parseListSearch(query.search),

@@ -7,11 +7,13 @@ import { clientRelations, findClientIn, scopeCompanyIds, searchClientsByCode } f
 import { platformRoute } from './route.ts';
 import { ClientSearchQuery, RecordIdParams } from './read-schemas.ts';
 import { presentClient } from './present-records.ts';
+import { Client } from './responses.ts';
+import { z } from 'zod';
 
 export function clientsRoutes(r: Router, deps: AppDeps): void {
   const { db } = deps;
 
-  r.get('/client/search-by-code', platformRoute({ query: ClientSearchQuery }, async ({ query, req }) => {
+  r.get('/client/search-by-code', platformRoute({ query: ClientSearchQuery, response: z.array(Client).max(20) }, async ({ query, req }) => {
     const caller = platformCompany(req);
     const companyIds = await scopeCompanyIds(db, caller.companyId, clientSearchScope(caller.companyType));
     const clients = await searchClientsByCode(db, companyIds, parseCodeSearch(query.search));
@@ -20,7 +22,7 @@ export function clientsRoutes(r: Router, deps: AppDeps): void {
     return clients.map((c) => presentClient(c, rel, query.cargoTypes !== undefined));
   }));
 
-  r.get('/client/:id', platformRoute({ params: RecordIdParams }, async ({ params, req }) => {
+  r.get('/client/:id', platformRoute({ params: RecordIdParams, response: Client.nullable() }, async ({ params, req }) => {
     const caller = platformCompany(req);
     const client = await findClientIn(db, await scopeCompanyIds(db, caller.companyId, clientReadScope(caller.companyType)), params.id);
     if (!client) return null;

@@ -12,6 +12,8 @@ import { activeCountriesWithCities, findActiveCompany, listLogisticCompanies } f
 import { platformRoute } from './route.ts';
 import { LogisticListQuery, RecordIdParams } from './read-schemas.ts';
 import { presentCity, presentCompany, presentCountry } from './present-records.ts';
+import { Company, CountryWithCities } from './responses.ts';
+import { z } from 'zod';
 
 async function presentCompanies(db: Db, companies: Array<Row<'platform_company'>>) {
   const extras = await companyExtras(db, companies);
@@ -26,14 +28,14 @@ async function oneCompany(db: Db, id: number, type: CompanyType) {
 export function companiesRoutes(r: Router, deps: AppDeps): void {
   const { db } = deps;
 
-  r.get('/courier-company/:id', platformRoute({ params: RecordIdParams }, ({ params }) => oneCompany(db, params.id, 'COURIER')));
+  r.get('/courier-company/:id', platformRoute({ params: RecordIdParams, response: Company.nullable() }, ({ params }) => oneCompany(db, params.id, 'COURIER')));
 
-  r.get('/logistic-company/list', platformRoute({ query: LogisticListQuery }, async ({ query }) => presentCompanies(db, await listLogisticCompanies(db, query))));
+  r.get('/logistic-company/list', platformRoute({ query: LogisticListQuery, response: z.array(Company) }, async ({ query }) => presentCompanies(db, await listLogisticCompanies(db, query))));
 
-  r.get('/logistic-company/countries', platformRoute({}, async () => {
+  r.get('/logistic-company/countries', platformRoute({ response: z.object({ total: z.int(), data: z.array(CountryWithCities) }) }, async () => {
     const data = (await activeCountriesWithCities(db)).map(({ country, cities }) => ({ ...presentCountry(country), cities: cities.map(presentCity) }));
     return { total: data.length, data };
   }));
 
-  r.get('/logistic-company/:id', platformRoute({ params: RecordIdParams }, ({ params }) => oneCompany(db, params.id, 'LOGIST')));
+  r.get('/logistic-company/:id', platformRoute({ params: RecordIdParams, response: Company.nullable() }, ({ params }) => oneCompany(db, params.id, 'LOGIST')));
 }

@@ -10,30 +10,31 @@ import {
 import { pageOf, platformRoute } from './route.ts';
 import { IntIdParams } from './schemas.ts';
 import { MarketCityListQuery, PickupPointListQuery, PlaceReadQuery } from './market-schemas.ts';
+import { MarketCity, MarketCityPage, PickupPoint, PickupPointPage } from './responses.ts';
 import { presentPickupPoint, presentPlatformCity, presentPlatformCountry } from './market-present.ts';
 
 export function pickupPointRoutes(r: Router, deps: AppDeps): void {
   const { db } = deps;
   const owners = (req: Request) => pickupPointOwners(db, platformCompany(req).companyId);
 
-  r.get('/opp/list', platformRoute({ query: PickupPointListQuery }, async ({ query, req }) => {
+  r.get('/opp/list', platformRoute({ query: PickupPointListQuery, response: PickupPointPage }, async ({ query, req }) => {
     const near = query.latitude !== undefined && query.longitude !== undefined ? { lat: query.latitude, lng: query.longitude } : undefined;
     const { total, rows } = await listPickupPoints(db, { owners: await owners(req), ids: query.ids, cityId: query.cityId, countryId: query.countryId, window: pageOf(query), near });
     return { total, data: await withPlaces(db, rows, presentPickupPoint, query) };
   }));
 
-  r.get('/opp/city', platformRoute({ query: MarketCityListQuery }, async ({ query }) => {
+  r.get('/opp/city', platformRoute({ query: MarketCityListQuery, response: MarketCityPage }, async ({ query }) => {
     const { total, rows } = await listPlatformCities(db, pageOf(query));
     return { total, data: await withPlaces(db, rows, presentPlatformCity, { withCountry: query.withCountry }) };
   }));
 
   // A missing city is null, as the Locker API's /city/{id} answers.
-  r.get('/opp/city/:id', platformRoute({ params: IntIdParams, query: PlaceReadQuery }, async ({ params, query }) => {
+  r.get('/opp/city/:id', platformRoute({ params: IntIdParams, query: PlaceReadQuery, response: MarketCity.nullable() }, async ({ params, query }) => {
     const city = await findPlatformCity(db, params.id);
     return city ? (await withPlaces(db, [city], presentPlatformCity, { withCountry: query.withCountry }))[0] : null;
   }));
 
-  r.get('/opp/:id', platformRoute({ params: IntIdParams, query: PlaceReadQuery }, async ({ params, query, req }) => {
+  r.get('/opp/:id', platformRoute({ params: IntIdParams, query: PlaceReadQuery, response: PickupPoint }, async ({ params, query, req }) => {
     const point = await findPickupPoint(db, await owners(req), params.id);
     if (!point) throw new DomainError('WAREHOUSE_NOT_FOUND');
     return (await withPlaces(db, [point], presentPickupPoint, query))[0];

@@ -9,12 +9,15 @@ import type { PlatformCityTable, PlatformCountryTable, WarehouseTable } from '..
 import type { Parcel } from '../services/platform/parcels.ts';
 import type { MarketParcelView } from '../services/platform/market-parcels.ts';
 import { presentOrder } from '../locker-api/present.ts';
+import type { ParcelOut, ParcelViewOut, PickupPoint, PlatformCity, PlatformCountry } from './responses.ts';
+import type { z } from 'zod';
+import type { OrderCodeOut } from '../locker-api/responses.ts';
 
 /** Cities and countries carry a Russian title too; the spec's pickup point does not. */
 const titles = (t: { titleCN: string | null; titleEN: string | null; titleKY: string | null }) => ({ titleCN: t.titleCN, titleEN: t.titleEN, titleKY: t.titleKY });
 const allTitles = (t: { titleRU: string | null; titleCN: string | null; titleEN: string | null; titleKY: string | null }) => ({ titleRU: t.titleRU, ...titles(t) });
 
-export const presentPlatformCountry = (c: Selectable<PlatformCountryTable>) => ({
+export const presentPlatformCountry = (c: Selectable<PlatformCountryTable>): z.output<typeof PlatformCountry> => ({
   id: c.id,
   title: c.title,
   ...allTitles(c),
@@ -23,7 +26,7 @@ export const presentPlatformCountry = (c: Selectable<PlatformCountryTable>) => (
   updatedAt: c.updatedAt,
 });
 
-export const presentPlatformCity = (c: Selectable<PlatformCityTable>) => ({
+export const presentPlatformCity = (c: Selectable<PlatformCityTable>): z.output<typeof PlatformCity> => ({
   id: c.id,
   title: c.title,
   ...allTitles(c),
@@ -35,7 +38,7 @@ export const presentPlatformCity = (c: Selectable<PlatformCityTable>) => ({
   updatedAt: c.updatedAt,
 });
 
-export const presentPickupPoint = (w: Selectable<WarehouseTable>) => ({
+export const presentPickupPoint = (w: Selectable<WarehouseTable>): z.output<typeof PickupPoint> => ({
   id: w.id,
   title: w.title,
   ...titles(w),
@@ -50,7 +53,7 @@ export const presentPickupPoint = (w: Selectable<WarehouseTable>) => ({
   updatedAt: w.updatedAt,
 });
 
-export const presentParcel = (p: Parcel) => ({
+export const presentParcel = (p: Parcel): ParcelOut => ({
   id: p.id,
   trackCode: p.trackCode,
   description: p.description,
@@ -73,7 +76,7 @@ export const presentParcel = (p: Parcel) => ({
 });
 
 /** The answer of parcel creation and of the track-code read: the parcel, or with its locker order `{ parcel, postomatOrder, downCode }`. */
-export function presentParcelView(v: MarketParcelView) {
+export function presentParcelView(v: MarketParcelView): ParcelViewOut {
   if (!v.order) return presentParcel(v.parcel);
-  return { parcel: presentParcel(v.parcel), postomatOrder: presentOrder(v.order), downCode: v.downCode ?? null };
+  return { parcel: presentParcel(v.parcel), postomatOrder: presentOrder(v.order), downCode: (v.downCode ?? null) as OrderCodeOut | null };
 }

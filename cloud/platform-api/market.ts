@@ -25,6 +25,8 @@ import { PlatformOrderListQuery, StringIdParams } from './locker-schemas.ts';
 import { MarketParcelBody, RedirectBody, TrackCodeParams } from './market-schemas.ts';
 import { presentParcel, presentParcelView } from './market-present.ts';
 import { pickupPointRoutes } from './market-points.ts';
+import { OrderPage, OrderView } from '../locker-api/responses.ts';
+import { MarketParcelStatus, Parcel, ParcelView, RedirectAnswer } from './responses.ts';
 
 /** Mounted at /api/v1/integrations/market-company. */
 export function marketRouter(deps: AppDeps): Router {
@@ -37,15 +39,15 @@ export function marketRouter(deps: AppDeps): Router {
   pickupPointRoutes(r, deps);
 
   // The spec: "500 if the locker service returns an error".
-  r.get('/order/list', platformRoute({ query: PlatformOrderListQuery }, ({ query, req }) => viaLocker(deps, req, async (companyId) => collectList(await orderPage(deps, companyId, query)), 500)));
+  r.get('/order/list', platformRoute({ query: PlatformOrderListQuery, response: OrderPage }, ({ query, req }) => viaLocker(deps, req, async (companyId) => collectList(await orderPage(deps, companyId, query)), 500)));
 
-  r.get('/order/:id', platformRoute({ params: StringIdParams, query: OrderReadQuery }, async ({ params, query, req }) => {
+  r.get('/order/:id', platformRoute({ params: StringIdParams, query: OrderReadQuery, response: Parcel.extend({ postomatOrder: OrderView.nullable() }) }, async ({ params, query, req }) => {
     const parcel = await marketParcelOfOrder(db, platformCompany(req).companyId, params.id);
     const order = await lockerOrderOf(db, parcel);
     return { ...presentParcel(parcel), postomatOrder: order ? (await presentOrders(deps, [order], query))[0] : null };
   }));
 
-  r.post('/parcel/create', platformRoute({ body: MarketParcelBody }, async ({ body, req, res }) => {
+  r.post('/parcel/create', platformRoute({ body: MarketParcelBody, response: ParcelView }, async ({ body, req, res }) => {
     const marketId = platformCompany(req).companyId;
     const request = { companyId: marketId, key: idempotencyKey(req), fingerprint: requestFingerprint(body), now: clock.now() };
     const answer = await idempotent(deps.uow, request, async (tx) => {
@@ -57,16 +59,16 @@ export function marketRouter(deps: AppDeps): Router {
     return answer.body;
   }));
 
-  r.get('/parcel/track-code/:trackCode', platformRoute({ params: TrackCodeParams }, async ({ params, req }) =>
+  r.get('/parcel/track-code/:trackCode', platformRoute({ params: TrackCodeParams, response: ParcelView }, async ({ params, req }) =>
     presentParcelView(await marketParcelView(db, await marketParcel(db, platformCompany(req).companyId, params.trackCode))),
   ));
 
-  r.get('/parcel/track-code/:trackCode/status', platformRoute({ params: TrackCodeParams }, async ({ params, req }) => {
+  r.get('/parcel/track-code/:trackCode/status', platformRoute({ params: TrackCodeParams, response: MarketParcelStatus }, async ({ params, req }) => {
     const parcel = await marketParcel(db, platformCompany(req).companyId, params.trackCode);
     return { trackCode: parcel.trackCode, status: await marketParcelStatus(db, parcel) };
   }));
 
-  r.put('/parcel/track-code/:trackCode/redirect', platformRoute({ params: TrackCodeParams, body: RedirectBody }, async ({ params, body, req }) => {
+  r.put('/parcel/track-code/:trackCode/redirect', platformRoute({ params: TrackCodeParams, body: RedirectBody, response: RedirectAnswer }, async ({ params, body, req }) => {
     const target = body.toWarehouseId !== undefined ? { warehouseId: body.toWarehouseId } : { postomatId: body.toPostomatId! };
     const parcel = await deps.uow.run((tx) => redirectMarketParcel(tx, deps, platformCompany(req).companyId, params.trackCode, target), { redrawAttempts: 5 });
     return { message: 'parcel redirected', parcel: presentParcel(parcel) };

@@ -7,9 +7,10 @@ import { parcelStatusSelection } from '../domain/platform/list-filters.ts';
 import { pageOf, platformRoute } from './route.ts';
 import { ParcelListQuery } from './read-schemas.ts';
 import { parcelPage } from './shipment-pages.ts';
+import { ParcelPage } from './responses.ts';
 
 export function parcelsRoutes(r: Router, deps: AppDeps): void {
-  r.get('/logistic-company/parcel/list', platformRoute({ query: ParcelListQuery }, ({ query, req }) =>
+  r.get('/logistic-company/parcel/list', platformRoute({ query: ParcelListQuery, response: ParcelPage }, ({ query, req }) =>
     parcelPage(deps, {
       companyId: platformCompany(req).companyId,
       search: parseListSearch(query.search),

@@ -5,6 +5,8 @@
 import { toMajor } from '../domain/money.ts';
 import type { ClientRelations, ClientRow } from '../storage/platform-client-queries.ts';
 import type { CompanyExtras, Row } from '../storage/platform-related.ts';
+import type { z } from 'zod';
+import type { CargoType, Client, ClientColumns, Company, CompanyColumns, PaymentOrder, PlatformCity, PlatformCountry, Supplier, Warehouse } from './responses.ts';
 
 export const bool = (v: number) => v === 1;
 
@@ -14,15 +16,15 @@ const titles = (t: Titled) => ({ titleRU: t.titleRU, titleCN: t.titleCN, titleEN
 /** `{ id, title }`, the spec's shape of a nested country, city or company where it names the fields. */
 export const brief = (r: { id: number; title: string } | undefined | null) => (r ? { id: r.id, title: r.title } : null);
 
-export function presentCountry(c: Row<'platform_country'>) {
+export function presentCountry(c: Row<'platform_country'>): z.output<typeof PlatformCountry> {
   return { id: c.id, title: c.title, ...titles(c), isActive: bool(c.isActive), createdAt: c.createdAt, updatedAt: c.updatedAt };
 }
 
-export function presentCity(c: Row<'platform_city'>) {
+export function presentCity(c: Row<'platform_city'>): z.output<typeof PlatformCity> {
   return { id: c.id, countryId: c.countryId, title: c.title, ...titles(c), lat: c.lat, lng: c.lng, isActive: bool(c.isActive), createdAt: c.createdAt, updatedAt: c.updatedAt };
 }
 
-export function presentCargoType(t: Row<'cargo_type'>) {
+export function presentCargoType(t: Row<'cargo_type'>): z.output<typeof CargoType> {
   return {
     id: t.id,
     title: t.title,
@@ -36,7 +38,7 @@ export function presentCargoType(t: Row<'cargo_type'>) {
   };
 }
 
-export function presentWarehouse(w: Row<'warehouse'>) {
+export function presentWarehouse(w: Row<'warehouse'>): z.output<typeof Warehouse> {
   return {
     id: w.id,
     companyId: w.companyId,
@@ -59,7 +61,7 @@ export function presentWarehouse(w: Row<'warehouse'>) {
 }
 
 /** A company's own columns (no locker link, no code counter). */
-export function presentCompanyColumns(c: Row<'platform_company'>) {
+export function presentCompanyColumns(c: Row<'platform_company'>): z.output<typeof CompanyColumns> {
   return {
     id: c.id,
     title: c.title,
@@ -79,7 +81,7 @@ export function presentCompanyColumns(c: Row<'platform_company'>) {
 }
 
 /** A logistics or courier company as the integrations show it: with country, city, codes, delivery and cargo types. */
-export function presentCompany(c: Row<'platform_company'>, x: CompanyExtras) {
+export function presentCompany(c: Row<'platform_company'>, x: CompanyExtras): z.output<typeof Company> {
   const country = c.countryId === null ? undefined : x.countries.get(c.countryId);
   const city = c.cityId === null ? undefined : x.cities.get(c.cityId);
   return {
@@ -92,7 +94,7 @@ export function presentCompany(c: Row<'platform_company'>, x: CompanyExtras) {
   };
 }
 
-export function presentClientColumns(c: ClientRow) {
+export function presentClientColumns(c: ClientRow): z.output<typeof ClientColumns> {
   return {
     id: c.id,
     name: c.name,
@@ -113,7 +115,7 @@ export function presentClientColumns(c: ClientRow) {
  * A client with the spec's nested objects. `withCargoType` (the search's `cargoTypes` filter was
  * given) adds each code name's cargo type.
  */
-export function presentClient(c: ClientRow, rel: ClientRelations, withCargoType = false) {
+export function presentClient(c: ClientRow, rel: ClientRelations, withCargoType = false): z.output<typeof Client> {
   const of = <T>(m: Map<number, T>, id: number | null) => (id === null ? undefined : m.get(id));
   const company = rel.companies.get(c.companyId);
   return {
@@ -131,7 +133,7 @@ export function presentClient(c: ClientRow, rel: ClientRelations, withCargoType 
   };
 }
 
-export function presentPaymentOrder(o: Row<'payment_order'>) {
+export function presentPaymentOrder(o: Row<'payment_order'>): z.output<typeof PaymentOrder> {
   return {
     id: o.id,
     companyId: o.companyId,
@@ -145,6 +147,6 @@ export function presentPaymentOrder(o: Row<'payment_order'>) {
   };
 }
 
-export function presentSupplier(s: Row<'supplier'>) {
+export function presentSupplier(s: Row<'supplier'>): z.output<typeof Supplier> {
   return { id: s.id, name: s.name, phone: s.phone, address: s.address, isActive: bool(s.isActive), companyId: s.companyId, cityId: s.cityId, createdAt: s.createdAt, updatedAt: s.updatedAt };
 }

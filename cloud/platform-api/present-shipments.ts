@@ -8,6 +8,8 @@
 import { toMajor } from '../domain/money.ts';
 import type { Row } from '../storage/platform-related.ts';
 import type { ShipmentRelations, StatusRow } from '../storage/shipment-relations.ts';
+import type { z } from 'zod';
+import type { CargoItem, ParcelItem } from './responses.ts';
 import { presentCargoType, presentCity, presentClientColumns, presentCompanyColumns, presentPaymentOrder, presentWarehouse } from './present-records.ts';
 
 type Parcel = Row<'parcel'>;
@@ -77,7 +79,7 @@ function shared(i: Parcel | Cargo, rel: ShipmentRelations) {
   };
 }
 
-export function presentParcelItem(p: Parcel, rel: ShipmentRelations) {
+export function presentParcelItem(p: Parcel, rel: ShipmentRelations): z.output<typeof ParcelItem> {
   return {
     id: p.id,
     trackCode: p.trackCode,
@@ -94,7 +96,7 @@ export function presentParcelItem(p: Parcel, rel: ShipmentRelations) {
   };
 }
 
-export function presentCargoItem(c: Cargo, rel: ShipmentRelations) {
+export function presentCargoItem(c: Cargo, rel: ShipmentRelations): z.output<typeof CargoItem> {
   return {
     id: c.id,
     trackCode: c.trackCode,

@@ -104,6 +104,10 @@ export async function seedFuzzWorld(cloud: TestCloud): Promise<FuzzWorld> {
     [`GET ${I}/logistic-company/cargo/list`]: { query: { ...paging, search: 'x', cargoTypes: 'CARGO' } },
     ['GET /api/v1/public/cargo-types']: { query: { types: 'CARGO' } },
     ['GET /health']: {},
+    ['GET /api/v1/openapi.json']: {},
+    ['GET /asyncapi.json']: {},
+    ['GET /docs']: {},
+    ['GET /docs/redoc.standalone.js']: {},
   };
 
   const credentialsOf = (path: string): Record<string, string> => {
