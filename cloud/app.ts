@@ -8,6 +8,7 @@ import { platformApi } from './platform-api/index.ts';
 import { guardsOf } from './http/app-guards.ts';
 import { mountSandbox } from './sandbox/routes.ts';
 import { mountContractDocs } from './openapi/routes.ts';
+import { mountEnrolment } from './enrolment/routes.ts';
 
 export type Mount = (app: express.Express, deps: AppDeps) => void;
 
@@ -27,6 +28,7 @@ export function buildApp(deps: AppDeps, extraMounts: Mount[] = []): express.Expr
   // No endpoint reads a body on GET: skipping the parser there keeps it off the other families' reads.
   app.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : json(req, res, next)));
   app.use(platformApi(deps));
+  mountEnrolment(app, deps);
   for (const mount of extraMounts) mount(app, deps);
   app.get('/health', (_req, res) => void res.json({ status: 'ok' }));
   mountContractDocs(app);

@@ -9,6 +9,7 @@ import type { AppLimits } from './http/app-guards.ts';
 import type { LimitsConfig } from './http/limits-config.ts';
 import type { TargetPolicy } from './domain/outbound-targets.ts';
 import type { SandboxSlot } from './sandbox/fleet-port.ts';
+import type { Request } from 'express';
 
 export { DEFAULT_AUTH_LIMITS, type AuthLimitsConfig, type RateLimitConfig } from './http/limits-config.ts';
 
@@ -38,4 +39,6 @@ export interface AppDeps {
   limits?: AppLimits;
   /** SANDBOX=true: the sandbox endpoints drive the simulated fleet plugged in here (docs/sandbox.md) */
   sandbox?: SandboxSlot;
+  /** the broker address handed to an enrolling locker (AGENT_MQTT_URL, or the cloud's broker at the request's host) */
+  agentBrokerUrl?: (req: Request) => string;
 }

@@ -22,7 +22,7 @@ import { every, onDemandOr, type BackgroundTask } from './background.ts';
 import { expireUnplacedOrders } from './services/order-expiry.ts';
 import { runBulkJobs } from './services/platform/bulk-rewrites.ts';
 import { startRetention } from './retention/pruner.ts';
-import { brokerAtRequestHost, enrolmentMount } from './enrolment/routes.ts';
+import { brokerAtRequestHost } from './enrolment/routes.ts';
 
 /** Orders archived per transaction by the expiry. */
 const EXPIRY_BATCH = 200;
@@ -75,8 +75,9 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     uow,
     // The fleet is plugged in once it runs (scripts/start-all.ts): its agents need this cloud's broker first.
     sandbox: config.SANDBOX ? new SandboxSlot() : undefined,
+    agentBrokerUrl: config.AGENT_MQTT_URL ? () => config.AGENT_MQTT_URL! : brokerAtRequestHost(sync.mqttUrl),
   };
-  const app = buildApp(deps, [enrolmentMount(config.AGENT_MQTT_URL ? () => config.AGENT_MQTT_URL! : brokerAtRequestHost(sync.mqttUrl))]);
+  const app = buildApp(deps);
   const server = createHttpServer(app, httpLimitsOf(config), logger);
   await listenOn(server, config.PORT, config.HOST, `PORT ${config.PORT} is already in use: choose another with PORT=…`).catch(async (err) => {
     await sync.close();

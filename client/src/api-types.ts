@@ -661,6 +661,29 @@ export interface Schemas {
     createdAt: string;
     updatedAt: string;
   };
+  SandboxExpiredOrder: {
+    orderId: string;
+    status: "CREATED" | "DELIVERED" | "COMPLETED" | "SUBTRACTED";
+    isActive: boolean;
+    startDateTime: string | null;
+    endDateTime: string | null;
+    expiredAt: string | null;
+  };
+  SandboxLockerNetwork: {
+    lockerId: string;
+    online: boolean;
+  };
+  SandboxOutcome: {
+    orderId: string;
+    /** the order's status in the cloud when the answer was written */
+    status: "CREATED" | "DELIVERED" | "COMPLETED" | "SUBTRACTED";
+    /** the cell whose door opened */
+    cell: string;
+    /** what the locker showed after the code */
+    display: string | null;
+    /** false (with status 202) when the locker did it but the cloud has not heard yet: the locker is offline and its agent keeps the event */
+    reachedCloud: boolean;
+  };
   ShipmentStatus: {
     id: number;
     status: string;
@@ -726,6 +749,27 @@ export interface Schemas {
 
 /** Every operation by its operationId: method, path, parameters, body and the success answer. */
 export interface Operations {
+  postAgentEnrol: {
+    method: "POST";
+    path: "/api/v1/agent/enrol";
+    params: Record<string, unknown>;
+    query: Record<string, unknown>;
+    body: {
+      code: string;
+    };
+    response: {
+      lockerId: string;
+      mqttUrl: string;
+      username: string;
+      password: string;
+      cells: Array<{
+        cellId: string;
+        board: number;
+        lock: number;
+        size: "S" | "M" | "L" | "XL";
+      }>;
+    };
+  };
   postAuthLogin: {
     method: "POST";
     path: "/api/v1/auth/login";
@@ -849,12 +893,17 @@ export interface Operations {
     params: Record<string, unknown>;
     query: Record<string, unknown>;
     body: {
+      /** the recipient: `+` and digits */
       toUserPhone: string;
+      /** an existing locker id; one that names no locker is a 500 (the spec) */
       postomatId: string;
+      /** true: the recipient gets an SMS with the pickup code after placement */
       sendMessage: boolean;
       days?: number;
       weight?: number;
+      /** your reference, returned as given */
       customData?: string;
+      /** true: pay the order from the company balance */
       pay?: boolean;
     };
     response: Schemas["Order"];
@@ -1648,6 +1697,66 @@ export interface Operations {
     query: Record<string, unknown>;
     body: undefined;
     response: Schemas["Postomat"];
+  };
+  postSandboxLockersIdOffline: {
+    method: "POST";
+    path: "/api/v1/sandbox/lockers/{id}/offline";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: undefined;
+    response: Schemas["SandboxLockerNetwork"];
+  };
+  postSandboxLockersIdOnline: {
+    method: "POST";
+    path: "/api/v1/sandbox/lockers/{id}/online";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: undefined;
+    response: Schemas["SandboxLockerNetwork"];
+  };
+  postSandboxOrdersIdCollect: {
+    method: "POST";
+    path: "/api/v1/sandbox/orders/{id}/collect";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: undefined;
+    response: Schemas["SandboxOutcome"];
+  };
+  postSandboxOrdersIdExpire: {
+    method: "POST";
+    path: "/api/v1/sandbox/orders/{id}/expire";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: undefined;
+    response: Schemas["SandboxExpiredOrder"];
+  };
+  postSandboxOrdersIdPlace: {
+    method: "POST";
+    path: "/api/v1/sandbox/orders/{id}/place";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: undefined;
+    response: Schemas["SandboxOutcome"];
+  };
+  postSandboxOrdersIdSubtract: {
+    method: "POST";
+    path: "/api/v1/sandbox/orders/{id}/subtract";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: undefined;
+    response: Schemas["SandboxOutcome"];
   };
   getAsyncapiJson: {
     method: "GET";

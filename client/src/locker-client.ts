@@ -21,13 +21,9 @@ export type OrderCode = Op<'getIntegrationCompanyOrderIdDownCode'>['response'];
 export type CodeType = 'DOWN' | 'UP' | 'SUBTRACT';
 
 /** The sandbox's answer to an action at a simulated locker (docs/sandbox.md). */
-export interface SandboxOutcome {
-  orderId: string;
-  status: 'CREATED' | 'DELIVERED' | 'COMPLETED' | 'SUBTRACTED';
-  cell: string;
-  display: string | null;
-  reachedCloud: boolean;
-}
+export type SandboxOutcome = Op<'postSandboxOrdersIdPlace'>['response'];
+export type SandboxExpiredOrder = Op<'postSandboxOrdersIdExpire'>['response'];
+export type SandboxLockerNetwork = Op<'postSandboxLockersIdOffline'>['response'];
 
 export interface LockerClientOptions extends Omit<TransportOptions, 'headers'> {
   apiKey: string;
@@ -112,9 +108,9 @@ export class LockerClient {
     place: (orderId: string) => this.sandboxAction(`/orders/${encodeURIComponent(orderId)}/place`),
     collect: (orderId: string) => this.sandboxAction(`/orders/${encodeURIComponent(orderId)}/collect`),
     subtract: (orderId: string) => this.sandboxAction(`/orders/${encodeURIComponent(orderId)}/subtract`),
-    expire: (orderId: string) => this.http.send<Record<string, unknown>>({ method: 'POST', path: `${SANDBOX}/orders/${encodeURIComponent(orderId)}/expire`, repeatable: false }),
-    offline: (lockerId: string) => this.http.send<{ lockerId: string; online: boolean }>({ method: 'POST', path: `${SANDBOX}/lockers/${encodeURIComponent(lockerId)}/offline`, repeatable: true }),
-    online: (lockerId: string) => this.http.send<{ lockerId: string; online: boolean }>({ method: 'POST', path: `${SANDBOX}/lockers/${encodeURIComponent(lockerId)}/online`, repeatable: true }),
+    expire: (orderId: string) => this.http.send<SandboxExpiredOrder>({ method: 'POST', path: `${SANDBOX}/orders/${encodeURIComponent(orderId)}/expire`, repeatable: false }),
+    offline: (lockerId: string) => this.http.send<SandboxLockerNetwork>({ method: 'POST', path: `${SANDBOX}/lockers/${encodeURIComponent(lockerId)}/offline`, repeatable: true }),
+    online: (lockerId: string) => this.http.send<SandboxLockerNetwork>({ method: 'POST', path: `${SANDBOX}/lockers/${encodeURIComponent(lockerId)}/online`, repeatable: true }),
   };
 
   private sandboxAction(path: string): Promise<SandboxOutcome> {

@@ -2,11 +2,14 @@
  * The contract documents as files (docs/openapi.json, docs/asyncapi.json), written by
  * `npm run openapi` and compared by a test with what the code builds now, so a stale file fails.
  * The route table is read from an app built on deps that no route may touch while being
- * registered: building routes queries nothing.
+ * registered: building routes queries nothing. The sandbox routes are in the documents (tagged
+ * Sandbox, saying they exist only with SANDBOX=true); a cloud without SANDBOX serves its document
+ * without them.
  */
 import path from 'node:path';
 import { buildApp } from '../app.ts';
 import type { AppConfig, AppDeps } from '../deps.ts';
+import { SandboxSlot } from '../sandbox/fleet-port.ts';
 import { routeTable } from '../http/route-table.ts';
 import { silentLogger } from '../logger.ts';
 import { systemClock } from '../../shared/clock.ts';
@@ -19,7 +22,7 @@ const CONFIG: AppConfig = { rateLimit: { max: 600, windowMs: 60_000 }, mapUrlTem
 const unused = new Proxy({}, { get: () => { throw new Error('the contract documents are built without a database'); } });
 
 export function contractDocuments(): Record<string, unknown> {
-  const deps = { db: unused, dialect: 'sqlite', clock: systemClock, logger: silentLogger, config: CONFIG, uow: unused } as unknown as AppDeps;
+  const deps = { db: unused, dialect: 'sqlite', clock: systemClock, logger: silentLogger, config: CONFIG, uow: unused, sandbox: new SandboxSlot() } as unknown as AppDeps;
   return {
     [path.join('docs', 'openapi.json')]: openApiDocument(routeTable(buildApp(deps))),
     [path.join('docs', 'asyncapi.json')]: asyncApiDocument(),

@@ -10,6 +10,7 @@ import { fieldsOf, SchemaTable, type JsonSchema } from './json-schema.ts';
 import { AUTH_ROWS, BAD_JSON, BODY_TOO_LARGE, ErrorBody, errorBodyOf, RATE_LIMITED, VALIDATION, type ErrorRow } from './errors.ts';
 import { LOCKER_OPERATIONS, type OperationDoc } from './locker-operations.ts';
 import { PLATFORM_OPERATIONS } from './platform-operations.ts';
+import { AGENT_OPERATIONS, SANDBOX_OPERATIONS } from './sandbox-operations.ts';
 import { OUTBOUND_EVENTS } from './outbound-events.ts';
 import { familyOf, FAMILIES, SECURITY_SCHEMES } from './families.ts';
 import { curlSample } from './samples.ts';
@@ -34,7 +35,8 @@ const SERVICE_OPERATIONS: Record<string, ServiceDoc> = {
   [`GET ${REDOC_SCRIPT_PATH}`]: { tag: 'Service', summary: "The docs page's renderer script", contentType: 'text/javascript' },
 };
 
-export const operationDocOf = (key: string): ServiceDoc | undefined => LOCKER_OPERATIONS[key] ?? PLATFORM_OPERATIONS[key] ?? SERVICE_OPERATIONS[key];
+export const operationDocOf = (key: string): ServiceDoc | undefined =>
+  LOCKER_OPERATIONS[key] ?? PLATFORM_OPERATIONS[key] ?? SANDBOX_OPERATIONS[key] ?? AGENT_OPERATIONS[key] ?? SERVICE_OPERATIONS[key];
 
 /** `/order/:id` → `/order/{id}` */
 export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');

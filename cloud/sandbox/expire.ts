@@ -11,18 +11,11 @@ import { expireOrder } from '../services/order-expiry.ts';
 import type { UnitOfWork } from '../services/unit-of-work.ts';
 import { findOrder } from '../storage/order-queries.ts';
 import { SandboxRefusal } from './flows.ts';
+import type { ExpiredOrder } from './responses.ts';
 
 /** How long ago an expired storage period ended. */
 const ENDED_AGO_MS = 60_000;
 
-export interface ExpiredOrder {
-  orderId: string;
-  status: OrderStatus;
-  isActive: boolean;
-  startDateTime: string | null;
-  endDateTime: string | null;
-  expiredAt: string | null;
-}
 
 export async function expireNow(uow: UnitOfWork, companyId: string, orderId: string, now: Date): Promise<ExpiredOrder> {
   await uow.run(async (tx) => {

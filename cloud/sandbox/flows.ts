@@ -10,6 +10,7 @@ import { DomainError } from '../domain/errors.ts';
 import type { CodeType, OrderStatus } from '../domain/order-states.ts';
 import { findCode, findOrder } from '../storage/order-queries.ts';
 import type { SandboxFleet, SandboxLocker } from './fleet-port.ts';
+import type { SandboxOutcome } from './responses.ts';
 
 export type SandboxAction = 'place' | 'collect' | 'subtract';
 
@@ -40,17 +41,7 @@ export interface FlowDeps {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export interface FlowOutcome {
-  orderId: string;
-  /** the order's status in the cloud when the answer was written */
-  status: OrderStatus;
-  /** the cell whose door opened */
-  cell: string;
-  /** what the locker showed after the code */
-  display: string | null;
-  /** false when the locker did it but the cloud has not heard yet (the locker is offline: its agent keeps the event) */
-  reachedCloud: boolean;
-}
+export type FlowOutcome = SandboxOutcome;
 
 /** A refusal by the state of things (not by the request's shape): 409, with what the locker showed, if it was asked. */
 export class SandboxRefusal extends Error {

@@ -16,6 +16,7 @@ import { getPostomat } from '../services/admin/postomats.ts';
 import { expireNow } from './expire.ts';
 import { act, NoFleet, SandboxRefusal, setLockerNetwork, type SandboxAction, type SandboxTimings } from './flows.ts';
 import type { SandboxSlot } from './fleet-port.ts';
+import { ExpiredOrder, LockerNetwork, SandboxOutcome } from './responses.ts';
 
 export const SANDBOX_BASE = '/api/v1/sandbox';
 
@@ -56,19 +57,19 @@ export function mountSandbox(app: Express, deps: AppDeps, json: RequestHandler, 
   for (const action of ['place', 'collect', 'subtract'] as const satisfies SandboxAction[]) {
     api.post(
       `/orders/:id/${action}`,
-      route({ params: IdParams }, async ({ params, req, res }) => {
+      route({ params: IdParams, response: SandboxOutcome }, async ({ params, req, res }) => {
         const outcome = await refusalsAsHttp(() => act({ ...flow, fleet: options.slot.attached }, lockerCaller(req).companyId, params.id, action));
         // Done at the locker, not yet heard by the cloud (the locker is offline): accepted, not finished.
         sendJson(res, outcome.reachedCloud ? 200 : 202, outcome);
       }),
     );
   }
-  api.post('/orders/:id/expire', route({ params: IdParams }, ({ params, req }) => refusalsAsHttp(() => expireNow(deps.uow, lockerCaller(req).companyId, params.id, deps.clock.now()))));
+  api.post('/orders/:id/expire', route({ params: IdParams, response: ExpiredOrder }, ({ params, req }) => refusalsAsHttp(() => expireNow(deps.uow, lockerCaller(req).companyId, params.id, deps.clock.now()))));
 
   for (const [path, online] of [['offline', false], ['online', true]] as const) {
     api.post(
       `/lockers/:id/${path}`,
-      route({ params: IdParams }, async ({ params }) => {
+      route({ params: IdParams, response: LockerNetwork }, async ({ params }) => {
         await getPostomat(deps.db, params.id); // a locker the cloud does not know is 404, as in the Locker API
         return refusalsAsHttp(() => setLockerNetwork(options.slot.attached, params.id, online));
       }),

@@ -58,7 +58,7 @@ describe('contract documents', () => {
     assert.ok(document, 'parsed');
     assert.equal(document.version(), '3.1.0');
     const addresses = document.channels().all().map((c) => c.address()).sort();
-    assert.deepEqual(addresses, ['acks', 'cells', 'commands', 'connection', 'events', 'responses', 'sync'].map((t) => `lockers/{lockerId}/${t}`));
+    assert.deepEqual(addresses, ['acks', 'cells', 'commands', 'connection', 'events', 'health', 'responses', 'selftest', 'sync'].map((t) => `lockers/{lockerId}/${t}`));
     const actions = Object.fromEntries(document.operations().all().map((o) => [o.channels().all()[0].address(), o.action()]));
     assert.equal(actions['lockers/{lockerId}/events'], 'send', 'the agent publishes its events');
     assert.equal(actions['lockers/{lockerId}/sync'], 'receive', 'the agent receives its orders');
@@ -74,7 +74,8 @@ for (const dialect of DIALECTS.slice(0, 1)) {
   describe(`the served contract (${dialect.name})`, () => {
     let cloud: TestCloud;
     before(async () => {
-      cloud = await startTestCloud(dialect);
+      // With the sandbox on, the served document is the whole committed one (its Sandbox operations included).
+      cloud = await startTestCloud(dialect, { env: { SANDBOX: 'true' } });
     });
     after(async () => {
       await cloud?.stop();

@@ -29,6 +29,8 @@ const BASELINES_REFUSED: Record<string, number> = {
   [`GET ${I}/postomat/order/:id/down-code`]: 502,
   [`GET ${I}/postomat/order/:id/up-code`]: 502,
   [`GET ${I}/postomat/order/:id/subtract-code`]: 502,
+  // No operator issued that enrolment code: 404, documented (test/field covers the success).
+  ['POST /api/v1/agent/enrol']: 404,
 };
 
 interface Call {

@@ -103,6 +103,8 @@ export async function seedFuzzWorld(cloud: TestCloud): Promise<FuzzWorld> {
     [`GET ${I}/logistic-company/parcel/list`]: { query: { ...paging, search: 'x', statuses: 'ARRIVED' } },
     [`GET ${I}/logistic-company/cargo/list`]: { query: { ...paging, search: 'x', cargoTypes: 'CARGO' } },
     ['GET /api/v1/public/cargo-types']: { query: { types: 'CARGO' } },
+    // A code of the right shape that no operator issued: the refusal is documented (404), and nothing is used up.
+    ['POST /api/v1/agent/enrol']: { body: { code: 'ABCD-EFGH' } },
     ['GET /health']: {},
     ['GET /api/v1/openapi.json']: {},
     ['GET /asyncapi.json']: {},

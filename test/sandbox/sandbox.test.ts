@@ -148,6 +148,10 @@ describe('sandbox endpoints without SANDBOX=true', () => {
         assert.match(res.body.message, /^Route POST:/);
       }
       assert.equal(cloud.deps.sandbox, undefined);
+      // The document this cloud serves has no sandbox operations either (the committed one has them, tagged Sandbox).
+      const doc = (await cloud.request('GET', '/api/v1/openapi.json')).body;
+      assert.ok(Object.keys(doc.paths).length > 50);
+      assert.deepEqual(Object.keys(doc.paths).filter((p) => p.startsWith(SANDBOX)), []);
     } finally {
       await cloud.stop();
     }
