@@ -8,6 +8,8 @@ import type { CredentialCaches } from './http/credential-caches.ts';
 import type { AppLimits } from './http/app-guards.ts';
 import type { LimitsConfig } from './http/limits-config.ts';
 import type { TargetPolicy } from './domain/outbound-targets.ts';
+import type { RequestScope } from './http/request-id.ts';
+import type { CloudMetrics } from './metrics/cloud-metrics.ts';
 
 export { DEFAULT_AUTH_LIMITS, type AuthLimitsConfig, type RateLimitConfig } from './http/limits-config.ts';
 
@@ -35,6 +37,12 @@ export interface AppDeps {
   credentials?: CredentialCaches;
   /** the app's request and failure counters (buildApp creates them when absent) */
   limits?: AppLimits;
+  /** the current request's id for log lines (http/request-id.ts); buildApp creates it, and wraps `logger`, when absent */
+  requests?: RequestScope;
+  /** counts and times requests when present (cloud/metrics) */
+  metrics?: CloudMetrics;
+  /** `/ready`'s view of the broker link (absent: no broker to check) */
+  brokerConnected?: () => boolean;
 }
 
 export const DEFAULT_APP_CONFIG: AppConfig = {

@@ -22,7 +22,7 @@ import type { Db } from '../storage/database.ts';
 import type { UnitOfWork } from '../services/unit-of-work.ts';
 import { checkCellMap } from './cell-map.ts';
 import { recordResponse } from './commands.ts';
-import { ingestEvent } from './ingest.ts';
+import { ingestEvent, type IngestOutcome } from './ingest.ts';
 import { lockerExists, recordCells, recordConnection } from './link-state.ts';
 import type { SyncPublisher } from './publisher.ts';
 import { syncForAnnouncement } from './sync-out.ts';
@@ -36,6 +36,8 @@ export interface InboundDeps {
   publisher: SyncPublisher;
   /** attempts before an event that keeps failing is set aside (ingest.ts) */
   eventMaxAttempts?: number;
+  /** what each locker event came to (metrics) */
+  onEvent?: (outcome: IngestOutcome) => void;
 }
 
 /** Messages of one locker waiting to be handled, at most. */
@@ -113,6 +115,7 @@ export class InboundMessages {
     if (!(await this.isKnown(lockerId))) return logger.debug('message of an unknown locker ignored', { lockerId, topic: name });
     if (name === 'events') {
       const event = this.decode(lockerId, name, LockerEvent, payload);
+      if (!event && payload.length) this.deps.onEvent?.('INVALID');
       if (event && (await ingestEvent(this.deps, lockerId, event)) === 'ack') {
         await this.deps.publish(topics.acks(lockerId), { v: CONTRACT_VERSION, eventId: event.eventId });
       }

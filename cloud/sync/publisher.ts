@@ -19,6 +19,8 @@ export interface PublisherDeps {
   /** false when the message could not be handed to the broker */
   publish(topic: string, body: unknown): Promise<boolean>;
   connected(): boolean;
+  /** a locker's delta went out (metrics: sync lag) */
+  onPublished?: (postomatId: string) => void;
 }
 
 export interface PublisherOptions {
@@ -115,6 +117,7 @@ export class SyncPublisher {
       const [version, published] = [Number(row.version), Number(row.publishedVersion)];
       const msg = published < Number(row.floor) ? await fullSync(db, row.postomatId, version) : await deltaSync(db, row.postomatId, published, version);
       if (!(await this.deps.publish(topics.sync(row.postomatId), msg))) return;
+      this.deps.onPublished?.(row.postomatId);
       await db
         .updateTable('locker_sync')
         .set({ publishedVersion: version })

@@ -104,6 +104,7 @@ export async function seedFuzzWorld(cloud: TestCloud): Promise<FuzzWorld> {
     [`GET ${I}/logistic-company/cargo/list`]: { query: { ...paging, search: 'x', cargoTypes: 'CARGO' } },
     ['GET /api/v1/public/cargo-types']: { query: { types: 'CARGO' } },
     ['GET /health']: {},
+    ['GET /ready']: {},
   };
 
   const credentialsOf = (path: string): Record<string, string> => {
