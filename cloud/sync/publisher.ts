@@ -11,6 +11,7 @@ import type { Db } from '../storage/database.ts';
 import { prepared } from '../storage/prepared.ts';
 import { commandMessage, commandsDue, markSent } from './commands.ts';
 import { deltaSync, fullSync } from './sync-out.ts';
+import { claimPublishing, releasePublishing } from './publish-claim.ts';
 
 export interface PublisherDeps {
   db: Db;
@@ -109,21 +110,27 @@ export class SyncPublisher {
     }
   }
 
-  /** Deltas since what was published; the mark only ever moves forward. */
+  /**
+   * Deltas since what was published; the mark only ever moves forward. A locker another process
+   * is publishing is skipped: that process runs again if the locker changed meanwhile, since
+   * every process hears of every change (publish-claim.ts).
+   */
   private async publishChanges(): Promise<void> {
     const { db } = this.deps;
     const due = await unpublished(db);
     for (const row of due) {
-      const [version, published] = [Number(row.version), Number(row.publishedVersion)];
-      const msg = published < Number(row.floor) ? await fullSync(db, row.postomatId, version) : await deltaSync(db, row.postomatId, published, version);
-      if (!(await this.deps.publish(topics.sync(row.postomatId), msg))) return;
-      this.deps.onPublished?.(row.postomatId);
-      await db
-        .updateTable('locker_sync')
-        .set({ publishedVersion: version })
-        .where('postomatId', '=', row.postomatId)
-        .where('publishedVersion', '<', version)
-        .execute();
+      const claim = await claimPublishing(db, row.postomatId, this.deps.clock.now());
+      if (!claim) continue;
+      let published: number | undefined;
+      try {
+        const { version, publishedVersion, floor } = claim;
+        const msg = publishedVersion < floor ? await fullSync(db, row.postomatId, version) : await deltaSync(db, row.postomatId, publishedVersion, version);
+        if (!(await this.deps.publish(topics.sync(row.postomatId), msg))) return;
+        published = version;
+        this.deps.onPublished?.(row.postomatId);
+      } finally {
+        await releasePublishing(db, row.postomatId, claim, published);
+      }
     }
   }
 }

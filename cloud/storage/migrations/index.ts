@@ -22,6 +22,7 @@ import * as m011 from './011_change_notices.ts';
 import * as m012 from './012_retention.ts';
 import * as m015 from './015_bulk_jobs.ts';
 import * as m016 from './016_locker_safety.ts';
+import * as m019 from './019_sync_publish_claim.ts';
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -40,6 +41,7 @@ export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['012_retention', m012],
   ['015_bulk_jobs', m015],
   ['016_locker_safety', m016],
+  ['019_sync_publish_claim', m019],
 ];
 
 const LOCK_KEY = 7_340_021;
