@@ -8,9 +8,8 @@
  */
 import { seedBenchDatabase } from './lib/seed-orders.ts';
 import { seededCloud } from './lib/processes.ts';
-import { byName, measureCases, ratioToBare, report, type Case, type LoadRequest, SECONDS } from './lib/load.ts';
-import { benchDatabaseUrl } from './lib/postgres-copy.ts';
-import { postgresFigures, printPostgres } from './lib/postgres-runs.ts';
+import { byName, ratioToBare, report, type Case, type LoadRequest, SECONDS } from './lib/load.ts';
+import { measureBoth, printPostgres } from './lib/postgres-runs.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const LOCKERS = Number(process.env.BENCH_LOCKERS ?? 10_000);
@@ -44,19 +43,10 @@ const cloudCases = (url: string): Case[] => [
 
 const cases: Case[] = [bareCase, { name: 'bare Express JSON, answered at the end of the turn', url: bare.url, req: { path: '/bare-end-of-turn' } }, ...cloudCases(cloud.url)];
 
-let results;
 // Then the same rows on PostgreSQL, the same bare baseline, and order reads and creates on two instances.
-let postgres;
-try {
-  results = await measureCases(cases, SECONDS, log, async () => {});
-  const pgUrl = benchDatabaseUrl();
-  if (pgUrl) {
-    await cloud.stop();
-    postgres = await postgresFigures({ name: 'api', baseUrl: pgUrl, sqliteFile: file, bare: bareCase, cases: cloudCases, spread: ['GET /order/{id}', 'POST /order/create'], seconds: SECONDS, log });
-  }
-} finally {
-  await cleanup();
-}
+const { results, postgres } = await measureBoth({
+  name: 'api', cases, sqliteCloud: cloud, sqliteFile: file, bare: bareCase, cloudCases, spread: ['GET /order/{id}', 'POST /order/create'], seconds: SECONDS, log, cleanup,
+});
 const result = (prefix: string) => byName(results, prefix);
 const targets = {
   orderReadAtLeast70PctOfBare: ratioToBare(result('GET /order/{id}')) >= 0.7,

@@ -14,9 +14,8 @@
  */
 import { seedPlatformBench } from './lib/seed-platform.ts';
 import { seededCloud } from './lib/processes.ts';
-import { byName, measureCases, ratioToBare, report, type Case, type LoadRequest, SECONDS } from './lib/load.ts';
-import { benchDatabaseUrl } from './lib/postgres-copy.ts';
-import { postgresFigures, printPostgres } from './lib/postgres-runs.ts';
+import { byName, ratioToBare, report, type Case, type LoadRequest, SECONDS } from './lib/load.ts';
+import { measureBoth, printPostgres } from './lib/postgres-runs.ts';
 
 const PARCELS = Number(process.env.BENCH_PARCELS ?? 1_000_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 100_000);
@@ -65,19 +64,8 @@ for (const [kind, values] of Object.entries(byKind)) {
 log(`parcels found per search, on average: ${JSON.stringify(matches)}`);
 
 const cases: Case[] = [bareCase, ...cloudCases(cloud.url)];
-let results;
 // Then the same rows on PostgreSQL (its trigram indexes instead of FTS5), beside the same bare baseline.
-let postgres;
-try {
-  results = await measureCases(cases, SECONDS, log, async () => {});
-  const pgUrl = benchDatabaseUrl();
-  if (pgUrl) {
-    await cloud.stop();
-    postgres = await postgresFigures({ name: 'platform', baseUrl: pgUrl, sqliteFile: file, bare: bareCase, cases: cloudCases, spread: [], seconds: SECONDS, log });
-  }
-} finally {
-  await cleanup();
-}
+const { results, postgres } = await measureBoth({ name: 'platform', cases, sqliteCloud: cloud, sqliteFile: file, bare: bareCase, cloudCases, spread: [], seconds: SECONDS, log, cleanup });
 const result = (prefix: string) => byName(results, prefix);
 const targets = {
   parcelSearchP99Under25ms: result('GET parcel/list').fixedRate.p99 < 25,

@@ -10,7 +10,7 @@
  * contention in it, not how a fleet of machines scales.
  */
 import { caseRows, measure, measureCases, median, REPEATS, table, type Case, type CaseResult, type Figures, type LoadRequest } from './load.ts';
-import { copyToPostgres } from './postgres-copy.ts';
+import { benchDatabaseUrl, copyToPostgres } from './postgres-copy.ts';
 import { startClouds } from './processes.ts';
 
 export interface SpreadResult {
@@ -76,6 +76,34 @@ export async function postgresFigures(opts: {
   } finally {
     for (const c of clouds) await c.stop();
     await copy.drop();
+  }
+}
+
+/**
+ * A benchmark's whole measurement: its cases on SQLite; then, with BENCH_DATABASE_URL, the SQLite
+ * cloud stopped and the same cloud cases on PostgreSQL; `cleanup` (the seeded cloud's) in any case.
+ */
+export async function measureBoth(opts: {
+  name: string;
+  cases: Case[];
+  sqliteCloud: { stop(): Promise<void> };
+  sqliteFile: string;
+  bare: Case;
+  cloudCases: (url: string) => Case[];
+  spread: string[];
+  seconds: number;
+  log: (line: string) => void;
+  cleanup: () => Promise<void>;
+}): Promise<{ results: CaseResult[]; postgres?: PostgresFigures }> {
+  try {
+    const results = await measureCases(opts.cases, opts.seconds, opts.log, async () => {});
+    const baseUrl = benchDatabaseUrl();
+    if (!baseUrl) return { results };
+    await opts.sqliteCloud.stop();
+    const postgres = await postgresFigures({ name: opts.name, baseUrl, sqliteFile: opts.sqliteFile, bare: opts.bare, cases: opts.cloudCases, spread: opts.spread, seconds: opts.seconds, log: opts.log });
+    return { results, postgres };
+  } finally {
+    await opts.cleanup();
   }
 }
 
