@@ -1,8 +1,10 @@
 /**
  * Publishes what the database says is due, in every cloud process: deltas to lockers whose
  * version moved past what was published (whoever changed it: this process, another one, the
- * operator CLI), and staff commands. Nothing it relies on lives only in this process's memory;
- * two processes may publish the same delta or command, which agents take as a no-op.
+ * operator CLI), and staff commands. Nothing it relies on lives only in this process's memory.
+ * One process publishes each delta (a lease per locker, publish-claim.ts) and each command
+ * (markSent); only a process that dies mid-publish leaves a delta to be sent again, which
+ * agents take as a no-op.
  */
 import { topics } from '../../shared/mqtt/index.ts';
 import type { Clock } from '../../shared/clock.ts';
