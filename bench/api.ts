@@ -5,6 +5,10 @@
  *
  * Each measurement runs BENCH_REPEATS times (default 6, of BENCH_SECONDS = 5 s each) and the median is kept. BENCH_ORDERS,
  * BENCH_LOCKERS, BENCH_SECONDS and BENCH_REPEATS shrink a run for a quick look.
+ *
+ * With BENCH_DATABASE_URL (a PostgreSQL database; the run makes and drops schema bench_api), the
+ * same rows are copied to PostgreSQL and measured there too, with order reads and creates on one
+ * cloud process and on two (lib/postgres-runs.ts); written under `postgres` in api.json.
  */
 import { seedBenchDatabase } from './lib/seed-orders.ts';
 import { seededCloud } from './lib/processes.ts';

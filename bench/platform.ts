@@ -11,6 +11,9 @@
  *
  * Each measurement runs BENCH_REPEATS times (default 6, of BENCH_SECONDS = 5 s each) and the median is kept. BENCH_PARCELS,
  * BENCH_CLIENTS, BENCH_SECONDS and BENCH_REPEATS shrink a run for a quick look.
+ *
+ * With BENCH_DATABASE_URL (PostgreSQL; schema bench_platform, made and dropped), the same rows
+ * are measured on PostgreSQL too, written under `postgres` in platform.json.
  */
 import { seedPlatformBench } from './lib/seed-platform.ts';
 import { seededCloud } from './lib/processes.ts';

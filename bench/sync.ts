@@ -15,6 +15,8 @@
  * Sizes: BENCH_SYNC_AGENTS, BENCH_SYNC_ORDERS, BENCH_SYNC_RATE, BENCH_SYNC_CONNECTIONS. For
  * digging: BENCH_SYNC_ONLY_ORDERS=1 runs part 1 alone and prints it; BENCH_SYNC_CLOUD_NODE_ARGS
  * passes node flags to the cloud process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ * With BENCH_DATABASE_URL (PostgreSQL; schema bench_sync, made and dropped), part 1 runs on a copy
+ * of the same lockers on PostgreSQL too, written under `postgres` in sync.json.
  */
 import fs from 'node:fs';
 import os from 'node:os';

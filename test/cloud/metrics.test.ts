@@ -142,3 +142,16 @@ describe('where /metrics is served', () => {
     }
   });
 });
+
+describe('metrics configuration', () => {
+  it('defaults to a loopback listener on 9464, takes off, and refuses a short token or a bad port', async () => {
+    const { loadConfig, ConfigError } = await import('../../cloud/config.ts');
+    const defaults = loadConfig({});
+    assert.deepEqual([defaults.METRICS_HOST, defaults.METRICS_PORT, defaults.METRICS_TOKEN], ['127.0.0.1', 9464, undefined]);
+    assert.equal(loadConfig({ METRICS_PORT: 'off' }).METRICS_PORT, 'off');
+    assert.equal(loadConfig({ METRICS_PORT: '0' }).METRICS_PORT, 0);
+    assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), (e: Error) => e instanceof ConfigError && /METRICS_TOKEN must be at least 16 characters/.test(e.message));
+    assert.throws(() => loadConfig({ METRICS_PORT: '70000' }), (e: Error) => e instanceof ConfigError && /METRICS_PORT/.test(e.message));
+    assert.throws(() => loadConfig({ METRICS_PORT: 'on' }), (e: Error) => e instanceof ConfigError && /METRICS_PORT/.test(e.message));
+  });
+});
