@@ -139,7 +139,7 @@ describe('several cloud instances on one PostgreSQL and one Mosquitto', { skip: 
     // Orders created on every instance, then C killed while their parcels are being placed.
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await instances()[i]!('POST', `${BASE}/order/create`, { token: w.company.key, body: { toUserPhone: `+99655500020${i}`, postomatId: lockers[0]!.id, sendMessage: false, pay: true } });
+      const res = await instances()[i]!('POST', `${BASE}/order/create`, { token: w.company.key, body: { toUserPhone: `+99655500020${i}`, postomatId: lockers[0]!.id, sendMessage: true, pay: true } });
       assert.equal(res.status, 200, res.text);
       ids.push(res.body.id);
     }
@@ -159,8 +159,9 @@ describe('several cloud instances on one PostgreSQL and one Mosquitto', { skip: 
     const read = await requester(c.url)('GET', `${BASE}/order/${ids[1]}`, { token: w.company.key });
     assert.equal(read.status, 200);
     assert.ok(read.body.cellId);
-    // Nothing left behind: no delivery stuck, no delta unpublished.
+    // Nothing left behind: each placement's SMS sent (by whichever instance), no delivery stuck, no delta unpublished.
     await until('outbox drained', async () => ((await w.db.selectFrom('outbox_event').select('id').where('state', 'in', ['PENDING', 'SENDING']).execute()).length === 0 ? true : undefined));
+    for (const id of ids) assert.deepEqual((await outbox(id)).map((r) => `${r.kind}:${r.event}:${r.state}`), ['SMS:PICKUP_CODE:SENT']);
     await until('deltas published', async () => ((await w.db.selectFrom('locker_sync').select('postomatId').whereRef('version', '>', 'publishedVersion').execute()).length === 0 ? true : undefined));
   });
 
