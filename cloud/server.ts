@@ -100,6 +100,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const app = buildApp(deps, config.METRICS_TOKEN ? [(a) => mountMetricsRoute(a, metrics, config.METRICS_TOKEN!)] : []);
   const server = createHttpServer(app, httpLimitsOf(config), logger);
   await listenOn(server, config.PORT, config.HOST, `PORT ${config.PORT} is already in use: choose another with PORT=…`).catch(async (err) => {
+    storage.onStatement(undefined);
     await sync.close();
     await closeOwnStorage();
     throw err;
