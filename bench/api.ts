@@ -5,32 +5,37 @@
  *
  * Each measurement runs BENCH_REPEATS times (default 6, of BENCH_SECONDS = 5 s each) and the median is kept. BENCH_ORDERS,
  * BENCH_LOCKERS, BENCH_SECONDS and BENCH_REPEATS shrink a run for a quick look.
+ *
+ * With BENCH_DATABASE_URL (a PostgreSQL database; the run makes and drops schema bench_api), the
+ * same rows are copied to PostgreSQL and measured there too, with order reads and creates on one
+ * cloud process and on two (lib/postgres-runs.ts); written under `postgres` in api.json.
  */
 import { seedBenchDatabase } from './lib/seed-orders.ts';
 import { seededCloud } from './lib/processes.ts';
-import { byName, measureCases, ratioToBare, report, type Case, type LoadRequest, SECONDS } from './lib/load.ts';
+import { byName, ratioToBare, report, type Case, type LoadRequest, SECONDS } from './lib/load.ts';
+import { measureBoth, printPostgres } from './lib/postgres-runs.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const LOCKERS = Number(process.env.BENCH_LOCKERS ?? 10_000);
 const log = (line: string) => process.stderr.write(`[bench:api] ${line}\n`);
 
-const { seed, cloud, bare, cleanup } = await seededCloud(`${ORDERS.toLocaleString('en')} orders and ${LOCKERS.toLocaleString('en')} lockers`, log, (file) => seedBenchDatabase(file, { lockers: LOCKERS, orders: ORDERS, progress: log }));
+const { seed, cloud, bare, file, cleanup } = await seededCloud(`${ORDERS.toLocaleString('en')} orders and ${LOCKERS.toLocaleString('en')} lockers`, log, (file) => seedBenchDatabase(file, { lockers: LOCKERS, orders: ORDERS, progress: log }));
 const auth = { authorization: `Bearer ${seed.apiKey}` };
 const BASE = '/api/v1/integration/company';
 let n = 0;
 const nextOrder = () => `${BASE}/order/${seed.sampleOrderIds[n++ % seed.sampleOrderIds.length]}`;
 let phone = 0;
 
-const cases: Case[] = [
-  { name: 'bare Express JSON (baseline)', url: bare.url, req: { path: '/bare' } },
-  { name: 'bare Express JSON, answered at the end of the turn', url: bare.url, req: { path: '/bare-end-of-turn' } },
-  { name: 'GET /order/{id}', url: cloud.url, req: { path: nextOrder, headers: auth } },
-  { name: 'GET /order/list (page 1, aggregates)', url: cloud.url, req: { path: `${BASE}/order/list`, headers: auth } },
-  { name: 'GET /order/list?status=DELIVERED', url: cloud.url, req: { path: `${BASE}/order/list?status=DELIVERED`, headers: auth } },
-  { name: 'GET /postomat/list by distance (page of 20)', url: cloud.url, req: { path: `${BASE}/postomat/list?latitude=42.87&longitude=74.59&page=1&pageSize=20`, headers: auth } },
+const bareCase: Case = { name: 'bare Express JSON (baseline)', url: bare.url, req: { path: '/bare' } };
+/** The cloud's cases against a cloud at `url` (SQLite, then PostgreSQL with BENCH_DATABASE_URL). */
+const cloudCases = (url: string): Case[] => [
+  { name: 'GET /order/{id}', url, req: { path: nextOrder, headers: auth } },
+  { name: 'GET /order/list (page 1, aggregates)', url, req: { path: `${BASE}/order/list`, headers: auth } },
+  { name: 'GET /order/list?status=DELIVERED', url, req: { path: `${BASE}/order/list?status=DELIVERED`, headers: auth } },
+  { name: 'GET /postomat/list by distance (page of 20)', url, req: { path: `${BASE}/postomat/list?latitude=42.87&longitude=74.59&page=1&pageSize=20`, headers: auth } },
   {
     name: 'POST /order/create',
-    url: cloud.url,
+    url,
     req: {
       method: 'POST',
       path: `${BASE}/order/create`,
@@ -40,7 +45,12 @@ const cases: Case[] = [
   },
 ];
 
-const results = await measureCases(cases, SECONDS, log, cleanup);
+const cases: Case[] = [bareCase, { name: 'bare Express JSON, answered at the end of the turn', url: bare.url, req: { path: '/bare-end-of-turn' } }, ...cloudCases(cloud.url)];
+
+// Then the same rows on PostgreSQL, the same bare baseline, and order reads and creates on two instances.
+const { results, postgres } = await measureBoth({
+  name: 'api', cases, sqliteCloud: cloud, sqliteFile: file, bare: bareCase, cloudCases, spread: ['GET /order/{id}', 'POST /order/create'], seconds: SECONDS, log, cleanup,
+});
 const result = (prefix: string) => byName(results, prefix);
 const targets = {
   orderReadAtLeast70PctOfBare: ratioToBare(result('GET /order/{id}')) >= 0.7,
@@ -55,4 +65,6 @@ report('api', results, targets, {
   dataset: { orders: ORDERS, lockers: LOCKERS, storage: 'sqlite' },
   durationSeconds: SECONDS,
   comparisons: { orderReadVsEndOfTurnBare: Math.round(orderReadVsEndOfTurnBare * 1000) / 1000 },
+  ...(postgres ? { postgres } : {}),
 }, log);
+if (postgres) printPostgres(postgres);

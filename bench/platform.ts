@@ -11,16 +11,20 @@
  *
  * Each measurement runs BENCH_REPEATS times (default 6, of BENCH_SECONDS = 5 s each) and the median is kept. BENCH_PARCELS,
  * BENCH_CLIENTS, BENCH_SECONDS and BENCH_REPEATS shrink a run for a quick look.
+ *
+ * With BENCH_DATABASE_URL (PostgreSQL; schema bench_platform, made and dropped), the same rows
+ * are measured on PostgreSQL too, written under `postgres` in platform.json.
  */
 import { seedPlatformBench } from './lib/seed-platform.ts';
 import { seededCloud } from './lib/processes.ts';
-import { byName, measureCases, ratioToBare, report, type Case, type LoadRequest, SECONDS } from './lib/load.ts';
+import { byName, ratioToBare, report, type Case, type LoadRequest, SECONDS } from './lib/load.ts';
+import { measureBoth, printPostgres } from './lib/postgres-runs.ts';
 
 const PARCELS = Number(process.env.BENCH_PARCELS ?? 1_000_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 100_000);
 const log = (line: string) => process.stderr.write(`[bench:platform] ${line}\n`);
 
-const { seed, cloud, bare, cleanup } = await seededCloud(`${PARCELS.toLocaleString('en')} parcels and ${CLIENTS.toLocaleString('en')} clients`, log, (file) => seedPlatformBench(file, { clients: CLIENTS, parcels: PARCELS, progress: log }));
+const { seed, cloud, bare, file, cleanup } = await seededCloud(`${PARCELS.toLocaleString('en')} parcels and ${CLIENTS.toLocaleString('en')} clients`, log, (file) => seedPlatformBench(file, { clients: CLIENTS, parcels: PARCELS, progress: log }));
 const auth = { 'x-api-token': seed.apiKey };
 const BASE = '/api/v1/integrations';
 
@@ -38,13 +42,14 @@ const rotate = (values: string[], url: (v: string) => string) => {
 };
 const parcelSearch = (values: string[]): LoadRequest => ({ path: rotate(values, (s) => `${BASE}/logistic-company/parcel/list?search=${encodeURIComponent(s)}`), headers: auth });
 
-const cases: Case[] = [
-  { name: 'bare Express JSON (baseline)', url: bare.url, req: { path: '/bare' } },
-  { name: 'GET parcel/list?search= (phone, name, track code in turn)', url: cloud.url, req: parcelSearch(mixed) },
-  ...Object.entries(byKind).map(([kind, values]) => ({ name: `  parcel/list?search= ${kind} only`, url: cloud.url, req: parcelSearch(values) })),
+const bareCase: Case = { name: 'bare Express JSON (baseline)', url: bare.url, req: { path: '/bare' } };
+/** The cloud's cases against a cloud at `url` (SQLite, then PostgreSQL with BENCH_DATABASE_URL). */
+const cloudCases = (url: string): Case[] => [
+  { name: 'GET parcel/list?search= (phone, name, track code in turn)', url, req: parcelSearch(mixed) },
+  ...Object.entries(byKind).map(([kind, values]) => ({ name: `  parcel/list?search= ${kind} only`, url, req: parcelSearch(values) })),
   {
     name: 'GET client/search-by-code (five forms in turn)',
-    url: cloud.url,
+    url,
     req: { path: rotate(codeForms, (s) => `${BASE}/client/search-by-code?search=${encodeURIComponent(s)}`), headers: auth },
   },
 ];
@@ -61,7 +66,9 @@ for (const [kind, values] of Object.entries(byKind)) {
 }
 log(`parcels found per search, on average: ${JSON.stringify(matches)}`);
 
-const results = await measureCases(cases, SECONDS, log, cleanup);
+const cases: Case[] = [bareCase, ...cloudCases(cloud.url)];
+// Then the same rows on PostgreSQL (its trigram indexes instead of FTS5), beside the same bare baseline.
+const { results, postgres } = await measureBoth({ name: 'platform', cases, sqliteCloud: cloud, sqliteFile: file, bare: bareCase, cloudCases, spread: [], seconds: SECONDS, log, cleanup });
 const result = (prefix: string) => byName(results, prefix);
 const targets = {
   parcelSearchP99Under25ms: result('GET parcel/list').fixedRate.p99 < 25,
@@ -76,4 +83,6 @@ report('platform', results, targets, {
     parcelsFoundOnAverage: matches,
     codeForms: codeForms.slice(0, 5),
   },
+  ...(postgres ? { postgres } : {}),
 }, log);
+if (postgres) printPostgres(postgres);

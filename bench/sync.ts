@@ -15,13 +15,17 @@
  * Sizes: BENCH_SYNC_AGENTS, BENCH_SYNC_ORDERS, BENCH_SYNC_RATE, BENCH_SYNC_CONNECTIONS. For
  * digging: BENCH_SYNC_ONLY_ORDERS=1 runs part 1 alone and prints it; BENCH_SYNC_CLOUD_NODE_ARGS
  * passes node flags to the cloud process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ * With BENCH_DATABASE_URL (PostgreSQL; schema bench_sync, made and dropped), part 1 runs on a copy
+ * of the same lockers on PostgreSQL too, written under `postgres` in sync.json.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import { AGENT_SECRET_SCRYPT_N } from '../cloud/services/admin/postomats.ts';
+import { openStorage } from '../cloud/storage/database.ts';
+import { benchDatabaseUrl, copyToPostgres } from './lib/postgres-copy.ts';
 import { startBenchAgents } from './lib/bench-agents.ts';
 import { barePublishReceive, humanCostLogins, manyLockers, withProbe } from './lib/broker-measures.ts';
 import { table } from './lib/load.ts';
@@ -39,26 +43,34 @@ const TARGET_P99_MS = 100;
 
 const log = (line: string) => process.stderr.write(`[bench:sync] ${line}\n`);
 
-async function orderToUsable(file: string, key: string, lockers: SeededLocker[], dir: string) {
-  const cloud = await startChildUntil('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0', DATABASE_URL: file, RATE_LIMIT_MAX: '0' }, (m) =>
+/** `databaseUrl`: the seeded SQLite file, or its copy on PostgreSQL (`env` names the schema). */
+async function orderToUsable(databaseUrl: string, key: string, lockers: SeededLocker[], dir: string, env: Record<string, string> = {}) {
+  const cloud = await startChildUntil('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0', DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '0', METRICS_PORT: 'off', ...env }, (m) =>
     m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined,
     process.env.BENCH_SYNC_CLOUD_NODE_ARGS?.split(' ').filter(Boolean),
   );
   try {
-    return await measureOrderToUsable(cloud.ready, key, lockers, dir, file);
+    return await measureOrderToUsable(cloud.ready, key, lockers, dir, databaseUrl);
   } finally {
     await cloud.stop();
   }
 }
 
-async function measureOrderToUsable(cloud: { url: string; mqtt: string }, key: string, lockers: SeededLocker[], dir: string, file: string) {
+async function measureOrderToUsable(cloud: { url: string; mqtt: string }, key: string, lockers: SeededLocker[], dir: string, databaseUrl: string) {
   log(`cloud on ${cloud.url}, broker ${cloud.mqtt}; connecting ${lockers.length} agents`);
   const t0 = performance.now();
   const agents = await startBenchAgents(lockers, cloud.mqtt, path.join(dir, 'agents'));
   log(`${lockers.length} agents connected in ${Math.round(performance.now() - t0)} ms`);
-  const db = new SQLite(file, { readonly: true });
-  await untilAll('every agent announced', () => (db.prepare('select count(*) n from locker_link where online = 1').get() as { n: number }).n >= lockers.length);
-  db.close();
+  const storage = await openStorage(databaseUrl, { migrate: false });
+  const deadline = Date.now() + 60_000;
+  try {
+    while (Number((await sql<{ n: number }>`select count(*) as n from locker_link where online = 1`.execute(storage.db)).rows[0]!.n) < lockers.length) {
+      if (Date.now() > deadline) throw new Error('timed out: every agent announced');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    await storage.close();
+  }
 
   const created = new Map<string, { start: number; answered: number }>();
   const create = async () => {
@@ -103,7 +115,20 @@ async function main() {
   try {
     log(`seeding ${CONNECTIONS} lockers (+${FULL_COST_SAMPLE} with production-cost passwords)`);
     const { key, lockers, full } = await seed(file, Math.max(CONNECTIONS, AGENTS), FULL_COST_SAMPLE);
+    // The same lockers on PostgreSQL, copied before the SQLite run leaves its orders and link state behind.
+    const pgUrl = benchDatabaseUrl();
+    const pgCopy = pgUrl ? await copyToPostgres(file, pgUrl, 'bench_sync', log) : undefined;
     const sync = await orderToUsable(file, key, lockers.slice(0, AGENTS), dir);
+    let postgres;
+    if (pgCopy) {
+      try {
+        log('PostgreSQL: order created → code usable at the agent');
+        const onPg = await orderToUsable(pgCopy.databaseUrl, key, lockers.slice(0, AGENTS), path.join(dir, 'pg'), pgCopy.env);
+        postgres = { storage: 'postgresql', orderToUsable: onPg.toUsable, orderToAgent: onPg.toReceived, storeApply: onPg.storeApply, httpCreate: onPg.httpCreate, agentsProcessLoopDelay: onPg.agentsProcessLoopDelay };
+      } finally {
+        await pgCopy.drop();
+      }
+    }
     if (process.env.BENCH_SYNC_ONLY_ORDERS) return console.log(JSON.stringify(sync, null, 2));
     const baseline = await withProbe(file, (p) => barePublishReceive(p, lockers.slice(0, AGENTS), { orders: ORDERS, rate: RATE, log }));
     const connections = await withProbe(file, (p) => manyLockers(p, lockers.slice(0, CONNECTIONS), log));
@@ -126,6 +151,7 @@ async function main() {
       baselineBarePublishReceive: baseline,
       brokerWithManyLockers: connections,
       humanPasswordCostLogins: humanCost,
+      ...(postgres ? { postgres } : {}),
     };
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
     fs.writeFileSync(path.join(ROOT, 'bench/results/sync.json'), JSON.stringify(result, null, 2) + '\n');
@@ -136,6 +162,7 @@ async function main() {
         row('  until the sync message reaches the agent', sync.toReceived),
         row('  the agent store applying it (SQLite, FULL)', sync.storeApply),
         row('  the HTTP create answer', sync.httpCreate),
+        ...(postgres ? [row(`on PostgreSQL: order created (HTTP) → code usable at the agent`, postgres.orderToUsable), row('  the HTTP create answer (PostgreSQL)', postgres.httpCreate)] : []),
         row(`baseline: bare publish → receive, same broker, ${AGENTS} lockers`, baseline),
         row(`connect, ${CONNECTIONS} lockers (200 at a time)`, connections.connect),
         row(`connect at scrypt N=16384 (${FULL_COST_SAMPLE}, 8 at a time)`, humanCost.connect),

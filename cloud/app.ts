@@ -9,18 +9,28 @@ import { guardsOf } from './http/app-guards.ts';
 import { mountSandbox } from './sandbox/routes.ts';
 import { mountContractDocs } from './openapi/routes.ts';
 import { mountEnrolment } from './enrolment/routes.ts';
+import { newRequestScope, requestIds, withRequestIds } from './http/request-id.ts';
+import { mountProbes } from './http/readiness.ts';
+import { httpMetrics } from './metrics/http-metrics.ts';
 
 export type Mount = (app: express.Express, deps: AppDeps) => void;
 
 export function buildApp(deps: AppDeps, extraMounts: Mount[] = []): express.Express {
   // One set of limit tables and credential caches per app, on deps where the code that revokes reaches them.
   guardsOf(deps);
+  if (!deps.requests) {
+    deps.requests = newRequestScope();
+    deps.logger = withRequestIds(deps.logger, deps.requests);
+  }
   const app = express();
   app.disable('x-powered-by');
   // No ETags: they cost a SHA-1 of every JSON answer, and API clients do not revalidate.
   app.set('etag', false);
   app.set('query parser', 'simple');
   const json = jsonBody('1mb');
+  // First: every answer, refusals by the guards included, is counted and carries the id.
+  if (deps.metrics) app.use(httpMetrics(deps.metrics));
+  app.use(requestIds(deps.requests));
   // The Locker API parses bodies only on its POST routes (routes-under.ts), so it comes first.
   mountLockerApi(app, deps, json);
   // Absent unless SANDBOX=true: then its paths are the app's 404 like any unknown path.
@@ -30,7 +40,7 @@ export function buildApp(deps: AppDeps, extraMounts: Mount[] = []): express.Expr
   app.use(platformApi(deps));
   mountEnrolment(app, deps);
   for (const mount of extraMounts) mount(app, deps);
-  app.get('/health', (_req, res) => void res.json({ status: 'ok' }));
+  mountProbes(app, { db: deps.db, brokerConnected: deps.brokerConnected });
   mountContractDocs(app);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

@@ -55,7 +55,16 @@ const HTTP_LIMITS_ENV = {
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: cap('HTTP_MAX_CONNECTIONS_PER_ADDRESS', 64),
 };
 
+/** Where /metrics is served (cloud/metrics/endpoint.ts, docs/operations.md "Metrics"). */
+const METRICS_ENV = {
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  // 'off': no listener of its own (with METRICS_TOKEN, /metrics is still on the API port).
+  METRICS_PORT: z.union([z.literal('off'), port('METRICS_PORT')], { error: 'METRICS_PORT must be a port number or off' }).default(9464),
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 24)').max(512, 'METRICS_TOKEN must be at most 512 characters').optional(),
+};
+
 const EnvSchema = z.object({
+  ...METRICS_ENV,
   ...RETENTION_ENV,
   ...BROKER_ENV,
   PORT: port('PORT').default(3000),

@@ -10,6 +10,8 @@ import type { LimitsConfig } from './http/limits-config.ts';
 import type { TargetPolicy } from './domain/outbound-targets.ts';
 import type { SandboxSlot } from './sandbox/fleet-port.ts';
 import type { Request } from 'express';
+import type { RequestScope } from './http/request-id.ts';
+import type { CloudMetrics } from './metrics/cloud-metrics.ts';
 
 export { DEFAULT_AUTH_LIMITS, type AuthLimitsConfig, type RateLimitConfig } from './http/limits-config.ts';
 
@@ -41,4 +43,10 @@ export interface AppDeps {
   sandbox?: SandboxSlot;
   /** the broker address handed to an enrolling locker (AGENT_MQTT_URL, or the cloud's broker at the request's host) */
   agentBrokerUrl?: (req: Request) => string;
+  /** the current request's id for log lines (http/request-id.ts); buildApp creates it, and wraps `logger`, when absent */
+  requests?: RequestScope;
+  /** counts and times requests when present (cloud/metrics) */
+  metrics?: CloudMetrics;
+  /** `/ready`'s view of the broker link (absent: no broker to check) */
+  brokerConnected?: () => boolean;
 }

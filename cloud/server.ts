@@ -23,6 +23,11 @@ import { expireUnplacedOrders } from './services/order-expiry.ts';
 import { runBulkJobs } from './services/platform/bulk-rewrites.ts';
 import { startRetention } from './retention/pruner.ts';
 import { brokerAtRequestHost } from './enrolment/routes.ts';
+import { newRequestScope, withRequestIds } from './http/request-id.ts';
+import { CloudMetrics } from './metrics/cloud-metrics.ts';
+import { registerDatabaseGauges } from './metrics/database-gauges.ts';
+import { SyncLag } from './metrics/sync-lag.ts';
+import { mountMetricsRoute, startMetricsListener, type MetricsListener } from './metrics/endpoint.ts';
 
 /** Orders archived per transaction by the expiry. */
 const EXPIRY_BATCH = 200;
@@ -36,6 +41,9 @@ export interface CloudHandle {
   sync: SyncHandle;
   /** archives orders never placed; runNow() for tests and the operator */
   orderExpiry: BackgroundTask;
+  metrics: CloudMetrics;
+  /** the loopback /metrics listener (METRICS_PORT), when it started */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -47,15 +55,29 @@ export interface StartOptions {
 }
 
 export async function startCloud(config: CloudConfig, options: StartOptions = {}): Promise<CloudHandle> {
-  const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
+  // Every line written while a request is handled carries its id (http/request-id.ts).
+  const requests = newRequestScope();
+  const logger = withRequestIds(options.logger ?? createLogger({ level: config.LOG_LEVEL }), requests);
   const clock = options.clock ?? systemClock;
   const storage = options.storage ?? (await openStorage(config.DATABASE_URL));
   const closeOwnStorage = () => (options.storage ? Promise.resolve() : storage.close());
+  const metrics = new CloudMetrics();
+  storage.onStatement((ms) => metrics.queryDuration.observe(ms / 1000));
+  registerDatabaseGauges(metrics, storage, clock);
+  const syncLag = new SyncLag(metrics.syncLag);
   // Wake-ups after commit, from this process and (through the database) from every other one.
   const feed = storage.changes;
   const uow = createUnitOfWork(storage.db, feed);
   // Before HTTP: an order created by the first request must find the locker link running.
-  const sync = await startSync(config, { db: storage.db, uow, clock, logger, eventMaxAttempts: config.LOCKER_EVENT_MAX_ATTEMPTS }).catch(async (err) => {
+  const sync = await startSync(config, {
+    db: storage.db, uow, clock, logger, eventMaxAttempts: config.LOCKER_EVENT_MAX_ATTEMPTS,
+    onEvent: (outcome) => metrics.lockerEvent(outcome),
+    onPublished: (lockerId) => {
+      metrics.syncPublished.inc();
+      syncLag.published(lockerId);
+    },
+  }).catch(async (err) => {
+    storage.onStatement(undefined);
     await closeOwnStorage();
     throw err;
   });
@@ -76,10 +98,14 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     // The fleet is plugged in once it runs (scripts/start-all.ts): its agents need this cloud's broker first.
     sandbox: config.SANDBOX ? new SandboxSlot() : undefined,
     agentBrokerUrl: config.AGENT_MQTT_URL ? () => config.AGENT_MQTT_URL! : brokerAtRequestHost(sync.mqttUrl),
+    requests,
+    metrics,
+    brokerConnected: () => sync.connected(),
   };
-  const app = buildApp(deps);
+  const app = buildApp(deps, config.METRICS_TOKEN ? [(a) => mountMetricsRoute(a, metrics, config.METRICS_TOKEN!)] : []);
   const server = createHttpServer(app, httpLimitsOf(config), logger);
   await listenOn(server, config.PORT, config.HOST, `PORT ${config.PORT} is already in use: choose another with PORT=…`).catch(async (err) => {
+    storage.onStatement(undefined);
     await sync.close();
     await closeOwnStorage();
     throw err;
@@ -87,16 +113,20 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const port = (server.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const url = `http://${host}:${port}`;
-  const dispatcher = createDispatcher(config, storage, clock, logger, url);
+  const dispatcher = createDispatcher(config, storage, clock, logger, url, undefined, (kind, state) => metrics.delivered(kind, state));
+  const metricsListener: MetricsListener | undefined = config.METRICS_PORT === 'off' ? undefined : await startMetricsListener(metrics, config.METRICS_HOST, config.METRICS_PORT, logger);
   dispatcher.start();
   // An order's codes go to its locker, and its events to their receivers, right after the
   // commit that made them; the polls behind these are only a safety net.
-  const stopHearing = feed.onChange((change) => {
+  // Outside the request whose commit woke them: the publisher's and the dispatcher's timers
+  // would otherwise carry that request's id into every later round's log lines.
+  const stopHearing = feed.onChange((change) => requests.exit(() => {
+    if (change.lockers !== 'all' && change.lockers.length) syncLag.changed(change.lockers);
     if (change.lockers === 'all' || change.lockers.length) sync.publisher.soon();
     if (change.outbox) dispatcher.wake();
     // Another process revoked a credential (or committed something unknown, on SQLite).
     if (change.credentials) deps.credentials?.revokeAll();
-  });
+  }));
   // Finished work is pruned past its retention window (docs/retention.md).
   const retention = startRetention(config, { db: storage.db, clock, logger });
   // Orders never placed free their locker's codes (README "Decisions").
@@ -122,8 +152,12 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     dispatcher,
     sync,
     orderExpiry,
+    metrics,
+    metricsUrl: metricsListener?.url,
     async close() {
       stopHearing();
+      await metricsListener?.close();
+      storage.onStatement(undefined);
       await orderExpiry.stop();
       await bulkJobs.stop();
       await retention.stop();

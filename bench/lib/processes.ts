@@ -51,17 +51,34 @@ export function startChild(script: string, env: Record<string, string> = {}, arg
             proc.stdout!.removeAllListeners('data');
             proc.stdout!.resume();
             proc.removeAllListeners('exit');
-            resolve({
-              proc,
-              url,
-              stop: () => new Promise((r) => { proc.once('exit', () => r()); proc.kill('SIGTERM'); }),
-            });
+            resolve({ proc, url, stop: () => stopChild(proc) });
             return;
           }
         } catch { /* not a JSON line yet */ }
       }
     });
   });
+}
+
+/** SIGTERM and its exit; at once for a child already gone (a benchmark may stop a cloud early). */
+function stopChild(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+  return new Promise((r) => {
+    proc.once('exit', () => r());
+    proc.kill('SIGTERM');
+  });
+}
+
+/**
+ * `instances` cloud processes on one database (a PostgreSQL copy, postgres-copy.ts), each with
+ * its own embedded broker (HTTP benchmarks need no shared broker).
+ */
+export async function startClouds(databaseUrl: string, env: Record<string, string>, instances: number): Promise<Child[]> {
+  const clouds: Child[] = [];
+  for (let i = 0; i < instances; i++) {
+    clouds.push(await startChild('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info', MQTT_PORT: '0', METRICS_PORT: 'off', ...env }));
+  }
+  return clouds;
 }
 
 /** Starts a script as `spawnScript` does; resolves with the first stdout JSON line that `pick` accepts. */
@@ -84,7 +101,7 @@ export function startChildUntil<T>(script: string, env: Record<string, string>, 
       lines.removeAllListeners('line');
       proc.stdout!.resume();
       proc.removeAllListeners('exit');
-      resolve({ proc, ready, stop: () => new Promise((r) => (proc.once('exit', () => r()), proc.kill('SIGTERM'))) });
+      resolve({ proc, ready, stop: () => stopChild(proc) });
     });
   });
 }
@@ -93,6 +110,8 @@ export interface SeededCloud<S> {
   seed: S;
   /** the cloud (`npm run cloud`) on the seeded SQLite file */
   cloud: Child;
+  /** the seeded SQLite file (copied to PostgreSQL when BENCH_DATABASE_URL is set) */
+  file: string;
   /** the bare Express baseline */
   bare: Child;
   /** stops both and deletes the database (unless BENCH_KEEP keeps it) */
@@ -128,11 +147,12 @@ export async function seededCloud<S>(what: string, log: (line: string) => void, 
     if (keep) fs.writeFileSync(seedFile, JSON.stringify({ what, seed: seeded }));
   }
   await readThrough(file, log);
-  const cloud = await startChild('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: file, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info', MQTT_PORT: '0' });
+  const cloud = await startChild('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: file, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info', MQTT_PORT: '0', METRICS_PORT: 'off' });
   const bare = await startChild('bench/lib/bare-server.ts');
   return {
     seed: seeded,
     cloud,
+    file,
     bare,
     async cleanup() {
       await cloud.stop();

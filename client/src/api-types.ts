@@ -1792,6 +1792,19 @@ export interface Operations {
       status: "ok";
     };
   };
+  getReady: {
+    method: "GET";
+    path: "/ready";
+    params: Record<string, unknown>;
+    query: Record<string, unknown>;
+    body: undefined;
+    response: {
+      status: "ready" | "not ready";
+      database: "ok" | "unreachable";
+      migrations: "current" | "pending" | "newer" | "unknown";
+      broker: "connected" | "disconnected" | "none";
+    };
+  };
 }
 
 export type OperationId = keyof Operations;

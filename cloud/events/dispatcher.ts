@@ -46,6 +46,8 @@ export interface DispatcherDeps {
   sms: SmsProvider;
   post?: PostJson;
   options?: Partial<DispatcherOptions>;
+  /** each delivery's kind and outcome (metrics) */
+  onDelivered?: (kind: OutboxEventTable['kind'], state: EventState) => void;
 }
 
 export class Dispatcher {
@@ -164,6 +166,7 @@ export class Dispatcher {
       .where('claimedBy', '=', this.workerId)
       .execute()
       .catch((err) => this.deps.logger.error('outbox result not recorded', { eventId: row.id, err }));
+    this.deps.onDelivered?.(row.kind, state);
     const level = state === 'FAILED' ? 'warn' : 'info';
     this.deps.logger[level]('outbound event', {
       eventId: row.id, kind: row.kind, event: row.event, orderId: row.orderId, state, status: result.status, error: result.error, latencyMs: result.latencyMs,

@@ -3,7 +3,7 @@ import { targetPolicyOf, type CloudConfig } from '../config.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { Logger } from '../logger.ts';
 import type { Storage } from '../storage/database.ts';
-import { Dispatcher } from './dispatcher.ts';
+import { Dispatcher, type DispatcherDeps } from './dispatcher.ts';
 import { HttpSmsProvider, LogSmsProvider } from './sms.ts';
 import { guardedPost, type PostJson } from './http-post.ts';
 
@@ -11,7 +11,7 @@ import { guardedPost, type PostJson } from './http-post.ts';
  * Webhooks and company notifications go through the outbound-target rule; the SMS gateway is
  * the operator's own (SMS_GATEWAY_URL) and may be on a private network, so it does not.
  */
-export function createDispatcher(config: CloudConfig, storage: Storage, clock: Clock, logger: Logger, publicBaseUrl: string, post?: PostJson): Dispatcher {
+export function createDispatcher(config: CloudConfig, storage: Storage, clock: Clock, logger: Logger, publicBaseUrl: string, post?: PostJson, onDelivered?: DispatcherDeps['onDelivered']): Dispatcher {
   const sms = config.SMS_PROVIDER === 'http'
     ? new HttpSmsProvider(config.SMS_GATEWAY_URL!, config.SMS_GATEWAY_TOKEN, config.EVENT_TIMEOUT_MS)
     : new LogSmsProvider(logger.child({ component: 'sms' }));
@@ -22,6 +22,7 @@ export function createDispatcher(config: CloudConfig, storage: Storage, clock: C
     logger: logger.child({ component: 'events' }),
     sms,
     post: guardedPost(targetPolicyOf(config), post),
+    onDelivered,
     options: {
       webhooksEnabled: config.WEBHOOKS_ENABLED,
       timeoutMs: config.EVENT_TIMEOUT_MS,

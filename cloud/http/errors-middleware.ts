@@ -5,6 +5,7 @@ import type { Logger } from '../logger.ts';
 import { DEFAULT_STATUS, MESSAGE_TEXT } from './error-map.ts';
 import { HttpError } from './http-error.ts';
 import { isBusy } from '../storage/sqlite-busy.ts';
+import { requestIdOf } from './request-id.ts';
 
 /** How much of a client's path a message or a log line repeats: the path is the sender's text. */
 const PATH_SHOWN = 200;
@@ -59,10 +60,16 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     logOutcome(logger, req, httpError, err);
     if (res.headersSent) return;
     if (httpError.headers) res.set(httpError.headers);
-    res.status(httpError.statusCode).json(httpError.toBody());
+    res.status(httpError.statusCode).json(withRequestId(httpError.toBody(), req));
   };
 }
 
 export const notFoundHandler: RequestHandler = (req, res) => {
-  res.status(404).json({ message: `Route ${req.method}:${req.originalUrl.slice(0, PATH_SHOWN)} not found`, error: 'Not Found', statusCode: 404 });
+  res.status(404).json(withRequestId({ message: `Route ${req.method}:${req.originalUrl.slice(0, PATH_SHOWN)} not found`, error: 'Not Found', statusCode: 404 }, req));
 };
+
+/** The spec's error body and, as an extra field, the id to quote when asking about the failure. */
+function withRequestId(body: Record<string, unknown>, req: Request): Record<string, unknown> {
+  const requestId = requestIdOf(req);
+  return requestId ? { ...body, requestId } : body;
+}

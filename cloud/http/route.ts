@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { parsePart } from './validation.ts';
 import { sendJson } from './send-json.ts';
 import { ListAnswer, sendList } from './stream-json.ts';
+import { noteRoute } from '../metrics/http-metrics.ts';
 
 export { sendJson };
 
@@ -50,6 +51,7 @@ export function route<S extends RouteSchemas>(
   options: RouteOptions = {},
 ): RequestHandler {
   const routeHandler: RequestHandler = async (req, res) => {
+    noteRoute(req, res);
     const params = schemas.params ? parsePart('params', schemas.params, req.params, options.separator) : undefined;
     const body = schemas.body ? parsePart('body', schemas.body, req.body, options.separator) : undefined;
     const query = schemas.query ? parsePart('querystring', schemas.query, req.query ?? {}, options.separator) : undefined;

@@ -14,6 +14,7 @@ import { AGENT_OPERATIONS, SANDBOX_OPERATIONS } from './sandbox-operations.ts';
 import { OUTBOUND_EVENTS } from './outbound-events.ts';
 import { familyOf, FAMILIES, SECURITY_SCHEMES } from './families.ts';
 import { curlSample } from './samples.ts';
+import { ReadinessAnswer } from '../http/readiness.ts';
 import { INTRODUCTION, TAGS } from './introduction.ts';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
@@ -28,7 +29,19 @@ type ServiceDoc = OperationDoc & { response?: z.ZodType; contentType?: string };
 
 /** The service's own routes: health and this documentation. */
 const SERVICE_OPERATIONS: Record<string, ServiceDoc> = {
-  ['GET /health']: { tag: 'Service', summary: 'Health', description: 'Answers `{ "status": "ok" }` while the process serves HTTP.', response: Health },
+  ['GET /health']: { tag: 'Service', summary: 'Health', description: 'Answers `{ "status": "ok" }` while the process serves HTTP (liveness).', response: Health },
+  ['GET /ready']: {
+    tag: 'Service',
+    summary: 'Readiness',
+    description: 'For a load balancer: 200 `ready` when the database answers (within 2 s), every migration this release knows is applied and the MQTT link is up; otherwise **503** with the same body naming the failing part. See docs/operations.md.',
+    response: ReadinessAnswer,
+  },
+  ['GET /metrics']: {
+    tag: 'Service',
+    summary: 'Metrics (Prometheus text format)',
+    description: 'Only on the API port when `METRICS_TOKEN` is set, to `Authorization: Bearer <METRICS_TOKEN>`; by default metrics are served apart, on 127.0.0.1:9464 (`METRICS_HOST`, `METRICS_PORT`).',
+    contentType: 'text/plain',
+  },
   [`GET ${OPENAPI_PATH}`]: { tag: 'Service', summary: 'This OpenAPI 3.1 document' },
   [`GET ${ASYNCAPI_PATH}`]: { tag: 'Service', summary: 'The AsyncAPI 3 document of the MQTT contract between the cloud and locker agents' },
   [`GET ${DOCS_PATH}`]: { tag: 'Service', summary: 'This reference, rendered (Redoc)', contentType: 'text/html' },

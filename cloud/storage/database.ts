@@ -36,13 +36,22 @@ export interface Storage {
   changes: ChangeFeed;
   /** statements run so far by this storage (operators' metrics; tests count the work of a request) */
   statements(): number;
+  /** calls `listener` with each statement's duration in milliseconds (metrics); one listener, the latest */
+  onStatement(listener: ((ms: number) => void) | undefined): void;
+  /** PostgreSQL's connection pool now; undefined on SQLite (one connection) */
+  pool(): { total: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
 }
 
-/** Counts statements as Kysely runs them; prepared reads on SQLite's direct reader count themselves. */
+/** Counts (and times, for metrics) statements as Kysely runs them; prepared reads on SQLite's direct reader count themselves. */
 class StatementCounter {
   n = 0;
-  readonly log = () => void this.n++;
+  listener: ((ms: number) => void) | undefined;
+  readonly log = (event: { queryDurationMillis: number }) => this.record(event.queryDurationMillis);
+  record(ms: number): void {
+    this.n++;
+    this.listener?.(ms);
+  }
 }
 
 export interface OpenOptions {
@@ -110,6 +119,8 @@ function openSqlite(url: string, options: OpenOptions): Storage {
     describe: `sqlite:${file}`,
     changes,
     statements: () => counter.n,
+    onStatement: (listener) => void (counter.listener = listener),
+    pool: () => undefined,
     close: async () => {
       await changes.close();
       reader?.close();
@@ -143,9 +154,15 @@ function rowReader(sqlite: SQLite.Database, counter: StatementCounter): DirectRe
     return { statement, row };
   });
   return (text, parameters) => {
-    counter.n++;
     const { statement, row } = entryOf(text);
-    return (statement.all(...parameters) as unknown[][]).map(row);
+    if (!counter.listener) {
+      counter.n++;
+      return (statement.all(...parameters) as unknown[][]).map(row);
+    }
+    const started = performance.now();
+    const rows = (statement.all(...parameters) as unknown[][]).map(row);
+    counter.record(performance.now() - started);
+    return rows;
   };
 }
 
@@ -232,6 +249,8 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Storage>
     describe: redactUrl(url) + (schema ? ` (schema ${schema})` : ''),
     changes,
     statements: () => counter.n,
+    onStatement: (listener) => void (counter.listener = listener),
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: async () => {
       await changes.close();
       await db.destroy();

@@ -25,7 +25,7 @@ import type { UnitOfWork } from '../services/unit-of-work.ts';
 import { checkCellMap } from './cell-map.ts';
 import { recordHealth, recordSelfTest } from './field-reports.ts';
 import { recordResponse } from './commands.ts';
-import { ingestEvent } from './ingest.ts';
+import { ingestEvent, type IngestOutcome } from './ingest.ts';
 import { lockerExists, recordCells, recordConnection } from './link-state.ts';
 import type { SyncPublisher } from './publisher.ts';
 import { syncForAnnouncement } from './sync-out.ts';
@@ -39,6 +39,8 @@ export interface InboundDeps {
   publisher: SyncPublisher;
   /** attempts before an event that keeps failing is set aside (ingest.ts) */
   eventMaxAttempts?: number;
+  /** what each locker event came to (metrics) */
+  onEvent?: (outcome: IngestOutcome) => void;
 }
 
 /** Messages of one locker waiting to be handled, at most. */
@@ -116,6 +118,7 @@ export class InboundMessages {
     if (!(await this.isKnown(lockerId))) return logger.debug('message of an unknown locker ignored', { lockerId, topic: name });
     if (name === 'events') {
       const event = this.decode(lockerId, name, LockerEvent, payload);
+      if (!event && payload.length) this.deps.onEvent?.('INVALID');
       if (event && (await ingestEvent(this.deps, lockerId, event)) === 'ack') {
         await this.deps.publish(topics.acks(lockerId), { v: CONTRACT_VERSION, eventId: event.eventId });
       }

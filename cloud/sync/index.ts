@@ -21,6 +21,7 @@ import { AgentCredentials } from './credentials.ts';
 import { InboundMessages } from './inbound.ts';
 import { SyncPublisher } from './publisher.ts';
 import type { BrokerRefusal } from './refusal-log.ts';
+import type { IngestOutcome } from './ingest.ts';
 
 const INBOUND: TopicName[] = ['connection', 'cells', 'events', 'responses', 'health', 'selftest'];
 const COMMAND_RESEND_MS = 10_000;
@@ -40,6 +41,8 @@ export interface SyncHandle {
   };
   publisher: SyncPublisher;
   inbound: InboundMessages;
+  /** whether the cloud's own MQTT client is connected to the broker now (readiness) */
+  connected(): boolean;
   close(): Promise<void>;
 }
 
@@ -52,6 +55,9 @@ export interface SyncDeps {
   connect?: MqttConnect;
   /** attempts before an event that keeps failing is set aside (LOCKER_EVENT_MAX_ATTEMPTS) */
   eventMaxAttempts?: number;
+  /** metrics: what each locker event came to, and each delta published */
+  onEvent?: (outcome: IngestOutcome) => void;
+  onPublished?: (postomatId: string) => void;
 }
 
 export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<SyncHandle> {
@@ -80,10 +86,10 @@ export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<Sy
   );
   const publish = (topic: string, body: unknown) => link.publish(topic, body, { qos: 1 });
   const publisher = new SyncPublisher(
-    { db: deps.db, clock: deps.clock, logger, publish, connected: () => link.connected },
+    { db: deps.db, clock: deps.clock, logger, publish, connected: () => link.connected, onPublished: deps.onPublished },
     { pollMs: config.SYNC_POLL_MS, commandResendMs: COMMAND_RESEND_MS },
   );
-  const inbound = new InboundMessages({ db: deps.db, uow: deps.uow, clock: deps.clock, logger, publish, publisher, eventMaxAttempts: deps.eventMaxAttempts });
+  const inbound = new InboundMessages({ db: deps.db, uow: deps.uow, clock: deps.clock, logger, publish, publisher, eventMaxAttempts: deps.eventMaxAttempts, onEvent: deps.onEvent });
   link.on('message', (topic, payload) => inbound.handle(topic, payload));
 
   const subscribed = new Promise<void>((resolve, reject) => {
@@ -139,6 +145,7 @@ export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<Sy
     },
     publisher,
     inbound,
+    connected: () => link.connected,
     async close() {
       await stopAll();
       await inbound.idle();

@@ -21,7 +21,7 @@ import { transitionOrder } from '../services/order-transitions.ts';
 import type { UnitOfWork } from '../services/unit-of-work.ts';
 import { raiseAlarm } from './alarms.ts';
 import { alarmForFieldEvent } from './field-alarms.ts';
-import type { LockerAlarmKind, LockerEventTable } from './types.ts';
+import type { LockerAlarmKind, LockerEventOutcome, LockerEventTable } from './types.ts';
 
 export interface IngestDeps {
   db: Db;
@@ -30,7 +30,12 @@ export interface IngestDeps {
   logger: Logger;
   /** attempts before an event that keeps failing is set aside (DEFAULT_EVENT_MAX_ATTEMPTS when absent) */
   eventMaxAttempts?: number;
+  /** what each event came to (metrics) */
+  onEvent?: (outcome: IngestOutcome) => void;
 }
+
+/** What an event came to: its recorded outcome, or seen before, left for the agent to resend, or not parsable (inbound.ts). */
+export type IngestOutcome = LockerEventOutcome | 'DUPLICATE' | 'DEFERRED' | 'INVALID';
 
 /** `ack`: done (applied, stored, rejected, failed or seen before); `wait`: not yet, the agent sends it again. */
 export type IngestResult = 'ack' | 'wait';
@@ -45,6 +50,7 @@ export async function ingestEvent(deps: IngestDeps, lockerId: string, event: Loc
     const log = logFields(lockerId, event);
     if (isTransientDbError(err)) {
       deps.logger.warn('locker event deferred: the database cannot answer now; the agent sends it again', { ...log, err: describeError(err) });
+      deps.onEvent?.('DEFERRED');
       return 'wait';
     }
     return countAttempt(deps, lockerId, event, describeError(err), err);
@@ -56,7 +62,10 @@ const logFields = (lockerId: string, e: LockerEvent) => ({ lockerId, eventId: e.
 async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent): Promise<IngestResult> {
   const { db, clock, logger } = deps;
   const seen = await db.selectFrom('locker_event').select('outcome').where('postomatId', '=', lockerId).where('eventId', '=', event.eventId).executeTakeFirst();
-  if (seen) return 'ack';
+  if (seen) {
+    deps.onEvent?.('DUPLICATE');
+    return 'ack';
+  }
 
   const order = event.orderId
     ? await db
@@ -102,7 +111,10 @@ async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent
       }
     });
   } catch (err) {
-    if (isUniqueViolation(err)) return 'ack'; // a copy of the same event got in first
+    if (isUniqueViolation(err)) {
+      deps.onEvent?.('DUPLICATE'); // a copy of the same event got in first
+      return 'ack';
+    }
     if (!(err instanceof DomainError)) throw err;
     // The order moved under us (e.g. staff settled it by hand meanwhile): never applied.
     const rejected = { ...row, outcome: 'REJECTED' as const, note: err.message };
@@ -112,11 +124,13 @@ async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent
       await alarmFor(trx, rejected, 'EVENT_REJECTED', now);
     });
     logger.warn('locker event rejected: acknowledged, never applied', { ...log, reason: err.message });
+    deps.onEvent?.('REJECTED');
     return 'ack';
   }
   if (decision.action === 'reject') logger.warn('locker event rejected: acknowledged, never applied', { ...log, reason: decision.reason });
   else if (withdrawnPlaced) logger.warn('parcel placed for a withdrawn order: alarm raised', log);
   else logger.info(decision.action === 'apply' ? 'locker event applied' : 'locker event stored', log);
+  deps.onEvent?.(row.outcome);
   return 'ack';
 }
 
@@ -143,6 +157,7 @@ async function countAttempt(deps: IngestDeps, lockerId: string, event: LockerEve
     // A wait is the normal case of a pickup overtaking its placement; an error is not.
     if (err) logger.error('locker event failed: not acknowledged, the agent sends it again', { ...log, err });
     else logger.info('locker event not applicable yet: left for the agent to send again', log);
+    deps.onEvent?.('DEFERRED');
     return 'wait';
   }
   const failed: LockerEventTable = { ...eventRow(lockerId, event, now), outcome: 'FAILED', note: `${max} attempts: ${why}`.slice(0, 400) };
@@ -152,6 +167,7 @@ async function countAttempt(deps: IngestDeps, lockerId: string, event: LockerEve
     if (alarmsOperator(event.type, 'FAILED')) await alarmFor(trx, failed, 'EVENT_FAILED', now);
   });
   logger.error('locker event set aside as FAILED: acknowledged so the agent stops sending it; alarm raised', log);
+  deps.onEvent?.('FAILED');
   return 'ack';
 }
 

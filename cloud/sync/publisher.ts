@@ -1,8 +1,10 @@
 /**
  * Publishes what the database says is due, in every cloud process: deltas to lockers whose
  * version moved past what was published (whoever changed it: this process, another one, the
- * operator CLI), and staff commands. Nothing it relies on lives only in this process's memory;
- * two processes may publish the same delta or command, which agents take as a no-op.
+ * operator CLI), and staff commands. Nothing it relies on lives only in this process's memory.
+ * One process publishes each delta (a lease per locker, publish-claim.ts) and each command
+ * (markSent); only a process that dies mid-publish leaves a delta to be sent again, which
+ * agents take as a no-op.
  */
 import { topics } from '../../shared/mqtt/index.ts';
 import type { Clock } from '../../shared/clock.ts';
@@ -11,6 +13,7 @@ import type { Db } from '../storage/database.ts';
 import { prepared } from '../storage/prepared.ts';
 import { commandMessage, commandsDue, markSent } from './commands.ts';
 import { deltaSync, fullSync } from './sync-out.ts';
+import { claimPublishing, releasePublishing } from './publish-claim.ts';
 
 export interface PublisherDeps {
   db: Db;
@@ -19,6 +22,8 @@ export interface PublisherDeps {
   /** false when the message could not be handed to the broker */
   publish(topic: string, body: unknown): Promise<boolean>;
   connected(): boolean;
+  /** a locker's delta went out (metrics: sync lag) */
+  onPublished?: (postomatId: string) => void;
 }
 
 export interface PublisherOptions {
@@ -107,20 +112,27 @@ export class SyncPublisher {
     }
   }
 
-  /** Deltas since what was published; the mark only ever moves forward. */
+  /**
+   * Deltas since what was published; the mark only ever moves forward. A locker another process
+   * is publishing is skipped: that process runs again if the locker changed meanwhile, since
+   * every process hears of every change (publish-claim.ts).
+   */
   private async publishChanges(): Promise<void> {
     const { db } = this.deps;
     const due = await unpublished(db);
     for (const row of due) {
-      const [version, published] = [Number(row.version), Number(row.publishedVersion)];
-      const msg = published < Number(row.floor) ? await fullSync(db, row.postomatId, version) : await deltaSync(db, row.postomatId, published, version);
-      if (!(await this.deps.publish(topics.sync(row.postomatId), msg))) return;
-      await db
-        .updateTable('locker_sync')
-        .set({ publishedVersion: version })
-        .where('postomatId', '=', row.postomatId)
-        .where('publishedVersion', '<', version)
-        .execute();
+      const claim = await claimPublishing(db, row.postomatId, this.deps.clock.now());
+      if (!claim) continue;
+      let published: number | undefined;
+      try {
+        const { version, publishedVersion, floor } = claim;
+        const msg = publishedVersion < floor ? await fullSync(db, row.postomatId, version) : await deltaSync(db, row.postomatId, publishedVersion, version);
+        if (!(await this.deps.publish(topics.sync(row.postomatId), msg))) return;
+        published = version;
+        this.deps.onPublished?.(row.postomatId);
+      } finally {
+        await releasePublishing(db, row.postomatId, claim, published);
+      }
     }
   }
 }

@@ -13,6 +13,8 @@ export interface LockerSyncTable {
   publishedVersion: number;
   /** change rows at or below this version were pruned: an agent older than it gets a full snapshot */
   floor: number;
+  /** a process is publishing this locker's delta until then (migration 019, publish-claim.ts) */
+  publishClaimedUntil?: string | null;
 }
 
 /**

@@ -27,7 +27,10 @@ export interface RequestOptions {
 export interface TestResponse {
   status: number;
   headers: Headers;
+  /** the parsed JSON, without an error body's `requestId` (the spec's shape, which tests compare whole) */
   body: any;
+  /** an error body's `requestId` */
+  requestId?: string;
   text: string;
 }
 
@@ -42,7 +45,7 @@ export async function startTestCloud(
   // ORDER_EXPIRY_INTERVAL_MS 0: seeded orders dated long ago are not expired behind a test's
   // back; a test of expiry runs it with `cloud.orderExpiry.runNow()`. Receivers in tests listen
   // on 127.0.0.1: allowed as webhook targets, as the demo allows them.
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: storage.databaseUrl, RATE_LIMIT_MAX: '0', MQTT_PORT: '0', JWT_SECRET: TEST_JWT_SECRET, ORDER_EXPIRY_INTERVAL_MS: '0', WEBHOOK_ALLOW_HOSTS: '127.0.0.1', ...options.env });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: storage.databaseUrl, RATE_LIMIT_MAX: '0', MQTT_PORT: '0', JWT_SECRET: TEST_JWT_SECRET, ORDER_EXPIRY_INTERVAL_MS: '0', WEBHOOK_ALLOW_HOSTS: '127.0.0.1', METRICS_PORT: '0', ...options.env });
   const cloud = await startCloud(config, { storage, clock, logger: options.logger ?? silentLogger }).catch(async (err) => {
     if (!options.reuse) await storage.destroy();
     throw err;
@@ -62,7 +65,11 @@ export async function startTestCloud(
     } catch {
       parsed = undefined;
     }
-    return { status: res.status, headers: res.headers, body: parsed, text };
+    let requestId: string | undefined;
+    if (parsed && typeof parsed === 'object' && 'requestId' in parsed) {
+      ({ requestId, ...parsed } = parsed as { requestId: string });
+    }
+    return { status: res.status, headers: res.headers, body: parsed, requestId, text };
   };
   return {
     ...cloud,

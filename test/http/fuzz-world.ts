@@ -110,6 +110,7 @@ export async function seedFuzzWorld(cloud: TestCloud): Promise<FuzzWorld> {
     ['GET /asyncapi.json']: {},
     ['GET /docs']: {},
     ['GET /docs/redoc.standalone.js']: {},
+    ['GET /ready']: {},
   };
 
   const credentialsOf = (path: string): Record<string, string> => {

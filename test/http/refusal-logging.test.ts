@@ -58,7 +58,9 @@ for (const dialect of DIALECTS) {
       try {
         const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/fault`);
         assert.equal(res.status, 500);
-        assert.deepEqual(await res.json(), { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error', code: 'INTERNAL_SERVER_ERROR' });
+        const { requestId, ...body } = await res.json();
+        assert.deepEqual(body, { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error', code: 'INTERNAL_SERVER_ERROR' });
+        assert.equal(requestId, res.headers.get('x-request-id'));
       } finally {
         server.close();
       }

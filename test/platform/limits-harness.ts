@@ -32,7 +32,8 @@ export interface LimitsApp {
   clock: ManualClock;
   /** statements the app has run so far */
   statements(): number;
-  request(method: string, path: string, options?: { token?: string; headers?: Record<string, string>; body?: unknown; from?: string }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }>;
+  /** `body` without an error body's `requestId` (the spec's shape), which comes as `requestId` */
+  request(method: string, path: string, options?: { token?: string; headers?: Record<string, string>; body?: unknown; from?: string }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any; requestId?: string }>;
   stop(): Promise<void>;
 }
 
@@ -76,7 +77,12 @@ export async function startLimitsApp(
           let text = '';
           res.setEncoding('utf8');
           res.on('data', (chunk) => (text += chunk));
-          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
+          res.on('end', () => {
+            let body = text ? JSON.parse(text) : undefined;
+            let requestId: string | undefined;
+            if (body && typeof body === 'object' && 'requestId' in body) ({ requestId, ...body } = body);
+            resolve({ status: res.statusCode!, headers: res.headers, body, requestId });
+          });
         });
         req.on('error', reject);
         req.end(body);
