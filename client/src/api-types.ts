@@ -247,6 +247,8 @@ export interface Schemas {
     message: string;
     /** only on validation (FST_ERR_VALIDATION), rate-limit (RATE_LIMIT_EXCEEDED) and other technical errors */
     code?: string;
+    /** the request's id (also in the `X-Request-Id` header): quote it to the operator, it is on every log line the request caused */
+    requestId?: string;
   };
   Message: {
     message: string;

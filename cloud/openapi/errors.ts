@@ -10,7 +10,8 @@ export const ErrorBody = z.object({
   error: z.string().meta({ description: 'the HTTP reason phrase' }),
   message: z.string().meta({ description: 'business errors carry their code here (e.g. ORDER_NOT_FOUND); validation errors list the failing fields' }),
   code: z.string().optional().meta({ description: 'only on validation (FST_ERR_VALIDATION), rate-limit (RATE_LIMIT_EXCEEDED) and other technical errors' }),
-}).meta({ id: 'ErrorBody', description: 'Every error: `{ statusCode, error, message[, code] }`.' });
+  requestId: z.string().optional().meta({ description: "the request's id (also in the `X-Request-Id` header): quote it to the operator, it is on every log line the request caused" }),
+}).meta({ id: 'ErrorBody', description: 'Every error: `{ statusCode, error, message[, code] }`, plus `requestId` (beside the spec\'s fields, which are unchanged).' });
 
 export interface ErrorRow {
   status: number;
