@@ -41,6 +41,12 @@ export const AUTH_ROWS = {
     row(401, 'UNAUTHORIZED', 'the user token is invalid or expired'),
     row(403, 'ONLY_FOR_ADMIN', 'the user is not an administrator of the company'),
   ],
+  // The sandbox takes either key: a Locker API key in Bearer, or a platform key in x-api-token.
+  sandbox: [
+    row(401, 'Unauthorized', '`Authorization: Bearer <API_KEY>` missing or wrong (Locker API key)'),
+    row(401, 'UNAUTHORIZED', 'the `x-api-token` platform key is not known'),
+    row(403, 'TOKEN_NOT_VALID', 'an empty `x-api-token`'),
+  ],
   none: [],
 } as const satisfies Record<string, ErrorRow[]>;
 

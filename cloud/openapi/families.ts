@@ -5,7 +5,7 @@
  */
 import type { AUTH_ROWS } from './errors.ts';
 
-export type FamilyName = 'locker' | 'lockerPublic' | 'signIn' | 'user' | 'integration' | 'market' | 'platformPublic' | 'agent' | 'service';
+export type FamilyName = 'locker' | 'lockerPublic' | 'signIn' | 'user' | 'integration' | 'market' | 'platformPublic' | 'sandbox' | 'agent' | 'service';
 
 interface Family {
   auth: keyof typeof AUTH_ROWS;
@@ -25,14 +25,16 @@ export const FAMILIES: Record<FamilyName, Family> = {
   // The marketplace and the platform's locker access: the demo's marketplace key (MKEY) has locker access.
   market: { auth: 'integration', security: integrationSecurity, rateLimited: true, sampleAuth: '-H "x-api-token: $MKEY"' },
   platformPublic: { auth: 'none', security: [], rateLimited: true, sampleAuth: '' },
+  // A Locker API company, or a marketplace acting as its locker company (docs/sandbox.md).
+  sandbox: { auth: 'sandbox', security: [{ LockerApiKey: [] }, { PlatformApiToken: [] }], rateLimited: true, sampleAuth: '-H "Authorization: Bearer $KEY"' },
   // Locker boards enrolling: no credentials yet, limited per client address.
   agent: { auth: 'none', security: [], rateLimited: true, sampleAuth: '' },
   service: { auth: 'none', security: [], rateLimited: false, sampleAuth: '' },
 };
 
 export function familyOf(path: string): FamilyName {
-  // The sandbox takes the Locker API key (docs/sandbox.md).
-  if (path.startsWith('/api/v1/integration/company/') || path.startsWith('/api/v1/sandbox/')) return 'locker';
+  if (path.startsWith('/api/v1/integration/company/')) return 'locker';
+  if (path.startsWith('/api/v1/sandbox/')) return 'sandbox';
   if (path.startsWith('/api/v1/agent/')) return 'agent';
   if (path.startsWith('/api/v1/open-api/') || path.startsWith('/api/v1/public/postomat/')) return 'lockerPublic';
   if (path.startsWith('/api/v1/auth/')) return 'signIn';

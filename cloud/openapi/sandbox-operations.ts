@@ -7,7 +7,9 @@ import { row, type ErrorRow } from './errors.ts';
 import type { OperationDoc } from './locker-operations.ts';
 
 const S = '/api/v1/sandbox';
-const ONLY = '**Only when the cloud runs with `SANDBOX=true`** (`SANDBOX=true npm start`); otherwise this path is a 404 like any unknown path.';
+const ONLY = '**Only when the cloud runs with `SANDBOX=true`** (`SANDBOX=true npm start`); otherwise this path is a 404 like any unknown path. ' +
+  "Authenticate with the key the order was made with: a Locker API key (`Authorization: Bearer`), or a marketplace's platform key (`x-api-token`) for its parcels' locker orders.";
+const ACCESS_OFF = row(403, 'Locker access is not enabled for this company', 'a platform key whose company has no locker access', 'LOCKER_ACCESS_OFF');
 const ORDER_NOT_FOUND = row(404, 'ORDER_NOT_FOUND', "the order is missing or another company's");
 const NOT_SIMULATED = row(409, undefined, '`LOCKER_NOT_SIMULATED`: the locker is not one of the simulated lockers', 'LOCKER_NOT_SIMULATED');
 const NO_FLEET = row(503, undefined, '`SANDBOX_NO_FLEET`: the cloud runs without a simulated fleet (`SANDBOX=true npm run cloud`)', 'SANDBOX_NO_FLEET');
@@ -19,7 +21,7 @@ const action = (summary: string, what: string, extra: ErrorRow[] = []): Operatio
   summary,
   description: `${ONLY} ${what} The answer comes once the cloud has the new status (200), or, when the locker is offline, with 202 and \`reachedCloud: false\`: ` +
     'the agent keeps the event and reports it when the locker is back online. An order created a moment ago is fine: the sandbox waits up to 5 s for its codes to reach the locker.',
-  errors: [ORDER_NOT_FOUND, STATE, REFUSED, NOT_SIMULATED, NO_FLEET, ...extra],
+  errors: [ORDER_NOT_FOUND, STATE, REFUSED, NOT_SIMULATED, ACCESS_OFF, NO_FLEET, ...extra],
 });
 
 export const SANDBOX_OPERATIONS: Record<string, OperationDoc> = {
@@ -30,7 +32,7 @@ export const SANDBOX_OPERATIONS: Record<string, OperationDoc> = {
     tag: 'Sandbox',
     summary: "Move an order's time past its end",
     description: `${ONLY} A DELIVERED order's storage period is shifted to have ended a minute ago (it counts in \`expiredAggregate\` at once); a CREATED order is archived as an order never placed (\`isActive: false\`, \`expiredAt\`), its codes withdrawn from the locker. Nothing else moves.`,
-    errors: [ORDER_NOT_FOUND, STATE],
+    errors: [ORDER_NOT_FOUND, STATE, ACCESS_OFF],
   },
   [`POST ${S}/lockers/{id}/offline`]: {
     tag: 'Sandbox',

@@ -1,12 +1,17 @@
 /**
  * `/api/v1/sandbox/*`, mounted only when SANDBOX=true (docs/sandbox.md): an integrator drives
- * the simulated lockers through the real path with the same Locker API key as the orders. A
- * company reaches only its own orders (another's is "not found", as everywhere); lockers are
- * shared by all companies in the Locker API, and so is cutting a simulated locker's network.
+ * the simulated lockers through the real path with the key its orders were made with: a Locker
+ * API company's key (`Authorization: Bearer`), or a marketplace's platform key (`x-api-token`),
+ * which acts as its locker company, as the platform's locker access does. A company reaches
+ * only its own orders (another's is "not found", as everywhere); lockers are shared by all
+ * companies in the Locker API, and so is cutting a simulated locker's network.
  */
-import type { Express, RequestHandler } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import type { AppDeps } from '../deps.ts';
-import { guardsOf } from '../http/app-guards.ts';
+import { guardsOf, type AppGuards } from '../http/app-guards.ts';
+import { apiKeyAuth, platformCompany } from '../http/platform-auth.ts';
+import { lockerCompanyOf } from '../services/platform/locker-access.ts';
+import type { Db } from '../storage/database.ts';
 import { HttpError } from '../http/http-error.ts';
 import { lockerAuth, lockerCaller } from '../http/locker-auth.ts';
 import { route, sendJson } from '../http/route.ts';
@@ -42,6 +47,23 @@ const refusalsAsHttp = <T>(work: () => Promise<T>): Promise<T> =>
     throw asHttp(err);
   });
 
+/** A platform key comes in `x-api-token`; anything else is a Locker API key. */
+const isPlatformCall = (req: Request) => req.headers['x-api-token'] !== undefined;
+
+function sandboxAuth(db: Db, guards: AppGuards): RequestHandler {
+  const locker = lockerAuth(db, guards);
+  const platform = apiKeyAuth(db, guards);
+  return (req, res, next) => (isPlatformCall(req) ? platform(req, res, next) : locker(req, res, next));
+}
+
+/** The Locker API company whose orders the caller may act on. */
+async function companyOf(db: Db, req: Request): Promise<string> {
+  if (!isPlatformCall(req)) return lockerCaller(req).companyId;
+  const id = await lockerCompanyOf(db, platformCompany(req).companyId);
+  if (!id) throw new RefusalError(403, 'Locker access is not enabled for this company', 'LOCKER_ACCESS_OFF');
+  return id;
+}
+
 export interface SandboxOptions {
   slot: SandboxSlot;
   timings?: Partial<SandboxTimings>;
@@ -49,8 +71,8 @@ export interface SandboxOptions {
 
 export function mountSandbox(app: Express, deps: AppDeps, json: RequestHandler, options: SandboxOptions): void {
   const appGuards = guardsOf(deps);
-  const perKey = appGuards.limits.requests('locker:key', (req) => lockerCaller(req).keyId);
-  const guards = [lockerAuth(deps.db, appGuards), perKey];
+  const perKey = appGuards.limits.requests('sandbox:key', (req) => (isPlatformCall(req) ? `platform:${platformCompany(req).keyId}` : lockerCaller(req).keyId));
+  const guards = [sandboxAuth(deps.db, appGuards), perKey];
   const api = routesUnder(app, SANDBOX_BASE, { guards, body: json });
   const flow = { db: deps.db, timings: options.timings };
 
@@ -58,13 +80,17 @@ export function mountSandbox(app: Express, deps: AppDeps, json: RequestHandler, 
     api.post(
       `/orders/:id/${action}`,
       route({ params: IdParams, response: SandboxOutcome }, async ({ params, req, res }) => {
-        const outcome = await refusalsAsHttp(() => act({ ...flow, fleet: options.slot.attached }, lockerCaller(req).companyId, params.id, action));
+        const companyId = await companyOf(deps.db, req);
+        const outcome = await refusalsAsHttp(() => act({ ...flow, fleet: options.slot.attached }, companyId, params.id, action));
         // Done at the locker, not yet heard by the cloud (the locker is offline): accepted, not finished.
         sendJson(res, outcome.reachedCloud ? 200 : 202, outcome);
       }),
     );
   }
-  api.post('/orders/:id/expire', route({ params: IdParams, response: ExpiredOrder }, ({ params, req }) => refusalsAsHttp(() => expireNow(deps.uow, lockerCaller(req).companyId, params.id, deps.clock.now()))));
+  api.post('/orders/:id/expire', route({ params: IdParams, response: ExpiredOrder }, async ({ params, req }) => {
+    const companyId = await companyOf(deps.db, req);
+    return refusalsAsHttp(() => expireNow(deps.uow, companyId, params.id, deps.clock.now()));
+  }));
 
   for (const [path, online] of [['offline', false], ['online', true]] as const) {
     api.post(

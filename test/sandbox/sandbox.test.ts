@@ -8,6 +8,7 @@ import { createLockerApiKey, createLockerCompany } from '../../cloud/services/ad
 import type { SimLocker } from '../../hardware-sim/locker.ts';
 import { sandboxFleetOf } from '../../scripts/sandbox-fleet.ts';
 import { startTestCloud } from '../helpers/cloud.ts';
+import { marketClient, seedMarketWorld } from '../helpers/market-world.ts';
 import { DIALECTS } from '../helpers/storage.ts';
 import { BASE, orderRow, untilAgent, startSyncWorld, until, untilOnline, type CloudLocker, type SyncWorld } from '../sync/harness.ts';
 
@@ -120,6 +121,26 @@ for (const dialect of DIALECTS) {
       assert.equal(placed.body.status, 'CREATED');
       assert.equal((await post(`/lockers/${locker.id}/online`)).status, 200);
       await until('the placement reaches the cloud', async () => ((await orderRow(w.db, order.id)).status === 'DELIVERED' ? true : undefined));
+    });
+
+    it("a marketplace drives its parcel's locker order with its platform key: ARRIVED, then TRANSFERRED_TO_CLIENT", async () => {
+      const market = await seedMarketWorld(w.cloud);
+      const m = marketClient(w.cloud, market);
+      const created = await m.create(m.lockerBody(locker.id));
+      assert.equal(created.status, 200, created.text);
+      const { parcel, postomatOrder } = created.body;
+      const asMarket = (path: string, apiKey = market.keys.market) => w.cloud.request('POST', SANDBOX + path, { headers: { 'x-api-token': apiKey } });
+      const placed = await asMarket(`/orders/${postomatOrder.id}/place`);
+      assert.equal(placed.status, 200, placed.text);
+      assert.equal((await m.request('GET', `/parcel/track-code/${parcel.trackCode}/status`)).body.status, 'ARRIVED');
+      // A marketplace without locker access acts on no locker order; the Locker API company's key does not reach the marketplace's.
+      const refused = await asMarket(`/orders/${postomatOrder.id}/collect`, market.keys.quick);
+      assert.equal(refused.status, 403, refused.text);
+      assert.equal(refused.body.code, 'LOCKER_ACCESS_OFF');
+      assert.equal((await post(`/orders/${postomatOrder.id}/collect`)).status, 404);
+      const collected = await asMarket(`/orders/${postomatOrder.id}/collect`);
+      assert.equal(collected.status, 200, collected.text);
+      assert.equal((await m.request('GET', `/parcel/track-code/${parcel.trackCode}/status`)).body.status, 'TRANSFERRED_TO_CLIENT');
     });
 
     it("another company's order is not found; an unknown locker is 404; no key is 401", async () => {
