@@ -107,7 +107,7 @@ const EnvSchema = z.object({
   // Sandbox endpoints that drive the simulated fleet (docs/sandbox.md); never on a production cloud.
   SANDBOX: z.enum(['true', 'false'], { error: 'SANDBOX must be true or false' }).default('false').transform((v) => v === 'true'),
   ...HTTP_LIMITS_ENV,
-  // Locker orders that no company may use to shut the others out of a locker (README "Decisions").
+  // Locker orders that no company may use to shut the others out of a locker (docs/decisions.md).
   PENDING_ORDERS_PER_LOCKER: z.coerce.number({ error: 'PENDING_ORDERS_PER_LOCKER must be a number' }).int('PENDING_ORDERS_PER_LOCKER must be a whole number')
     .min(MIN_PENDING_ORDERS_PER_LOCKER, `PENDING_ORDERS_PER_LOCKER must be >= ${MIN_PENDING_ORDERS_PER_LOCKER} (integrators book ahead)`).max(10_000, 'PENDING_ORDERS_PER_LOCKER must be <= 10000').default(DEFAULT_PENDING_ORDERS_PER_LOCKER),
   UNPLACED_ORDER_DAYS: days('UNPLACED_ORDER_DAYS', DEFAULT_UNPLACED_ORDER_DAYS),

@@ -129,7 +129,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   }));
   // Finished work is pruned past its retention window (docs/retention.md).
   const retention = startRetention(config, { db: storage.db, clock, logger });
-  // Orders never placed free their locker's codes (README "Decisions").
+  // Orders never placed free their locker's codes (docs/decisions.md).
   const orderExpiry = onDemandOr('order expiry', config.ORDER_EXPIRY_INTERVAL_MS, async () => {
     const n = await expireUnplacedOrders({ uow, clock, logger }, { days: config.UNPLACED_ORDER_DAYS, batch: EXPIRY_BATCH });
     if (n) logger.info('unplaced orders expired', { count: n, days: config.UNPLACED_ORDER_DAYS });

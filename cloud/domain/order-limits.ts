@@ -2,7 +2,7 @@
  * Bounds that keep one company from taking a shared locker from the others: orders still
  * waiting for their parcel (CREATED) hold three codes each at the locker, so their number per
  * company and locker is capped, and an order never placed is archived after a while, its codes
- * freed (docs: README "Decisions").
+ * freed (docs/decisions.md).
  */
 
 /** Integrators book dozens of parcels ahead into one locker; a few hundred leaves room for that. */

@@ -1,7 +1,7 @@
 /**
  * Request limits: `max` requests per window per identity, counted in a bounded table
  * (limit-windows.ts). Windows live in this process's memory: with several cloud instances each
- * enforces its own share (documented in the README), which keeps the hot path free of a
+ * enforces its own share (docs/security.md), which keeps the hot path free of a
  * database round trip.
  */
 import type { Request, RequestHandler } from 'express';

@@ -3,7 +3,7 @@
  * (currentStatus with the cities and warehouses of origin and destination, statuses, client,
  * order with currency, type, slot, currentWarehouseCompany, logisticCompany, expenses,
  * receiptCity, deliveryCity, originWarehouse, deliveryWarehouse), plus currentWarehouse.
- * Nothing here keeps slots or expenses: `slot` is null and `expenses` empty (README, Decisions).
+ * Nothing here keeps slots or expenses: `slot` is null and `expenses` empty (docs/decisions.md).
  */
 import { toMajor } from '../domain/money.ts';
 import type { Row } from '../storage/platform-related.ts';

@@ -2,7 +2,7 @@
  * Who may publish and subscribe where. A locker's agent (username = its locker id) only under
  * `lockers/{its id}/`, and only in its direction: it publishes connection, cells, events,
  * responses, health and selftest, and subscribes to acks, sync and commands, by exact topic (no wildcards). The
- * cloud's own client may do anything. docs/mqtt-broker.md shows the same rules for Mosquitto.
+ * cloud's own client may do anything. docs/mosquitto/acl holds the same rules for Mosquitto (docs/locker-sync.md).
  */
 import { topics, type TopicName } from '../../shared/mqtt/index.ts';
 
