@@ -45,7 +45,7 @@ const log = (line: string) => process.stderr.write(`[bench:sync] ${line}\n`);
 
 /** `databaseUrl`: the seeded SQLite file, or its copy on PostgreSQL (`env` names the schema). */
 async function orderToUsable(databaseUrl: string, key: string, lockers: SeededLocker[], dir: string, env: Record<string, string> = {}) {
-  const cloud = await startChildUntil('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0', DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '0', METRICS_PORT: 'off', ...env }, (m) =>
+  const cloud = await startChildUntil('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0', MQTT_LOGIN_FAILURE_MAX: '0', DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '0', METRICS_PORT: 'off', ...env }, (m) =>
     m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined,
     process.env.BENCH_SYNC_CLOUD_NODE_ARGS?.split(' ').filter(Boolean),
   );

@@ -81,6 +81,8 @@ export async function startClouds(databaseUrl: string, env: Record<string, strin
   return clouds;
 }
 
+const CHILD_PROBLEMS_SHOWN = 20;
+
 /** Starts a script as `spawnScript` does; resolves with the first stdout JSON line that `pick` accepts. */
 export function startChildUntil<T>(script: string, env: Record<string, string>, pick: (msg: any) => T | undefined, nodeArgs: string[] = []): Promise<{ proc: ChildProcess; ready: T; stop(): Promise<void> }> {
   const proc = spawnScript(script, env, 'pipe', nodeArgs);
@@ -99,7 +101,14 @@ export function startChildUntil<T>(script: string, env: Record<string, string>, 
       const ready = pick(msg);
       if (ready === undefined) return;
       lines.removeAllListeners('line');
-      proc.stdout!.resume();
+      // From now on only the child's warnings and errors are shown (the first few), so a figure
+      // spoiled by a refusal or a failure says why.
+      let shown = 0;
+      lines.on('line', (next) => {
+        if (shown >= CHILD_PROBLEMS_SHOWN || !/"level":"(warn|error)"/.test(next)) return;
+        shown++;
+        process.stderr.write(`[${path.basename(script)}] ${next.slice(0, 500)}\n`);
+      });
       proc.removeAllListeners('exit');
       resolve({ proc, ready, stop: () => stopChild(proc) });
     });
