@@ -23,6 +23,8 @@ import * as m012 from './012_retention.ts';
 import * as m015 from './015_bulk_jobs.ts';
 import * as m016 from './016_locker_safety.ts';
 import * as m017 from './017_field.ts';
+import * as m022 from './022_webhook_subscriptions.ts';
+import * as m023 from './023_api_hygiene.ts';
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -42,6 +44,8 @@ export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['015_bulk_jobs', m015],
   ['016_locker_safety', m016],
   ['017_field', m017],
+  ['022_webhook_subscriptions', m022],
+  ['023_api_hygiene', m023],
 ];
 
 const LOCK_KEY = 7_340_021;

@@ -1,0 +1,176 @@
+/**
+ * Sends subscription deliveries: claims due ones under a lease (FOR UPDATE SKIP LOCKED on
+ * PostgreSQL; SQLite's single writer elsewhere), so each attempt is made by exactly one process;
+ * signs the event's stored body; records the attempt, and either finishes the delivery or plans
+ * the next attempt (backoff.ts) until the retry window is spent, then dead-letters it.
+ * A process that dies mid-send leaves the delivery to be claimed again when the lease ends:
+ * receivers de-duplicate by the event id (at-least-once to a receiver that fails).
+ */
+import os from 'node:os';
+import type { Db, DialectName } from '../storage/database.ts';
+import type { Clock } from '../../shared/clock.ts';
+import type { Logger } from '../logger.ts';
+import { newId } from '../storage/ids.ts';
+import type { PostJson, PostResult } from '../events/http-post.ts';
+import { DEFAULT_RETRY_POLICY, nextAttemptAt, type RetryPolicy } from './backoff.ts';
+import { SIGNATURE_HEADER, signatureHeader } from './signature.ts';
+import type { WebhookDeliveryTable } from './tables.ts';
+
+export interface SenderOptions {
+  timeoutMs: number;
+  concurrency: number;
+  leaseMs: number;
+  /** the longest wait between looks at the table (due retries are looked for when they fall due) */
+  pollMs: number;
+  retry: RetryPolicy;
+}
+
+export const DEFAULT_SENDER_OPTIONS: SenderOptions = { timeoutMs: 5_000, concurrency: 8, leaseMs: 60_000, pollMs: 5_000, retry: DEFAULT_RETRY_POLICY };
+
+export interface SenderDeps {
+  db: Db;
+  dialect: DialectName;
+  clock: Clock;
+  logger: Logger;
+  /** guardedPost: targets go through the outbound-target rule */
+  post: PostJson;
+  random?: () => number;
+  options?: Partial<SenderOptions>;
+}
+
+export class WebhookSender {
+  readonly workerId = `${os.hostname()}:${process.pid}:${newId().slice(0, 6)}`;
+  private readonly options: SenderOptions;
+  private readonly inFlight = new Set<Promise<void>>();
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private ticking = false;
+
+  constructor(private readonly deps: SenderDeps) {
+    this.options = { ...DEFAULT_SENDER_OPTIONS, ...deps.options };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  wake(): void {
+    if (this.running) this.schedule(0);
+  }
+
+  private schedule(ms: number) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), ms);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    if (!this.running || this.ticking) return;
+    this.ticking = true;
+    let wait = this.options.pollMs;
+    try {
+      const room = this.options.concurrency - this.inFlight.size;
+      if (room > 0) {
+        for (const row of await this.claim(room)) {
+          const p = this.deliver(row).finally(() => {
+            this.inFlight.delete(p);
+            this.wake();
+          });
+          this.inFlight.add(p);
+        }
+      }
+      wait = Math.min(wait, await this.msUntilNextDue());
+    } catch (err) {
+      this.deps.logger.error('webhook delivery claim failed', { err });
+    } finally {
+      this.ticking = false;
+      if (this.running) this.schedule(wait);
+    }
+  }
+
+  private async msUntilNextDue(): Promise<number> {
+    const next = await this.deps.db.selectFrom('webhook_delivery').select('nextAttemptAt').where('state', '=', 'PENDING').orderBy('nextAttemptAt').limit(1).executeTakeFirst();
+    return next ? Math.max(0, Date.parse(next.nextAttemptAt) - this.deps.clock.now().getTime()) : Infinity;
+  }
+
+  /** Claims due deliveries, and those whose holder's lease ran out. */
+  async claim(limit: number): Promise<WebhookDeliveryTable[]> {
+    const { db, dialect, clock } = this.deps;
+    const now = clock.now();
+    const nowIso = now.toISOString();
+    const due = (eb: any) => eb.or([
+      eb.and([eb('state', '=', 'PENDING'), eb('nextAttemptAt', '<=', nowIso)]),
+      eb.and([eb('state', '=', 'SENDING'), eb('claimedUntil', '<', nowIso)]),
+    ]);
+    // Read first: an UPDATE would take SQLite's write lock on every poll, even with nothing due.
+    if (!(await db.selectFrom('webhook_delivery').select('id').where(due).limit(1).executeTakeFirst())) return [];
+    let ids = db.selectFrom('webhook_delivery').select('id').where(due).orderBy('nextAttemptAt').limit(limit);
+    if (dialect === 'postgres') ids = ids.forUpdate().skipLocked();
+    return db
+      .updateTable('webhook_delivery')
+      .set({ state: 'SENDING', claimedBy: this.workerId, claimedUntil: new Date(now.getTime() + this.options.leaseMs).toISOString() })
+      .where('id', 'in', ids)
+      .returningAll()
+      .execute();
+  }
+
+  private async deliver(d: WebhookDeliveryTable): Promise<void> {
+    const { db, clock, logger } = this.deps;
+    let result: PostResult;
+    let firstAt = new Date(d.createdAt);
+    try {
+      const [event, sub] = await Promise.all([
+        db.selectFrom('webhook_event').select(['body', 'createdAt']).where('eventId', '=', d.eventId).executeTakeFirstOrThrow(),
+        db.selectFrom('webhook_subscription').selectAll().where('id', '=', d.subscriptionId).executeTakeFirstOrThrow(),
+      ]);
+      firstAt = new Date(d.createdAt);
+      if (sub.deletedAt) {
+        result = { error: 'subscription deleted', latencyMs: 0 };
+      } else {
+        const now = clock.now();
+        const secrets = [sub.secret, ...(sub.previousSecret && sub.previousSecretUntil && sub.previousSecretUntil > now.toISOString() ? [sub.previousSecret] : [])];
+        const headers = { [SIGNATURE_HEADER]: signatureHeader(secrets, now, event.body), 'Locker-Event-Id': d.eventId };
+        result = await this.deps.post(sub.url, event.body, headers, this.options.timeoutMs);
+      }
+    } catch (err) {
+      result = { error: (err as Error).message, latencyMs: 0 };
+    }
+    const now = clock.now();
+    const attempt = d.attempts + 1;
+    const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
+    const gone = result.error === 'subscription deleted';
+    const next = ok || gone ? undefined : nextAttemptAt(this.options.retry, firstAt, attempt, now, (this.deps.random ?? Math.random)());
+    const state = ok ? 'DELIVERED' : next ? 'PENDING' : 'DEAD';
+    try {
+      await db.transaction().execute(async (trx) => {
+        const updated = await trx
+          .updateTable('webhook_delivery')
+          .set({
+            state, attempts: attempt, lastStatus: result.status ?? null, lastError: result.error ?? null, claimedBy: null, claimedUntil: null,
+            nextAttemptAt: (next ?? now).toISOString(), finishedAt: next ? null : now.toISOString(),
+          })
+          .where('id', '=', d.id)
+          .where('claimedBy', '=', this.workerId)
+          .where('state', '=', 'SENDING')
+          .executeTakeFirst();
+        // Our lease ran out and another process claimed it: its attempt is the one on record.
+        if (Number(updated.numUpdatedRows) !== 1) return;
+        await trx.insertInto('webhook_attempt').values({
+          id: newId(), deliveryId: d.id, attempt, at: now.toISOString(), httpStatus: result.status ?? null, error: result.error ?? null,
+          latencyMs: result.latencyMs, nextAttemptAt: next?.toISOString() ?? null,
+        }).execute();
+      });
+    } catch (err) {
+      logger.error('webhook delivery result not recorded', { deliveryId: d.id, err });
+    }
+    logger[ok ? 'info' : 'warn']('webhook delivery', { deliveryId: d.id, eventId: d.eventId, attempt, state, status: result.status, error: result.error, latencyMs: result.latencyMs });
+  }
+}
