@@ -55,6 +55,7 @@ export const TAGS = [
   { name: 'Platform: parcels and cargo', description: "Suppliers, parcels and cargo of the caller's clients (company API key)." },
   { name: 'Platform: lockers', description: 'The Locker API through the platform, for companies the operator gave locker access. Every locker-side failure is a 502.' },
   { name: 'Platform: marketplace', description: "A marketplace's pickup points, locker orders and parcels (marketplace API key)." },
+  { name: 'Extensions', description: 'Beyond the spec, additive (docs/integrators.md): changes after creation, webhook subscriptions with signatures, retries and replay. A request that uses none of them gets the spec\'s answer.' },
   { name: 'Outbound events', description: 'What the service POSTs to your URLs.' },
   { name: 'Service', description: 'Health and this documentation.' },
 ];
