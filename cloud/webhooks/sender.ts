@@ -14,6 +14,7 @@ import { newId } from '../storage/ids.ts';
 import type { PostJson, PostResult } from '../events/http-post.ts';
 import { DEFAULT_RETRY_POLICY, nextAttemptAt, type RetryPolicy } from './backoff.ts';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.ts';
+import { ClaimLoop } from '../events/claim-loop.ts';
 import type { WebhookDeliveryTable } from './tables.ts';
 
 export interface SenderOptions {
@@ -38,65 +39,17 @@ export interface SenderDeps {
   options?: Partial<SenderOptions>;
 }
 
-export class WebhookSender {
+export class WebhookSender extends ClaimLoop<WebhookDeliveryTable> {
   readonly workerId = `${os.hostname()}:${process.pid}:${newId().slice(0, 6)}`;
   private readonly options: SenderOptions;
-  private readonly inFlight = new Set<Promise<void>>();
-  private timer?: NodeJS.Timeout;
-  private running = false;
-  private ticking = false;
 
   constructor(private readonly deps: SenderDeps) {
-    this.options = { ...DEFAULT_SENDER_OPTIONS, ...deps.options };
+    const options = { ...DEFAULT_SENDER_OPTIONS, ...deps.options };
+    super({ concurrency: options.concurrency, pollMs: options.pollMs, logger: deps.logger, what: 'webhook delivery' });
+    this.options = options;
   }
 
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedule(0);
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    await Promise.allSettled([...this.inFlight]);
-  }
-
-  wake(): void {
-    if (this.running) this.schedule(0);
-  }
-
-  private schedule(ms: number) {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), ms);
-    this.timer.unref();
-  }
-
-  private async tick(): Promise<void> {
-    if (!this.running || this.ticking) return;
-    this.ticking = true;
-    let wait = this.options.pollMs;
-    try {
-      const room = this.options.concurrency - this.inFlight.size;
-      if (room > 0) {
-        for (const row of await this.claim(room)) {
-          const p = this.deliver(row).finally(() => {
-            this.inFlight.delete(p);
-            this.wake();
-          });
-          this.inFlight.add(p);
-        }
-      }
-      wait = Math.min(wait, await this.msUntilNextDue());
-    } catch (err) {
-      this.deps.logger.error('webhook delivery claim failed', { err });
-    } finally {
-      this.ticking = false;
-      if (this.running) this.schedule(wait);
-    }
-  }
-
-  private async msUntilNextDue(): Promise<number> {
+  protected override async msUntilNextDue(): Promise<number> {
     const next = await this.deps.db.selectFrom('webhook_delivery').select('nextAttemptAt').where('state', '=', 'PENDING').orderBy('nextAttemptAt').limit(1).executeTakeFirst();
     return next ? Math.max(0, Date.parse(next.nextAttemptAt) - this.deps.clock.now().getTime()) : Infinity;
   }
@@ -122,7 +75,7 @@ export class WebhookSender {
       .execute();
   }
 
-  private async deliver(d: WebhookDeliveryTable): Promise<void> {
+  protected async deliver(d: WebhookDeliveryTable): Promise<void> {
     const { db, clock, logger } = this.deps;
     let result: PostResult;
     let firstAt = new Date(d.createdAt);
