@@ -8,6 +8,7 @@
  */
 import type { Db } from '../storage/database.ts';
 import { DomainError } from '../domain/errors.ts';
+import { keyUse } from '../domain/platform/market-idempotency.ts';
 import type { Tx, UnitOfWork } from './unit-of-work.ts';
 
 export const LOCKER_IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
@@ -48,9 +49,9 @@ async function claim(trx: Db, req: IdempotencyKey): Promise<string | undefined> 
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return undefined;
     const row = await trx.selectFrom('locker_idempotency').selectAll().where('companyId', '=', req.companyId).where('key', '=', req.key).executeTakeFirst();
     if (!row) continue; // pruned in between: claim afresh
-    const expired = req.now.getTime() - Date.parse(row.createdAt) >= LOCKER_IDEMPOTENCY_WINDOW_MS;
-    if (!expired) {
-      if (row.requestHash !== req.fingerprint) throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used with another request in the last 24 hours');
+    const use = keyUse(row, req.fingerprint, req.now, LOCKER_IDEMPOTENCY_WINDOW_MS);
+    if (use === 'REUSED') throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used with another request in the last 24 hours');
+    if (use === 'REPLAY') {
       if (row.responseBody === null) throw new Error(`idempotency key ${req.key} is claimed without an answer`);
       return row.responseBody;
     }
