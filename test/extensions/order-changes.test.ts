@@ -7,27 +7,34 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { BASE, codesOf, orderRow, startSyncWorld, until, untilAgent, untilOnline, useCell, type CloudLocker, type SyncWorld } from '../sync/harness.ts';
+import { BASE, agentOrder, codesOf, orderRow, startSyncWorld, until, untilAgent, untilOnline, useCell, type CloudLocker, type SyncWorld } from '../sync/harness.ts';
 import { untilStatus } from '../sync/scenarios.ts';
 import { typeAndWaitOpen, waitForDisplay } from '../helpers/sim-harness.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
 import { createLockerApiKey, createLockerCompany } from '../../cloud/services/admin/companies.ts';
+import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 const DAY = 86_400_000;
+const agentKnows = (sim: SimLocker, id: string) => agentOrder(sim, id) !== undefined;
 
 for (const dialect of DIALECTS) {
   describe(`[${dialect.name}] cancel and extend an order`, () => {
     let w: SyncWorld;
     let locker: CloudLocker;
     let sim: SimLocker;
+    let sms: Receiver;
     before(async () => {
-      w = await startSyncWorld(dialect);
+      sms = await startReceiver();
+      w = await startSyncWorld(dialect, { env: { SMS_PROVIDER: 'http', SMS_GATEWAY_URL: `${sms.url}/send` } });
       locker = await w.newLocker();
       sim = await w.startAgent(locker);
       await untilOnline(w, locker.id);
       await until('every cell read', async () => ((await sim.agent.cells()).cells.every((c) => c.lockClosed !== null) ? true : undefined));
     });
-    after(() => w.close());
+    after(async () => {
+      await w.close();
+      await sms.close();
+    });
 
     const post = (path: string, body?: unknown) => w.cloud.request('POST', `${BASE}${path}`, { token: w.company.key, body });
 
@@ -67,6 +74,21 @@ for (const dialect of DIALECTS) {
       await w.cloud.request('DELETE', `${BASE}/webhook-subscriptions/${sub.body.id}`, { token: w.company.key });
     });
 
+    it('cancel while the locker is offline: the codes are withdrawn when it reconnects', async () => {
+      const order = await w.createOrder(locker.id);
+      const { DOWN } = await codesOf(w, order.id);
+      await untilAgent(sim, order.id, 'order known', (o) => o?.codes.DOWN === DOWN);
+      await sim.agent.setNetwork(false);
+      await untilOnline(w, locker.id, false);
+      assert.equal((await post(`/order/${order.id}/cancel`)).status, 200);
+      assert.ok(agentKnows(sim, order.id), 'the offline locker still holds it');
+      await sim.agent.setNetwork(true);
+      await untilAgent(sim, order.id, 'order dropped after reconnecting', (o) => o === undefined);
+      const from = sim.displayLines.length;
+      await sim.typeCode(DOWN);
+      assert.match(await waitForDisplay(sim, /Wrong code/, from), /Wrong code/);
+    });
+
     it('cancel after placement is 409 ORDER_ALREADY_PLACED, and the parcel stays collectable', async () => {
       const order = await w.createOrder(locker.id);
       const cell = await place(order.id);
@@ -93,8 +115,15 @@ for (const dialect of DIALECTS) {
       assert.equal(res.body.days, before.days + 3);
       const read = await w.order(order.id);
       assert.equal(read.endDateTime, res.body.endDateTime);
-      const sms = await w.db.selectFrom('outbox_event').select(['kind', 'event']).where('orderId', '=', order.id).orderBy('createdAt').execute();
-      assert.deepEqual(sms.map((e) => `${e.kind}:${e.event}`), ['SMS:PICKUP_CODE', 'SMS:STORAGE_EXTENDED']);
+      const rows = await w.db.selectFrom('outbox_event').select(['kind', 'event']).where('orderId', '=', order.id).orderBy('createdAt').execute();
+      assert.deepEqual(rows.map((e) => `${e.kind}:${e.event}`), ['SMS:PICKUP_CODE', 'SMS:STORAGE_EXTENDED']);
+      // The recipient's second SMS names the new end date.
+      const newEnd = `until ${res.body.endDateTime.slice(0, 16).replace('T', ' ')} UTC`;
+      const texts = await until('the SMS with the new end date', () => {
+        const t = sms.received.map((r) => JSON.parse(r.body).text as string).filter((x) => x.includes(newEnd));
+        return t.length ? t : undefined;
+      });
+      assert.equal(texts.length, 1);
       const tooLong = await post(`/order/${order.id}/extend`, { days: 365 });
       assert.equal(tooLong.status, 409);
       assert.equal(tooLong.body.message, 'STORAGE_PERIOD_TOO_LONG');
