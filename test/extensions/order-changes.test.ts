@@ -109,6 +109,9 @@ for (const dialect of DIALECTS) {
       assert.equal(notYet.body.message, 'ORDER_NOT_DELIVERED');
       await place(order.id);
       const before = await orderRow(w.db, order.id);
+      const oldEnd = `until ${before.endDateTime!.slice(0, 16).replace('T', ' ')} UTC`;
+      // The placement SMS is read at sending time: wait for it, so it names the old date.
+      await until('the placement SMS', () => sms.received.some((r) => JSON.parse(r.body).text.includes(oldEnd)) || undefined);
       const res = await post(`/order/${order.id}/extend`, { days: 3 });
       assert.equal(res.status, 200, res.text);
       assert.equal(Date.parse(res.body.endDateTime) - Date.parse(before.endDateTime!), 3 * DAY);
