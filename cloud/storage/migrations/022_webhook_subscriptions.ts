@@ -34,6 +34,7 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('createdAt', 'text', (c) => c.notNull())
     .execute();
   await raw(db, 'create index webhook_event_company on webhook_event ("companyId", id)');
+  await raw(db, 'create index webhook_event_created on webhook_event ("createdAt")');
 
   await db.schema
     .createTable('webhook_delivery')
