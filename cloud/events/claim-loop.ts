@@ -5,6 +5,8 @@
  */
 import type { Logger } from '../logger.ts';
 
+const MIN_WAIT_MS = 20;
+
 export abstract class ClaimLoop<Row> {
   private readonly inFlight = new Set<Promise<void>>();
   private timer?: NodeJS.Timeout;
@@ -61,8 +63,10 @@ export abstract class ClaimLoop<Row> {
           });
           this.inFlight.add(p);
         }
+        // A row due now that this claim could not take (another process holds it) is looked at
+        // again shortly, not in a busy loop; with no room, a finished send wakes the loop.
+        wait = Math.min(wait, Math.max(MIN_WAIT_MS, await this.msUntilNextDue()));
       }
-      wait = Math.min(wait, await this.msUntilNextDue());
     } catch (err) {
       this.loop.logger.error(`${this.loop.what} claim failed`, { err });
     } finally {

@@ -78,13 +78,13 @@ export class WebhookSender extends ClaimLoop<WebhookDeliveryTable> {
   protected async deliver(d: WebhookDeliveryTable): Promise<void> {
     const { db, clock, logger } = this.deps;
     let result: PostResult;
-    let firstAt = new Date(d.createdAt);
+    // The retry window counts from when the delivery was queued (a replay starts a new one).
+    const firstAt = new Date(d.createdAt);
     try {
       const [event, sub] = await Promise.all([
-        db.selectFrom('webhook_event').select(['body', 'createdAt']).where('eventId', '=', d.eventId).executeTakeFirstOrThrow(),
+        db.selectFrom('webhook_event').select('body').where('eventId', '=', d.eventId).executeTakeFirstOrThrow(),
         db.selectFrom('webhook_subscription').selectAll().where('id', '=', d.subscriptionId).executeTakeFirstOrThrow(),
       ]);
-      firstAt = new Date(d.createdAt);
       if (sub.deletedAt) {
         result = { error: 'subscription deleted', latencyMs: 0 };
       } else {
