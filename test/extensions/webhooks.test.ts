@@ -6,6 +6,8 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { DIALECTS } from '../helpers/storage.ts';
 import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
@@ -19,6 +21,7 @@ import { loadConfig } from '../../cloud/config.ts';
 import { startWebhookReceiver, verifyLockerSignature } from '../../scripts/webhook-receiver.ts';
 
 const BASE = '/api/v1/integration/company';
+const ROOT = path.resolve(import.meta.dirname, '../..');
 const SUBS = `${BASE}/webhook-subscriptions`;
 const RETRY = { base: 100, window: 1_500 };
 
@@ -239,6 +242,48 @@ for (const dialect of DIALECTS) {
       assert.equal(new Set(eventIds).size, eventIds.length, 'no event twice');
       const mine = seen.filter((id) => ids.includes(id));
       assert.deepEqual(mine, [...ids].reverse());
+    });
+
+    it('two cloud processes on one database send each event once', async () => {
+      const rx = await scriptedReceiver([200]);
+      closers.push(rx.close);
+      const sub = await subscribe(rx.url, ['order.created']);
+      const child = spawn(process.execPath, ['--import', 'tsx', 'cloud/main.ts'], {
+        cwd: ROOT,
+        env: {
+          ...process.env, ...cloud.storage.childEnv, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: cloud.storage.databaseUrl, MQTT_PORT: '0',
+          WEBHOOK_ALLOW_HOSTS: '127.0.0.1', EVENT_POLL_MS: '20', RATE_LIMIT_MAX: '0', ORDER_EXPIRY_INTERVAL_MS: '0', RETENTION_INTERVAL_MS: '0',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      try {
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.stderr.on('data', (d) => (out += d));
+        const url = await new Promise<string>((resolve, reject) => {
+          child.once('exit', (code) => reject(new Error(`the second cloud exited with ${code}: ${out}`)));
+          child.stdout.on('data', () => {
+            const line = out.split('\n').find((l) => l.includes('"cloud ready"'));
+            if (line) resolve(JSON.parse(line).url);
+          });
+        });
+        // Orders through both processes: each records its events, either may send them.
+        const viaChild = (i: number) => fetch(`${url}${BASE}/order/create`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${w.companyB.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ toUserPhone: '+996555123456', postomatId: w.near.id, sendMessage: false, customData: `child-${i}` }),
+        }).then(async (r) => (await r.json()) as { id: string });
+        const orders = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? createOrder() : viaChild(i))));
+        await eventually(() => assert.equal(rx.hits.length, orders.length));
+        await new Promise((r) => setTimeout(r, 300));
+        assert.equal(rx.hits.length, orders.length, 'no event sent twice');
+        assert.deepEqual(new Set(rx.hits.map((h) => JSON.parse(h.body).data.object.id)), new Set(orders.map((o) => o.id)));
+      } finally {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await unsubscribe(sub.id);
     });
 
     it('two senders on one database send each event once', async () => {
