@@ -7,8 +7,7 @@
  * fails leaves no claim behind: its retry runs again.
  */
 import type { Db } from '../storage/database.ts';
-import { DomainError } from '../domain/errors.ts';
-import { keyUse } from '../domain/platform/market-idempotency.ts';
+import { claimKey, type KeyStore } from './idempotency-claim.ts';
 import type { Tx, UnitOfWork } from './unit-of-work.ts';
 
 export const LOCKER_IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
@@ -38,30 +37,18 @@ export function runIdempotent<T>(uow: UnitOfWork, key: IdempotencyKey | undefine
   }, { redrawAttempts: Math.max(redrawAttempts, 2) });
 }
 
-async function claim(trx: Db, req: IdempotencyKey): Promise<string | undefined> {
-  const fresh = { requestHash: req.fingerprint, responseStatus: null, responseBody: null, createdAt: req.now.toISOString() };
-  for (;;) {
-    const inserted = await trx
-      .insertInto('locker_idempotency')
-      .values({ companyId: req.companyId, key: req.key, ...fresh })
-      .onConflict((oc) => oc.columns(['companyId', 'key']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return undefined;
-    const row = await trx.selectFrom('locker_idempotency').selectAll().where('companyId', '=', req.companyId).where('key', '=', req.key).executeTakeFirst();
-    if (!row) continue; // pruned in between: claim afresh
-    const use = keyUse(row, req.fingerprint, req.now, LOCKER_IDEMPOTENCY_WINDOW_MS);
-    if (use === 'REUSED') throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used with another request in the last 24 hours');
-    if (use === 'REPLAY') {
-      if (row.responseBody === null) throw new Error(`idempotency key ${req.key} is claimed without an answer`);
-      return row.responseBody;
-    }
-    const taken = await trx
-      .updateTable('locker_idempotency')
-      .set(fresh)
-      .where('companyId', '=', req.companyId)
-      .where('key', '=', req.key)
-      .where('createdAt', '=', row.createdAt)
-      .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) === 1) return undefined;
-  }
+function claim(trx: Db, req: IdempotencyKey): Promise<string | undefined> {
+  const fresh = () => ({ requestHash: req.fingerprint, responseStatus: null, responseBody: null, createdAt: req.now.toISOString() });
+  const store: KeyStore = {
+    insert: async () => {
+      const r = await trx.insertInto('locker_idempotency').values({ companyId: req.companyId, key: req.key, ...fresh() }).onConflict((oc) => oc.columns(['companyId', 'key']).doNothing()).executeTakeFirst();
+      return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+    read: () => trx.selectFrom('locker_idempotency').selectAll().where('companyId', '=', req.companyId).where('key', '=', req.key).executeTakeFirst(),
+    takeOver: async (createdAt) => {
+      const r = await trx.updateTable('locker_idempotency').set(fresh()).where('companyId', '=', req.companyId).where('key', '=', req.key).where('createdAt', '=', createdAt).executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+  };
+  return claimKey(store, req.fingerprint, req.now, LOCKER_IDEMPOTENCY_WINDOW_MS, 'this Idempotency-Key was used with another request in the last 24 hours');
 }
