@@ -92,7 +92,8 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const dispatcher = createDispatcher(config, storage, clock, logger, url);
   dispatcher.start();
   const webhookSender = createWebhookSender(config, storage, clock, logger);
-  webhookSender.start();
+  // WEBHOOKS_ENABLED=false: subscription deliveries wait (PENDING) until a process sends them.
+  if (config.WEBHOOKS_ENABLED) webhookSender.start();
   // An order's codes go to its locker, and its events to their receivers, right after the
   // commit that made them; the polls behind these are only a safety net.
   const stopHearing = feed.onChange((change) => {

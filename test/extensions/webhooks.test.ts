@@ -310,3 +310,25 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('webhook subscriptions with WEBHOOKS_ENABLED=false', () => {
+  it('records the delivery and leaves it PENDING, unsent', async () => {
+    const cloud = await startTestCloud(DIALECTS[0], { clock: systemClock, env: { WEBHOOKS_ENABLED: 'false', EVENT_POLL_MS: '20' } });
+    const rx = await scriptedReceiver([200]);
+    try {
+      const w = await seedLockerWorld(cloud.storage.db);
+      const sub = await cloud.request('POST', SUBS, { token: w.companyB.key, body: { url: rx.url, eventTypes: ['order.created'] } });
+      assert.equal(sub.status, 200);
+      const order = await cloud.request('POST', `${BASE}/order/create`, { token: w.companyB.key, body: { toUserPhone: '+996555123456', postomatId: w.near.id, sendMessage: false } });
+      assert.equal(order.status, 200);
+      // Several polls of a running sender would have sent it by now.
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(rx.hits.length, 0);
+      const events = await cloud.request('GET', `${SUBS}/events`, { token: w.companyB.key });
+      assert.deepEqual(events.body.data.map((e: any) => e.deliveries.map((d: any) => d.state)), [['PENDING']]);
+    } finally {
+      await cloud.stop();
+      await rx.close();
+    }
+  });
+});
