@@ -742,6 +742,15 @@ export interface Schemas {
     createdAt: string;
     finishedAt: string | null;
   };
+  WebhookEvent: {
+    /** the event id: the same on every delivery and replay (de-duplicate by it) */
+    id: string;
+    type: Schemas["WebhookEventType"];
+    createdAt: string;
+    data: {
+      object: Schemas["Order"];
+    };
+  };
   WebhookEventType: "order.created" | "order.delivered" | "order.completed" | "order.subtracted" | "order.cancelled" | "order.extended";
   WebhookSubscription: {
     id: string;

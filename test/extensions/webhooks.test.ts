@@ -19,6 +19,7 @@ import { openStorage } from '../../cloud/storage/database.ts';
 import { createWebhookSender } from '../../cloud/events/start.ts';
 import { loadConfig } from '../../cloud/config.ts';
 import { startWebhookReceiver, verifyLockerSignature } from '../../scripts/webhook-receiver.ts';
+import { DocumentCheck, readDocument } from '../contract/against-document.ts';
 
 const BASE = '/api/v1/integration/company';
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -123,6 +124,10 @@ for (const dialect of DIALECTS) {
       assert.notEqual(created.id, delivered.id);
       assert.ok(Date.parse(created.createdAt) > 0);
       assert.equal(delivered.data.object.cellId, w.near.cells[0].id);
+      // As the OpenAPI document's `webhooks.subscriptionEvent` describes them.
+      const doc = readDocument();
+      const schema = doc.webhooks.subscriptionEvent.post.requestBody.content['application/json'].schema;
+      assert.deepEqual([created, delivered].flatMap((e) => new DocumentCheck(doc).schemaProblems(schema, e, e.type)), []);
       await unsubscribe(sub.id);
     });
 
