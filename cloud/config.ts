@@ -99,6 +99,10 @@ const EnvSchema = z.object({
     for (const e of parseAllowList(v).errors) ctx.addIssue({ code: 'custom', message: `${e} (expected e.g. hooks.internal,10.1.2.0/24,127.0.0.1)` });
   }),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false'], { error: 'WEBHOOK_ALLOW_PRIVATE must be true or false' }).default('false').transform((v) => v === 'true'),
+  // Webhook subscriptions (docs/integrators.md): retries with backoff and jitter, then the dead letter.
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number({ error: 'WEBHOOK_RETRY_BASE_MS must be a number' }).int().min(10, 'WEBHOOK_RETRY_BASE_MS must be >= 10').default(30_000),
+  WEBHOOK_RETRY_MAX_DELAY_MS: z.coerce.number({ error: 'WEBHOOK_RETRY_MAX_DELAY_MS must be a number' }).int().min(10, 'WEBHOOK_RETRY_MAX_DELAY_MS must be >= 10').default(6 * 3_600_000),
+  WEBHOOK_RETRY_WINDOW_MS: z.coerce.number({ error: 'WEBHOOK_RETRY_WINDOW_MS must be a number' }).int().min(10, 'WEBHOOK_RETRY_WINDOW_MS must be >= 10').max(7 * 86_400_000, 'WEBHOOK_RETRY_WINDOW_MS must be <= 604800000 (a week)').default(86_400_000),
   SMS_PROVIDER: z.enum(['log', 'http'], { error: 'SMS_PROVIDER must be log or http' }).default('log'),
   SMS_GATEWAY_URL: z.url({ error: 'SMS_GATEWAY_URL must be an http(s) URL' }).optional(),
   SMS_GATEWAY_TOKEN: z.string().optional(),

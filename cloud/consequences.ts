@@ -5,8 +5,19 @@
 import type { Db } from './storage/database.ts';
 import { UnitOfWork, type ChangeSignals } from './services/unit-of-work.ts';
 import { recordLockerChange } from './sync/changes.ts';
-import { recordTransitionEvents } from './events/record.ts';
+import { recordExtensionSms, recordTransitionEvents } from './events/record.ts';
+import { eventTypeForStatus, recordIntegratorEvent } from './webhooks/record.ts';
+import type { WebhookEventType } from './webhooks/schemas.ts';
 
 export function createUnitOfWork(db: Db, signals?: ChangeSignals): UnitOfWork {
-  return new UnitOfWork(db, { lockerChange: recordLockerChange, orderEvents: recordTransitionEvents }, signals);
+  return new UnitOfWork(db, {
+    lockerChange: recordLockerChange,
+    // The spec's events, then the subscriptions' (issue 22): both in the change's transaction.
+    orderEvents: async (tx, order, to, at) => {
+      const type = eventTypeForStatus(to);
+      return (await recordTransitionEvents(tx, order, to, at)) + (type ? await recordIntegratorEvent(tx, order, type, at) : 0);
+    },
+    integratorEvent: async (tx, order, type, at) =>
+      (await recordIntegratorEvent(tx, order, type as WebhookEventType, at)) + (type === 'order.extended' ? await recordExtensionSms(tx, order, at) : 0),
+  }, signals);
 }

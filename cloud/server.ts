@@ -12,7 +12,8 @@ import { createLogger, type Logger } from './logger.ts';
 import { openStorage, type Storage } from './storage/database.ts';
 import { SandboxSlot } from './sandbox/fleet-port.ts';
 import type { AppDeps } from './deps.ts';
-import { createDispatcher } from './events/start.ts';
+import { createDispatcher, createWebhookSender } from './events/start.ts';
+import type { WebhookSender } from './webhooks/sender.ts';
 import type { Dispatcher } from './events/dispatcher.ts';
 import { resolveJwtSecret } from './platform-api/jwt-secret.ts';
 import { startSync, type SyncHandle } from './sync/index.ts';
@@ -38,6 +39,8 @@ export interface CloudHandle {
   storage: Storage;
   deps: AppDeps;
   dispatcher: Dispatcher;
+  /** webhook subscriptions' deliveries (issue 22) */
+  webhookSender: WebhookSender;
   sync: SyncHandle;
   /** archives orders never placed; runNow() for tests and the operator */
   orderExpiry: BackgroundTask;
@@ -116,6 +119,9 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const dispatcher = createDispatcher(config, storage, clock, logger, url, undefined, (kind, state) => metrics.delivered(kind, state));
   const metricsListener: MetricsListener | undefined = config.METRICS_PORT === 'off' ? undefined : await startMetricsListener(metrics, config.METRICS_HOST, config.METRICS_PORT, logger);
   dispatcher.start();
+  const webhookSender = createWebhookSender(config, storage, clock, logger);
+  // WEBHOOKS_ENABLED=false: subscription deliveries wait (PENDING) until a process sends them.
+  if (config.WEBHOOKS_ENABLED) webhookSender.start();
   // An order's codes go to its locker, and its events to their receivers, right after the
   // commit that made them; the polls behind these are only a safety net.
   // Outside the request whose commit woke them: the publisher's and the dispatcher's timers
@@ -123,7 +129,10 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const stopHearing = feed.onChange((change) => requests.exit(() => {
     if (change.lockers !== 'all' && change.lockers.length) syncLag.changed(change.lockers);
     if (change.lockers === 'all' || change.lockers.length) sync.publisher.soon();
-    if (change.outbox) dispatcher.wake();
+    if (change.outbox) {
+      dispatcher.wake();
+      webhookSender.wake();
+    }
     // Another process revoked a credential (or committed something unknown, on SQLite).
     if (change.credentials) deps.credentials?.revokeAll();
   }));
@@ -150,6 +159,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     storage,
     deps,
     dispatcher,
+    webhookSender,
     sync,
     orderExpiry,
     metrics,
@@ -162,6 +172,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
       await bulkJobs.stop();
       await retention.stop();
       await dispatcher.stop();
+      await webhookSender.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

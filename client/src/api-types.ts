@@ -747,6 +747,54 @@ export interface Schemas {
     createdAt: string;
     updatedAt: string;
   };
+  WebhookAttempt: {
+    attempt: number;
+    at: string;
+    httpStatus: number | null;
+    error: string | null;
+    latencyMs: number | null;
+    /** when the next attempt was planned (null: delivered, or the dead letter) */
+    nextAttemptAt: string | null;
+  };
+  WebhookDelivery: {
+    id: string;
+    subscriptionId: string;
+    state: "PENDING" | "SENDING" | "DELIVERED" | "DEAD";
+    attempts: number;
+    nextAttemptAt: string | null;
+    lastStatus: number | null;
+    lastError: string | null;
+    createdAt: string;
+    finishedAt: string | null;
+  };
+  WebhookEvent: {
+    /** the event id: the same on every delivery and replay (de-duplicate by it) */
+    id: string;
+    type: Schemas["WebhookEventType"];
+    createdAt: string;
+    data: {
+      object: Schemas["Order"];
+    };
+  };
+  WebhookEventType: "order.created" | "order.delivered" | "order.completed" | "order.subtracted" | "order.cancelled" | "order.extended";
+  WebhookSubscription: {
+    id: string;
+    url: string;
+    eventTypes: Array<Schemas["WebhookEventType"]>;
+    createdAt: string;
+    /** while set, the previous secret signs too */
+    secretRotatedUntil: string | null;
+  };
+  WebhookSubscriptionWithSecret: {
+    id: string;
+    url: string;
+    eventTypes: Array<Schemas["WebhookEventType"]>;
+    createdAt: string;
+    /** while set, the previous secret signs too */
+    secretRotatedUntil: string | null;
+    /** the signing secret: shown only here, keep it */
+    secret: string;
+  };
 }
 
 /** Every operation by its operationId: method, path, parameters, body and the success answer. */
@@ -947,6 +995,16 @@ export interface Operations {
     body: undefined;
     response: Schemas["OrderView"];
   };
+  postIntegrationCompanyOrderIdCancel: {
+    method: "POST";
+    path: "/api/v1/integration/company/order/{id}/cancel";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: undefined;
+    response: Schemas["Order"];
+  };
   getIntegrationCompanyOrderIdDownCode: {
     method: "GET";
     path: "/api/v1/integration/company/order/{id}/down-code";
@@ -956,6 +1014,19 @@ export interface Operations {
     query: Record<string, unknown>;
     body: undefined;
     response: Schemas["OrderCode"];
+  };
+  postIntegrationCompanyOrderIdExtend: {
+    method: "POST";
+    path: "/api/v1/integration/company/order/{id}/extend";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: {
+      /** days added to the storage period */
+      days: number;
+    };
+    response: Schemas["Order"];
   };
   getIntegrationCompanyOrderIdSubtractCode: {
     method: "GET";
@@ -1009,6 +1080,113 @@ export interface Operations {
     };
     body: undefined;
     response: Schemas["PostomatView"] | null;
+  };
+  getIntegrationCompanyWebhookSubscriptions: {
+    method: "GET";
+    path: "/api/v1/integration/company/webhook-subscriptions";
+    params: Record<string, unknown>;
+    query: Record<string, unknown>;
+    body: undefined;
+    response: {
+      data: Array<Schemas["WebhookSubscription"]>;
+    };
+  };
+  postIntegrationCompanyWebhookSubscriptions: {
+    method: "POST";
+    path: "/api/v1/integration/company/webhook-subscriptions";
+    params: Record<string, unknown>;
+    query: Record<string, unknown>;
+    body: {
+      /** an http(s) URL the service may reach (WEBHOOK_ALLOW_HOSTS) */
+      url: string;
+      eventTypes: Array<Schemas["WebhookEventType"]>;
+    };
+    response: Schemas["WebhookSubscriptionWithSecret"];
+  };
+  getIntegrationCompanyWebhookSubscriptionsEvents: {
+    method: "GET";
+    path: "/api/v1/integration/company/webhook-subscriptions/events";
+    params: Record<string, unknown>;
+    query: {
+      limit?: number;
+      cursor?: string;
+    };
+    body: undefined;
+    response: {
+      data: Array<{
+        /** the event id: the same on every delivery and replay (de-duplicate by it) */
+        id: string;
+        type: Schemas["WebhookEventType"];
+        createdAt: string;
+        data: {
+          object: Schemas["Order"];
+        };
+        deliveries: Array<Schemas["WebhookDelivery"]>;
+      }>;
+      /** pass as `cursor` for the next (older) page; null at the end */
+      nextCursor: string | null;
+    };
+  };
+  getIntegrationCompanyWebhookSubscriptionsEventsIdDeliveries: {
+    method: "GET";
+    path: "/api/v1/integration/company/webhook-subscriptions/events/{id}/deliveries";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: undefined;
+    response: {
+      data: Array<{
+        id: string;
+        subscriptionId: string;
+        state: "PENDING" | "SENDING" | "DELIVERED" | "DEAD";
+        attempts: number;
+        nextAttemptAt: string | null;
+        lastStatus: number | null;
+        lastError: string | null;
+        createdAt: string;
+        finishedAt: string | null;
+        attemptLog: Array<Schemas["WebhookAttempt"]>;
+      }>;
+    };
+  };
+  postIntegrationCompanyWebhookSubscriptionsEventsIdReplay: {
+    method: "POST";
+    path: "/api/v1/integration/company/webhook-subscriptions/events/{id}/replay";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: {
+      /** replay to this subscription only (default: every subscription of the event's type) */
+      subscriptionId?: string;
+    };
+    response: {
+      data: Array<Schemas["WebhookDelivery"]>;
+    };
+  };
+  deleteIntegrationCompanyWebhookSubscriptionsId: {
+    method: "DELETE";
+    path: "/api/v1/integration/company/webhook-subscriptions/{id}";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: undefined;
+    response: Schemas["WebhookSubscription"];
+  };
+  postIntegrationCompanyWebhookSubscriptionsIdRotateSecret: {
+    method: "POST";
+    path: "/api/v1/integration/company/webhook-subscriptions/{id}/rotate-secret";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: {
+      /** how long the previous secret keeps signing (default 24) */
+      overlapHours?: number;
+    };
+    response: Schemas["WebhookSubscriptionWithSecret"];
   };
   getIntegrationsClientSearchByCode: {
     method: "GET";

@@ -16,6 +16,7 @@ import type { OutboxEventTable, EventState } from '../storage/outbox-schema.ts';
 import { postJson, type PostJson, type PostResult } from './http-post.ts';
 import { webhookBody } from './webhook-body.ts';
 import { smsText, type SmsProvider } from './sms.ts';
+import { ClaimLoop } from './claim-loop.ts';
 
 export interface DispatcherOptions {
   webhooksEnabled: boolean;
@@ -50,65 +51,16 @@ export interface DispatcherDeps {
   onDelivered?: (kind: OutboxEventTable['kind'], state: EventState) => void;
 }
 
-export class Dispatcher {
+export class Dispatcher extends ClaimLoop<OutboxEventTable> {
   readonly workerId = `${os.hostname()}:${process.pid}:${newId().slice(0, 6)}`;
   private readonly options: DispatcherOptions;
   private readonly post: PostJson;
-  private inFlight = new Set<Promise<void>>();
-  private timer?: NodeJS.Timeout;
-  private running = false;
-  private ticking = false;
 
   constructor(private readonly deps: DispatcherDeps) {
-    this.options = { ...DEFAULT_DISPATCHER_OPTIONS, ...deps.options };
+    const options = { ...DEFAULT_DISPATCHER_OPTIONS, ...deps.options };
+    super({ concurrency: options.concurrency, pollMs: options.pollMs, logger: deps.logger, what: 'outbox' });
+    this.options = options;
     this.post = deps.post ?? postJson;
-  }
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedule(0);
-  }
-
-  /** Stops claiming, and waits for the sends in flight. */
-  async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    await Promise.allSettled([...this.inFlight]);
-  }
-
-  /** Looks for new rows now rather than at the next poll. */
-  wake(): void {
-    if (this.running) this.schedule(0);
-  }
-
-  private schedule(ms: number) {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), ms);
-    this.timer.unref();
-  }
-
-  private async tick(): Promise<void> {
-    if (!this.running || this.ticking) return;
-    this.ticking = true;
-    try {
-      const room = this.options.concurrency - this.inFlight.size;
-      if (room > 0) {
-        const rows = await this.claim(room);
-        for (const row of rows) {
-          const p = this.deliver(row).finally(() => {
-            this.inFlight.delete(p);
-            this.wake();
-          });
-          this.inFlight.add(p);
-        }
-      }
-    } catch (err) {
-      this.deps.logger.error('outbox claim failed', { err });
-    } finally {
-      this.ticking = false;
-      if (this.running) this.schedule(this.options.pollMs);
-    }
   }
 
   /**
@@ -143,7 +95,7 @@ export class Dispatcher {
       .execute();
   }
 
-  private async deliver(row: OutboxEventTable): Promise<void> {
+  protected async deliver(row: OutboxEventTable): Promise<void> {
     let state: EventState;
     let result: PostResult;
     try {

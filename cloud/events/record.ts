@@ -46,3 +46,18 @@ export async function recordTransitionEvents(trx: Db, order: LockerOrderTable, t
     .execute();
   return events.length;
 }
+
+/**
+ * The recipient's SMS again after the storage period was extended (issue 22): the text, read at
+ * sending time, names the new end date. Only for orders whose recipient gets messages.
+ */
+export async function recordExtensionSms(trx: Db, order: LockerOrderTable, at: Date): Promise<number> {
+  if (order.sendMessage !== 1) return 0;
+  const recipient = await trx.selectFrom('recipient').select('phone').where('id', '=', order.toUserId).executeTakeFirst();
+  if (!recipient) return 0;
+  await trx.insertInto('outbox_event').values({
+    id: newId(), kind: 'SMS', event: 'STORAGE_EXTENDED', orderId: order.id, target: recipient.phone, payload: JSON.stringify({ orderId: order.id }),
+    secretHeader: null, state: 'PENDING', claimedBy: null, claimedUntil: null, httpStatus: null, error: null, latencyMs: null, createdAt: at.toISOString(), sentAt: null,
+  }).execute();
+  return 1;
+}

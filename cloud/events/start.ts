@@ -6,6 +6,7 @@ import type { Storage } from '../storage/database.ts';
 import { Dispatcher, type DispatcherDeps } from './dispatcher.ts';
 import { HttpSmsProvider, LogSmsProvider } from './sms.ts';
 import { guardedPost, type PostJson } from './http-post.ts';
+import { WebhookSender } from '../webhooks/sender.ts';
 
 /**
  * Webhooks and company notifications go through the outbound-target rule; the SMS gateway is
@@ -30,6 +31,24 @@ export function createDispatcher(config: CloudConfig, storage: Storage, clock: C
       pollMs: config.EVENT_POLL_MS,
       leaseMs: config.EVENT_LEASE_MS ?? Math.max(60_000, config.EVENT_TIMEOUT_MS * 4),
       publicBaseUrl: config.PUBLIC_BASE_URL ?? publicBaseUrl,
+    },
+  });
+}
+
+/** The webhook subscriptions' sender (issue 22), through the same outbound-target rule. */
+export function createWebhookSender(config: CloudConfig, storage: Storage, clock: Clock, logger: Logger, post?: PostJson): WebhookSender {
+  return new WebhookSender({
+    db: storage.db,
+    dialect: storage.dialect,
+    clock,
+    logger: logger.child({ component: 'webhooks' }),
+    post: guardedPost(targetPolicyOf(config), post),
+    options: {
+      timeoutMs: config.EVENT_TIMEOUT_MS,
+      concurrency: config.EVENT_CONCURRENCY,
+      pollMs: config.EVENT_POLL_MS,
+      leaseMs: config.EVENT_LEASE_MS ?? Math.max(60_000, config.EVENT_TIMEOUT_MS * 4),
+      retry: { baseMs: config.WEBHOOK_RETRY_BASE_MS, maxDelayMs: config.WEBHOOK_RETRY_MAX_DELAY_MS, windowMs: config.WEBHOOK_RETRY_WINDOW_MS },
     },
   });
 }

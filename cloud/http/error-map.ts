@@ -32,6 +32,13 @@ export const DEFAULT_STATUS: Record<ErrorCode, number> = {
   POSTOMAT_PROVIDER_ERROR: 502,
   // Not a rate: it lifts when the company's parcels are placed or its unplaced orders expire.
   TOO_MANY_PENDING_ORDERS: 409,
+  // Extensions (issue 22): the state forbids the change.
+  ORDER_ALREADY_PLACED: 409,
+  ORDER_NOT_DELIVERED: 409,
+  STORAGE_PERIOD_TOO_LONG: 409,
+  TOO_MANY_SUBSCRIPTIONS: 409,
+  SUBSCRIPTION_NOT_FOUND: 404,
+  EVENT_NOT_FOUND: 404,
 };
 
 /** Codes the spec answers with a text rather than the code itself. */

@@ -20,9 +20,14 @@ export function rateLimit(windows: LimitWindows, max: number, keyOf: (req: Reque
     if (key === undefined) return next();
     const { count } = windows.add(key);
     const resetSeconds = windows.secondsLeft(key);
+    const remaining = String(Math.max(0, max - count));
     res.setHeader('x-ratelimit-limit', String(max));
-    res.setHeader('x-ratelimit-remaining', String(Math.max(0, max - count)));
+    res.setHeader('x-ratelimit-remaining', remaining);
     res.setHeader('x-ratelimit-reset', String(resetSeconds));
+    // The IETF RateLimit header fields draft's names too (issue 22), beside the ones clients know.
+    res.setHeader('RateLimit-Limit', String(max));
+    res.setHeader('RateLimit-Remaining', remaining);
+    res.setHeader('RateLimit-Reset', String(resetSeconds));
     if (count > max) throw tooManyRequests(resetSeconds);
     next();
   };

@@ -10,6 +10,7 @@ import type { Express, RequestHandler } from 'express';
 export interface Routes {
   get(path: string, ...handlers: RequestHandler[]): unknown;
   post(path: string, ...handlers: RequestHandler[]): unknown;
+  delete(path: string, ...handlers: RequestHandler[]): unknown;
 }
 
 export interface RoutesOptions {
@@ -25,5 +26,6 @@ export function routesUnder(app: Express, base: string, options: RoutesOptions =
   return {
     get: (path, ...handlers) => app.get(base + path, ...guards, ...handlers),
     post: (path, ...handlers) => app.post(base + path, ...guards, ...body, ...handlers),
+    delete: (path, ...handlers) => app.delete(base + path, ...guards, ...handlers),
   };
 }

@@ -9,6 +9,7 @@ import { ordersRoutes } from './orders.ts';
 import { postomatsRoutes } from './postomats.ts';
 import { directoriesRoutes } from './directories.ts';
 import { publicRoutes } from './public.ts';
+import { extensionRoutes } from './extensions.ts';
 
 export const LOCKER_API_BASE = '/api/v1/integration/company';
 
@@ -27,6 +28,7 @@ export function mountLockerApi(app: Express, deps: AppDeps, json: RequestHandler
   ordersRoutes(api, deps);
   postomatsRoutes(api, deps);
   directoriesRoutes(api, deps);
+  extensionRoutes(api, deps);
   // A path under the base that no route serves is counted and authenticated like the others
   // before it is a 404: unauthenticated callers learn nothing about which paths exist.
   app.use(LOCKER_API_BASE, ...guards);

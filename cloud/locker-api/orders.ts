@@ -9,7 +9,9 @@ import { mapBatches } from '../storage/batches.ts';
 import { lockerCaller } from '../http/locker-auth.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { CodeType } from '../domain/order-states.ts';
-import { createOrder, type CreateOrderInput } from '../services/create-order.ts';
+import { createOrder, createIn, CREATE_REDRAW_ATTEMPTS, type CreateOrderInput } from '../services/create-order.ts';
+import { runIdempotent, type IdempotencyKey } from '../services/idempotency.ts';
+import { idempotencyKeyOf, reusedKeyIs409 } from './idempotency-key.ts';
 import { findCode, findOrder, findOrderWithDownCode, listOrders, loadOrderExtras, type CodeRow, type OrderExtrasFlags } from '../storage/order-queries.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import { CreateOrderBody, IdParams, OrderListQuery, OrderReadQuery } from './schemas.ts';
@@ -20,7 +22,11 @@ import { presentAggregate, presentCell, presentOrder, presentPostomat } from './
 export function ordersRoutes(r: Routes, deps: AppDeps): void {
   r.post('/order/create', route({ body: CreateOrderBody, response: Order }, async ({ body, req }) => {
     try {
-      return await createCompanyOrder(deps, { ...body, companyId: lockerCaller(req).companyId });
+      const input = { ...body, companyId: lockerCaller(req).companyId };
+      // An extension (issue 22): with the header, a repeat answers the same and creates nothing.
+      const key = idempotencyKeyOf(req, input.companyId, deps.clock.now());
+      if (key) return await reusedKeyIs409(() => createOrderOnce(deps, input, key));
+      return await createCompanyOrder(deps, input);
     } catch (err) {
       // The spec: "a nonexistent id fails with a server error".
       if (err instanceof DomainError && err.code === 'POSTOMAT_NOT_FOUND') throw new HttpError(500, 'POSTOMAT_NOT_FOUND');
@@ -48,6 +54,11 @@ export const ORDER_CODE_PATHS = [['down-code', 'DOWN'], ['up-code', 'UP'], ['sub
 export async function createCompanyOrder(deps: AppDeps, input: CreateOrderInput) {
   const order = await createOrder({ uow: deps.uow, clock: deps.clock, randomInt: deps.randomInt, config: deps.config }, input);
   return presentOrder(order);
+}
+
+function createOrderOnce(deps: AppDeps, input: CreateOrderInput, key: IdempotencyKey) {
+  const createDeps = { clock: deps.clock, randomInt: deps.randomInt, config: deps.config };
+  return runIdempotent(deps.uow, key, async (tx) => presentOrder(await createIn(tx, createDeps, input)), CREATE_REDRAW_ATTEMPTS);
 }
 
 /**

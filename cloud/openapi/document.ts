@@ -73,9 +73,15 @@ export function openApiDocument(routes: RouteEntry[]): JsonSchema {
     description: e.description,
     // The spec: no signature, no secret (a platform webhook may carry the x-api-key header below).
     security: [],
-    parameters: e.apiKeyHeader ? [{ name: 'x-api-key', in: 'header', required: false, description: "the webhook's `apiKey`, when set", schema: { type: 'string' } }] : [],
+    parameters: [
+      ...(e.apiKeyHeader ? [{ name: 'x-api-key', in: 'header', required: false, description: "the webhook's `apiKey`, when set", schema: { type: 'string' } }] : []),
+      ...('signatureHeader' in e ? [
+        { name: 'Locker-Signature', in: 'header', required: true, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">[,v1=…]`', schema: { type: 'string' } },
+        { name: 'Locker-Event-Id', in: 'header', required: true, description: "the event's `id`, to de-duplicate before parsing the body", schema: { type: 'string' } },
+      ] : []),
+    ],
     requestBody: { required: true, content: { 'application/json': { schema: table.convert(e.body, 'output') } } },
-    responses: { '200': { description: 'Any answer: platform webhooks count any 2xx as delivered, company notifications ignore it; no retry either way.' } },
+    responses: { '200': { description: 'answer' in e ? e.answer : 'Any answer: platform webhooks count any 2xx as delivered, company notifications ignore it; no retry either way.' } },
   } }]));
   return {
     openapi: '3.1.0',

@@ -55,8 +55,9 @@ export const TAGS = [
   { name: 'Platform: parcels and cargo', description: "Suppliers, parcels and cargo of the caller's clients (company API key)." },
   { name: 'Platform: lockers', description: 'The Locker API through the platform, for companies the operator gave locker access. Every locker-side failure is a 502.' },
   { name: 'Platform: marketplace', description: "A marketplace's pickup points, locker orders and parcels (marketplace API key)." },
-  { name: 'Sandbox', description: 'Only with `SANDBOX=true npm start`: act at the simulated lockers (place, collect, subtract, expire, cut the network) through the real path. Same key as the Locker API.' },
+  { name: 'Sandbox', description: 'Only with `SANDBOX=true npm start`: act at the simulated lockers (place, collect, subtract, expire, cut the network) through the real path. A Locker API key, or a marketplace platform key for its parcels.' },
   { name: 'Locker agents', description: "What a locker board's agent calls over HTTP (its orders and events go over MQTT: see the AsyncAPI document)." },
+  { name: 'Extensions', description: 'Beyond the spec, additive (docs/integrators.md): changes after creation, webhook subscriptions with signatures, retries and replay. A request that uses none of them gets the spec\'s answer.' },
   { name: 'Outbound events', description: 'What the service POSTs to your URLs.' },
   { name: 'Service', description: 'Health and this documentation.' },
 ];

@@ -4,6 +4,8 @@
  * a route without an entry here fails the contract tests.
  */
 import { row, type ErrorRow } from './errors.ts';
+import { EXTENSION_OPERATIONS, KEY_REUSED } from './extension-operations.ts';
+import { IDEMPOTENCY_HEADER_DOC } from '../locker-api/idempotency-key.ts';
 
 export interface OperationDoc {
   tag: string;
@@ -41,12 +43,15 @@ export const LOCKER_OPERATIONS: Record<string, OperationDoc> = {
     description: 'Creates an order for one parcel to one locker, with its three codes (DOWN, UP, SUBTRACT); the status is CREATED and no cell is taken yet. ' +
       'The courier places the parcel with the DOWN code; the storage period counts from placement. With `sendMessage: true` the recipient gets an SMS with the pickup code after placement. ' +
       '**A `postomatId` that names no locker is a 500 server error** (the spec\'s rule, message POSTOMAT_NOT_FOUND), not a 404. ' +
-      'Retrying a failed create may duplicate the order (no de-duplication, even with an `Idempotency-Key`): list orders and look for your reference in `customData` first.',
+      'Without an `Idempotency-Key`, retrying a failed create may duplicate the order (the spec): list orders and look for your reference in `customData` first. ' +
+      '**Extension:** with an `Idempotency-Key`, a repeat with the same body within 24 hours gets the first answer and creates nothing.',
+    headers: [IDEMPOTENCY_HEADER_DOC],
     errors: [
       row(500, 'POSTOMAT_NOT_FOUND', 'no locker has this `postomatId` (the spec makes it a server error)'),
       row(403, 'INSUFFICIENT_FUNDS', '`pay: true` and the company balance does not cover the price'),
       row(409, 'TOO_MANY_PENDING_ORDERS', 'the company has too many orders waiting for placement at this locker'),
       row(503, 'CODES_EXHAUSTED', 'no free four-digit code is left at this locker'),
+      KEY_REUSED,
     ],
   },
   [`GET ${L}/order/list`]: {
@@ -78,4 +83,5 @@ export const LOCKER_OPERATIONS: Record<string, OperationDoc> = {
     status: 302,
     errors: [row(404, 'POSTOMAT_NOT_FOUND', 'no locker has this short id, or it has no coordinates')],
   },
+  ...EXTENSION_OPERATIONS,
 };

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../domain/order-states.ts';
 import { WEBHOOK_STATUS } from '../domain/order-events.ts';
+import { WebhookEvent } from '../webhooks/schemas.ts';
 
 export const CompanyNotification = z.object({
   orderId: z.string().meta({ description: 'the locker order id' }),
@@ -38,5 +39,15 @@ export const OUTBOUND_EVENTS = {
     description: 'Sent when the recipient collects the parcel (the locker order becomes COMPLETED). Same delivery rules as DELIVERED_TO_POSTOMAT.',
     body: PlatformWebhookBody(WEBHOOK_STATUS.TRANSFERRED_TO_CLIENT),
     apiKeyHeader: true,
+  },
+  subscriptionEvent: {
+    summary: 'Webhook subscription event (extension)',
+    description: 'Sent to each URL a Locker API company subscribed (`/webhook-subscriptions`) for the event\'s type: `order.created`, `order.delivered`, `order.completed`, `order.subtracted`, `order.cancelled`, `order.extended`. ' +
+      'Signed: `Locker-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`, one `v1` per signing secret (two while a secret rotates). ' +
+      'A 2xx answer delivers it; anything else is retried with exponential backoff and jitter for up to 24 hours, then dead-lettered; the same `id` on every attempt and replay (docs/integrators.md).',
+    body: WebhookEvent,
+    apiKeyHeader: false,
+    signatureHeader: true,
+    answer: 'Any 2xx delivers the event; another answer, or none within the timeout, is retried.',
   },
 } as const;

@@ -23,6 +23,8 @@ import {
   pruneSyncChanges,
   recordSyncCheckpoints,
 } from '../storage/retention-queries.ts';
+import { pruneLockerIdempotencyKeys, pruneWebhookEvents } from '../webhooks/retention.ts';
+import { LOCKER_IDEMPOTENCY_WINDOW_MS } from '../services/idempotency.ts';
 
 const DAY_MS = 86_400_000;
 /** Published versions are dated once per this share of the sync window: ~30 checkpoints per locker at most. */
@@ -59,6 +61,10 @@ export interface PruneCounts {
   lockerEvents: number;
   commands: number;
   idempotencyKeys: number;
+  /** the Locker API's Idempotency-Keys past their 24 hours (an extension) */
+  lockerIdempotencyKeys: number;
+  /** webhook subscription events past the outbox's window, all their deliveries finished (an extension) */
+  webhookEvents: number;
   /** attempt counters of events since settled, and resolved alarms (the locker events' window) */
   eventAttempts: number;
   resolvedAlarms: number;
@@ -127,6 +133,8 @@ export class RetentionPruner {
       lockerEvents: await this.drain(() => pruneLockerEvents(db, dialect, before(this.options.lockerEventsMs), batch)),
       commands: await this.drain(() => pruneCommands(db, dialect, before(this.options.commandsMs), batch)),
       idempotencyKeys: await this.drain(() => pruneIdempotencyKeys(db, dialect, before(this.options.idempotencyMs), batch)),
+      lockerIdempotencyKeys: await this.drain(() => pruneLockerIdempotencyKeys(db, before(LOCKER_IDEMPOTENCY_WINDOW_MS), batch)),
+      webhookEvents: await this.drain(() => pruneWebhookEvents(db, before(this.options.outboxMs), batch)),
       eventAttempts: await this.drain(() => pruneEventAttempts(db, dialect, before(this.options.lockerEventsMs), batch)),
       resolvedAlarms: await this.drain(() => pruneResolvedAlarms(db, dialect, before(this.options.lockerEventsMs), batch)),
       syncChanges: 0,

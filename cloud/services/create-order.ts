@@ -33,10 +33,10 @@ export interface CreateOrderDeps {
 }
 
 /** Two concurrent creations may draw the same code: the unique index refuses one, which draws again. */
-const REDRAW_ATTEMPTS = 8;
+export const CREATE_REDRAW_ATTEMPTS = 8;
 
 export async function createOrder(deps: CreateOrderDeps & { uow: UnitOfWork }, input: CreateOrderInput): Promise<LockerOrderTable> {
-  return deps.uow.run((tx) => createIn(tx, deps, input), { redrawAttempts: REDRAW_ATTEMPTS });
+  return deps.uow.run((tx) => createIn(tx, deps, input), { redrawAttempts: CREATE_REDRAW_ATTEMPTS });
 }
 
 /** Creates an order inside the caller's unit of work (the marketplace creates a parcel and its order together). */
@@ -115,6 +115,7 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
     .execute();
 
   await addToStats(trx, input.companyId, 'CREATED', 1, amountsOf(order));
+  await tx.after.orderEvent(order, 'order.created', deps.clock.now());
   // Last: on PostgreSQL it holds the locker's sync row until commit.
   await tx.after.lockerChanged(input.postomatId, orderId);
   return order;

@@ -19,6 +19,8 @@ export interface ChangeRecorders {
   lockerChange(tx: Db, postomatId: string, orderId: string): Promise<unknown>;
   /** the outbound events of a status change (events/record.ts); returns how many rows */
   orderEvents(tx: Db, order: LockerOrderTable, to: string, at: Date): Promise<number>;
+  /** an integrator event beside a status change (webhooks/record.ts: order.created, order.cancelled…); returns how many deliveries */
+  integratorEvent?(tx: Db, order: LockerOrderTable, type: string, at: Date): Promise<number>;
 }
 
 /** Where wake-ups go: storage/change-feed.ts, or nothing (a process nobody needs to hear). */
@@ -32,6 +34,10 @@ export interface After {
   lockerChanged(postomatId: string, orderId: string): Promise<void>;
   /** an order's status changed: its company notification, webhooks and SMS, if any */
   orderStatusChanged(order: LockerOrderTable, to: string, at: Date): Promise<void>;
+  /** something integrators subscribe to happened that is no status change (created, cancelled, extended) */
+  orderEvent(order: LockerOrderTable, type: string, at: Date): Promise<void>;
+  /** webhook deliveries were queued outside an order change (a replay) */
+  deliveriesQueued(): void;
   /** a staff command for this locker was queued */
   commandQueued(postomatId: string): void;
   /** a credential stopped being valid */
@@ -115,6 +121,10 @@ class PendingChange {
       orderStatusChanged: async (order, to, at) => {
         if ((await recorders.orderEvents(tx, order, to, at)) > 0) this.outbox = true;
       },
+      orderEvent: async (order, type, at) => {
+        if (recorders.integratorEvent && (await recorders.integratorEvent(tx, order, type, at)) > 0) this.outbox = true;
+      },
+      deliveriesQueued: () => void (this.outbox = true),
       commandQueued: (postomatId) => void this.lockers.add(postomatId),
       credentialsRevoked: () => void (this.credentials = true),
     };

@@ -4,6 +4,7 @@
  * - timestamps as fixed-width ISO 8601 text (sorts and compares the same in both),
  * - money as integer minor units (sums stay exact), shown as numbers by the API layer.
  */
+import type { ExtensionTables } from '../webhooks/tables.ts';
 import type { ColumnType, Generated } from 'kysely';
 
 import type { Flag, Iso, Minor } from './column-types.ts';
@@ -112,6 +113,8 @@ export interface LockerOrderTable {
    * Optional here so rows written without it (seeds, older code) still type-check.
    */
   expiredAt?: Iso | null;
+  /** When its company cancelled it before placement (migration 023; null otherwise). */
+  cancelledAt?: Iso | null;
   createdAt: Iso;
   updatedAt: Iso;
 }
@@ -166,7 +169,7 @@ export interface ChangeNoticeTable {
   message: string;
 }
 
-export interface Database extends PlatformDatabase {
+export interface Database extends PlatformDatabase, ExtensionTables {
   change_notice: ChangeNoticeTable;
   locker_company: LockerCompanyTable;
   locker_api_key: LockerApiKeyTable;

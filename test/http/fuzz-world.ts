@@ -7,6 +7,7 @@
 import type { TestCloud } from '../helpers/cloud.ts';
 import { PASSWORD } from '../helpers/platform-world.ts';
 import { M, marketClient, newKey, seedMarketWorld } from '../helpers/market-world.ts';
+import { placeOrder } from '../helpers/locker-world.ts';
 
 export interface Baseline {
   params?: Record<string, string>;
@@ -30,16 +31,33 @@ export async function seedFuzzWorld(cloud: TestCloud): Promise<FuzzWorld> {
   const { accessToken, refreshToken } = login.body;
   const lockerKey = lw.companyA.key;
 
+  // Extensions (issue 22): a subscription, so the orders below make events; one to delete.
+  const subscription = await cloud.request('POST', '/api/v1/integration/company/webhook-subscriptions', {
+    token: lockerKey, body: { url: 'http://127.0.0.1:9/events', eventTypes: ['order.created', 'order.delivered'] },
+  });
+  const spareSubscription = await cloud.request('POST', '/api/v1/integration/company/webhook-subscriptions', {
+    token: lockerKey, body: { url: 'http://127.0.0.1:9/spare', eventTypes: ['order.created'] },
+  });
   const order = await cloud.request('POST', '/api/v1/integration/company/order/create', {
     token: lockerKey, body: { toUserPhone: '+996700000001', postomatId: lw.near.id, sendMessage: false },
   });
+  // Cancelled by its baseline (a repeat answers the same); another placed, to be extended.
+  const toCancel = await cloud.request('POST', '/api/v1/integration/company/order/create', {
+    token: lockerKey, body: { toUserPhone: '+996700000004', postomatId: lw.near.id, sendMessage: false },
+  });
+  const toExtend = await cloud.request('POST', '/api/v1/integration/company/order/create', {
+    token: lockerKey, body: { toUserPhone: '+996700000005', postomatId: lw.near.id, sendMessage: false },
+  });
+  await placeOrder(cloud.storage, toExtend.body.id, lw.near.cells[0].id, new Date());
+  const events = await cloud.request('GET', '/api/v1/integration/company/webhook-subscriptions/events', { token: lockerKey });
+  const eventId = events.body?.data?.[0]?.id as string;
   const parcel = await market.create(market.body({ trackCode: 'FUZZ-1' }));
   const webhook = await cloud.request('POST', '/api/v1/logistic-company/webhook/create', {
     token: accessToken, body: { type: 'PARCEL', subtype: 'DELIVERED_TO_POSTOMAT', url: 'http://127.0.0.1:9/hook', payloadTemplate: TEMPLATE },
   });
   // Deleted by the baseline request; never the key the suite authenticates with.
   const spareKey = await cloud.request('POST', '/api/v1/logistic-company/api-key/create', { token: accessToken, body: { title: 'spare' } });
-  for (const res of [login, order, parcel, webhook, spareKey]) {
+  for (const res of [login, order, parcel, webhook, spareKey, subscription, spareSubscription, toCancel, toExtend, events]) {
     if (res.status >= 300) throw new Error(`fuzz world: setup request failed ${res.status} ${res.text}`);
   }
 
@@ -53,6 +71,15 @@ export async function seedFuzzWorld(cloud: TestCloud): Promise<FuzzWorld> {
     [`GET ${L}/order/:id/down-code`]: { params: { id: order.body.id } },
     [`GET ${L}/order/:id/up-code`]: { params: { id: order.body.id } },
     [`GET ${L}/order/:id/subtract-code`]: { params: { id: order.body.id } },
+    [`POST ${L}/order/:id/cancel`]: { params: { id: toCancel.body.id }, headers: () => ({ 'Idempotency-Key': newKey() }) },
+    [`POST ${L}/order/:id/extend`]: { params: { id: toExtend.body.id }, body: { days: 1 } },
+    [`GET ${L}/webhook-subscriptions`]: {},
+    [`POST ${L}/webhook-subscriptions`]: { body: { url: 'http://127.0.0.1:9/more', eventTypes: ['order.completed'] } },
+    [`GET ${L}/webhook-subscriptions/events`]: { query: { limit: '5' } },
+    [`GET ${L}/webhook-subscriptions/events/:id/deliveries`]: { params: { id: eventId } },
+    [`POST ${L}/webhook-subscriptions/events/:id/replay`]: { params: { id: eventId }, body: { subscriptionId: subscription.body.id } },
+    [`DELETE ${L}/webhook-subscriptions/:id`]: { params: { id: spareSubscription.body.id } },
+    [`POST ${L}/webhook-subscriptions/:id/rotate-secret`]: { params: { id: subscription.body.id }, body: { overlapHours: 1 } },
     [`GET ${L}/postomat/list`]: { query: { ...paging, cityId: lw.bishkek.id, latitude: '42.8', longitude: '74.6' } },
     [`GET ${L}/postomat/:id`]: { params: { id: lw.near.id }, query: { withCells: 'true' } },
     [`GET ${L}/cell/:postomatId/free-cells`]: { params: { postomatId: lw.near.id } },

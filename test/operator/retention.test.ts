@@ -19,7 +19,7 @@ for (const dialect of DIALECTS) {
 
     it('prunes now and prints the counts; --json for scripts', async () => {
       await op.storage().db.insertInto('outbox_event').values([sent(45), sent(31), sent(2)]).execute();
-      assert.deepEqual(await op.json('retention', 'run'), { outboxEvents: 2, lockerEvents: 0, commands: 0, idempotencyKeys: 0, eventAttempts: 0, resolvedAlarms: 0, syncChanges: 0, floorsRaised: 0 });
+      assert.deepEqual(await op.json('retention', 'run'), { outboxEvents: 2, lockerEvents: 0, commands: 0, idempotencyKeys: 0, lockerIdempotencyKeys: 0, webhookEvents: 0, eventAttempts: 0, resolvedAlarms: 0, syncChanges: 0, floorsRaised: 0 });
       const text = await op.run('retention', 'run');
       assert.equal(text.code, 0);
       assert.match(text.stdout, /^outbox events \(sent, failed, skipped\)\s+0\s+30 days$/m);

@@ -71,7 +71,7 @@ for (const dialect of DIALECTS) {
       const logger = createLogger({ write: (l) => lines.push(JSON.parse(l)) });
       const pruner = new RetentionPruner({ db: counted.db, clock, logger }, options({ batch: 3 }));
       const counts = await pruner.runOnce();
-      assert.deepEqual(counts, { outboxEvents: 7, lockerEvents: 7, commands: 7, idempotencyKeys: 0, eventAttempts: 0, resolvedAlarms: 0, syncChanges: 0, floorsRaised: 0 });
+      assert.deepEqual(counts, { outboxEvents: 7, lockerEvents: 7, commands: 7, idempotencyKeys: 0, lockerIdempotencyKeys: 0, webhookEvents: 0, eventAttempts: 0, resolvedAlarms: 0, syncChanges: 0, floorsRaised: 0 });
 
       for (const table of ['outbox_event', 'locker_event', 'locker_command']) {
         const deletes = deletesOn(counted.statements, table);
@@ -84,7 +84,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(commands.map((r) => `${r.state}@${r.createdAt === old ? 'old' : 'recent'}`), ['DONE@recent', 'EXPIRED@recent', 'PENDING@old', 'SENT@old']);
 
       assert.deepEqual(lines.map((l) => [l.level, l.msg, l.outboxEvents, l.lockerEvents, l.commands]), [['info', 'retention: pruned finished rows', 7, 7, 7]]);
-      assert.deepEqual(await pruner.runOnce(), { outboxEvents: 0, lockerEvents: 0, commands: 0, idempotencyKeys: 0, eventAttempts: 0, resolvedAlarms: 0, syncChanges: 0, floorsRaised: 0 });
+      assert.deepEqual(await pruner.runOnce(), { outboxEvents: 0, lockerEvents: 0, commands: 0, idempotencyKeys: 0, lockerIdempotencyKeys: 0, webhookEvents: 0, eventAttempts: 0, resolvedAlarms: 0, syncChanges: 0, floorsRaised: 0 });
       assert.equal(lines.length, 1, 'nothing pruned: nothing logged');
     });
 
@@ -183,7 +183,7 @@ for (const dialect of DIALECTS) {
 
       const counted = countingDb(db);
       const pruner = new RetentionPruner({ db: counted.db, clock, logger: silentLogger }, options({ batch: 2 }));
-      assert.deepEqual(await pruner.runOnce(), { outboxEvents: 0, lockerEvents: 0, commands: 0, idempotencyKeys: 0, eventAttempts: 0, resolvedAlarms: 0, syncChanges: 0, floorsRaised: 0 }, 'nothing is old yet');
+      assert.deepEqual(await pruner.runOnce(), { outboxEvents: 0, lockerEvents: 0, commands: 0, idempotencyKeys: 0, lockerIdempotencyKeys: 0, webhookEvents: 0, eventAttempts: 0, resolvedAlarms: 0, syncChanges: 0, floorsRaised: 0 }, 'nothing is old yet');
       assert.equal((await lockerVersion(db, locker)).floor, 0);
 
       clock.advance(29 * DAY);

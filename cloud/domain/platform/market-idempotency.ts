@@ -26,7 +26,7 @@ export function canonicalJson(value: unknown): string {
 export type KeyUse = 'REPLAY' | 'REUSED' | 'EXPIRED';
 
 /** What a request whose key is already on record gets: the stored answer, a refusal, or a fresh start. */
-export function keyUse(stored: { createdAt: string; requestHash: string | null }, fingerprint: string, now: Date): KeyUse {
-  if (now.getTime() - Date.parse(stored.createdAt) >= IDEMPOTENCY_WINDOW_MS) return 'EXPIRED';
+export function keyUse(stored: { createdAt: string; requestHash: string | null }, fingerprint: string, now: Date, windowMs = IDEMPOTENCY_WINDOW_MS): KeyUse {
+  if (now.getTime() - Date.parse(stored.createdAt) >= windowMs) return 'EXPIRED';
   return stored.requestHash === fingerprint ? 'REPLAY' : 'REUSED';
 }

@@ -5,6 +5,7 @@ import { table } from '../format.ts';
 import { ConfigError, loadRetentionConfig } from '../../config.ts';
 import { silentLogger } from '../../logger.ts';
 import { RetentionPruner, retentionOptions } from '../../retention/pruner.ts';
+import { LOCKER_IDEMPOTENCY_WINDOW_MS } from '../../services/idempotency.ts';
 
 const DAY_MS = 86_400_000;
 const keptFor = (ms: number) => (ms % DAY_MS === 0 ? `${ms / DAY_MS} days` : `${ms / 3_600_000} hour${ms === 3_600_000 ? '' : 's'}`);
@@ -30,6 +31,8 @@ export const commands: Command[] = [
         { rows: 'locker events', pruned: counts.lockerEvents, kept: keptFor(options.lockerEventsMs) },
         { rows: 'staff commands (answered, expired)', pruned: counts.commands, kept: keptFor(options.commandsMs) },
         { rows: 'marketplace idempotency keys', pruned: counts.idempotencyKeys, kept: keptFor(options.idempotencyMs) },
+        { rows: 'Locker API idempotency keys', pruned: counts.lockerIdempotencyKeys, kept: keptFor(LOCKER_IDEMPOTENCY_WINDOW_MS) },
+        { rows: 'webhook subscription events (deliveries finished)', pruned: counts.webhookEvents, kept: keptFor(options.outboxMs) },
         { rows: 'sync changes of orders no longer held', pruned: counts.syncChanges, kept: keptFor(options.syncChangesMs) },
       ];
       const text = `${table(rows, ['rows', 'pruned', 'kept'])}\nlockers whose sync floor rose (an agent older than it gets a full snapshot): ${counts.floorsRaised}`;

@@ -9,8 +9,8 @@
  * retry guidance expects. Past the one-hour window the key is claimed afresh.
  */
 import type { Db } from '../../storage/database.ts';
-import { DomainError } from '../../domain/errors.ts';
-import { keyUse } from '../../domain/platform/market-idempotency.ts';
+import { IDEMPOTENCY_WINDOW_MS } from '../../domain/platform/market-idempotency.ts';
+import { claimKey, type KeyStore } from '../idempotency-claim.ts';
 import type { Tx, UnitOfWork } from '../unit-of-work.ts';
 
 export interface IdempotentRequest {
@@ -47,34 +47,18 @@ export function idempotent(uow: UnitOfWork, req: IdempotentRequest, create: (tx:
 }
 
 /** Claims the key (undefined) or returns the answer stored under it; a reused key is refused. */
-async function claim(trx: Db, req: IdempotentRequest): Promise<string | undefined> {
-  const at = req.now.toISOString();
-  const fresh = { requestHash: req.fingerprint, responseStatus: null, responseBody: null, createdAt: at, completedAt: null };
-  const inserted = await trx
-    .insertInto('market_idempotency')
-    .values({ companyId: req.companyId, key: req.key, ...fresh })
-    .onConflict((oc) => oc.columns(['companyId', 'key']).doNothing())
-    .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return undefined;
-
-  for (;;) {
-    const row = await trx.selectFrom('market_idempotency').selectAll().where('companyId', '=', req.companyId).where('key', '=', req.key).executeTakeFirst();
-    // Pruned (past its window) between our insert and this read: claim it afresh.
-    if (!row) return claim(trx, req);
-    const use = keyUse(row, req.fingerprint, req.now);
-    if (use === 'REUSED') throw new DomainError('IDEMPOTENCY_KEY_REUSED', "this Idempotency-Key was used with another request in the last hour");
-    if (use === 'REPLAY') {
-      if (row.responseBody === null) throw new Error(`idempotency key ${req.key} is claimed without an answer`);
-      return row.responseBody;
-    }
-    // Expired: take it over, unless a concurrent request did first (then read what it stored).
-    const taken = await trx
-      .updateTable('market_idempotency')
-      .set(fresh)
-      .where('companyId', '=', req.companyId)
-      .where('key', '=', req.key)
-      .where('createdAt', '=', row.createdAt)
-      .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) === 1) return undefined;
-  }
+function claim(trx: Db, req: IdempotentRequest): Promise<string | undefined> {
+  const fresh = () => ({ requestHash: req.fingerprint, responseStatus: null, responseBody: null, createdAt: req.now.toISOString(), completedAt: null });
+  const store: KeyStore = {
+    insert: async () => {
+      const r = await trx.insertInto('market_idempotency').values({ companyId: req.companyId, key: req.key, ...fresh() }).onConflict((oc) => oc.columns(['companyId', 'key']).doNothing()).executeTakeFirst();
+      return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+    read: () => trx.selectFrom('market_idempotency').selectAll().where('companyId', '=', req.companyId).where('key', '=', req.key).executeTakeFirst(),
+    takeOver: async (createdAt) => {
+      const r = await trx.updateTable('market_idempotency').set(fresh()).where('companyId', '=', req.companyId).where('key', '=', req.key).where('createdAt', '=', createdAt).executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+  };
+  return claimKey(store, req.fingerprint, req.now, IDEMPOTENCY_WINDOW_MS, 'this Idempotency-Key was used with another request in the last hour');
 }

@@ -24,6 +24,8 @@ import * as m015 from './015_bulk_jobs.ts';
 import * as m016 from './016_locker_safety.ts';
 import * as m017 from './017_field.ts';
 import * as m019 from './019_sync_publish_claim.ts';
+import * as m022 from './022_webhook_subscriptions.ts';
+import * as m023 from './023_api_hygiene.ts';
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -44,6 +46,8 @@ export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['016_locker_safety', m016],
   ['017_field', m017],
   ['019_sync_publish_claim', m019],
+  ['022_webhook_subscriptions', m022],
+  ['023_api_hygiene', m023],
 ];
 
 const LOCK_KEY = 7_340_021;

@@ -1,0 +1,62 @@
+/**
+ * Locker API extensions beyond the spec (issue 22): changes after creation and webhook
+ * subscriptions. Every POST here honours `Idempotency-Key`.
+ */
+import type { Request } from 'express';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.ts';
+import type { Routes } from '../http/routes-under.ts';
+import { route } from '../http/route.ts';
+import { integer } from '../http/query.ts';
+import { lockerCaller } from '../http/locker-auth.ts';
+import { MAX_STORAGE_DAYS } from '../domain/order-states.ts';
+import { refusedUrl, STRICT_TARGETS } from '../domain/outbound-targets.ts';
+import { runIdempotent } from '../services/idempotency.ts';
+import type { Tx } from '../services/unit-of-work.ts';
+import { cancelOrder, extendOrder } from '../services/order-changes.ts';
+import {
+  CreateSubscriptionBody, EventDeliveries, EventIdParams, EventListQuery, EventPage, ReplayAnswer, ReplayBody, RotateSecretBody, Subscription, SubscriptionList, SubscriptionWithSecret,
+} from '../webhooks/schemas.ts';
+import { createSubscription, deleteSubscription, eventDeliveries, listEvents, listSubscriptions, replayEvent, rotateSecret } from '../webhooks/subscriptions.ts';
+import { IdParams } from './schemas.ts';
+import { Order } from './responses.ts';
+import { presentOrder } from './present.ts';
+import { idempotencyKeyOf, reusedKeyIs409 } from './idempotency-key.ts';
+
+export const ExtendBody = z.object({ days: integer().min(1).max(MAX_STORAGE_DAYS).meta({ description: 'days added to the storage period' }) });
+
+export function extensionRoutes(r: Routes, deps: AppDeps): void {
+  const policy = deps.config.outboundTargets ?? STRICT_TARGETS;
+  const SubscriptionBody = CreateSubscriptionBody.superRefine((b, ctx) => {
+    const why = refusedUrl(policy, b.url);
+    if (why) ctx.addIssue({ code: 'custom', path: ['url'], message: why });
+  });
+
+  /** Runs a POST's work in one unit of work, once per Idempotency-Key. */
+  const once = <T>(req: Request, work: (tx: Tx, now: Date) => Promise<T>) => {
+    const now = deps.clock.now();
+    const key = idempotencyKeyOf(req, lockerCaller(req).companyId, now);
+    return reusedKeyIs409(() => runIdempotent(deps.uow, key, (tx) => work(tx, now)));
+  };
+  const company = (req: Request) => lockerCaller(req).companyId;
+
+  r.post('/order/:id/cancel', route({ params: IdParams, response: Order }, ({ params, req }) =>
+    once(req, async (tx, now) => presentOrder(await cancelOrder(tx, company(req), params.id, now)))));
+
+  r.post('/order/:id/extend', route({ params: IdParams, body: ExtendBody, response: Order }, ({ params, body, req }) =>
+    once(req, async (tx, now) => presentOrder(await extendOrder(tx, company(req), params.id, body.days, now)))));
+
+  const S = '/webhook-subscriptions';
+  r.get(S, route({ response: SubscriptionList }, ({ req }) => listSubscriptions(deps.db, company(req), deps.clock.now())));
+  r.post(S, route({ body: SubscriptionBody, response: SubscriptionWithSecret }, ({ body, req }) =>
+    once(req, (tx, now) => createSubscription(tx, company(req), body, now))));
+  // Events before `/:id`: "events" is no subscription id.
+  r.get(`${S}/events`, route({ query: EventListQuery, response: EventPage }, ({ query, req }) => listEvents(deps.db, company(req), query)));
+  r.get(`${S}/events/:id/deliveries`, route({ params: EventIdParams, response: EventDeliveries }, ({ params, req }) => eventDeliveries(deps.db, company(req), params.id)));
+  r.post(`${S}/events/:id/replay`, route({ params: EventIdParams, body: ReplayBody, response: ReplayAnswer }, ({ params, body, req }) =>
+    once(req, (tx, now) => replayEvent(tx, company(req), params.id, body.subscriptionId, now))));
+  r.delete(`${S}/:id`, route({ params: IdParams, response: Subscription }, ({ params, req }) =>
+    deps.uow.run((tx) => deleteSubscription(tx, company(req), params.id, deps.clock.now()))));
+  r.post(`${S}/:id/rotate-secret`, route({ params: IdParams, body: RotateSecretBody, response: SubscriptionWithSecret }, ({ params, body, req }) =>
+    once(req, (tx, now) => rotateSecret(tx, company(req), params.id, body.overlapHours, now))));
+}

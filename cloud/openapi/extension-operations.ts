@@ -1,0 +1,60 @@
+/**
+ * What the OpenAPI document says of the Locker API's extensions beyond the spec (issue 22),
+ * all under the `Extensions` tag. Merged into LOCKER_OPERATIONS.
+ */
+import { row } from './errors.ts';
+import type { OperationDoc } from './locker-operations.ts';
+import { IDEMPOTENCY_HEADER_DOC } from '../locker-api/idempotency-key.ts';
+
+const L = '/api/v1/integration/company';
+const S = `${L}/webhook-subscriptions`;
+const TAG = 'Extensions';
+export const KEY_REUSED = row(409, 'IDEMPOTENCY_KEY_REUSED', 'this `Idempotency-Key` came with another request in the last 24 hours');
+const ORDER_NOT_FOUND = row(404, 'ORDER_NOT_FOUND', "the order is missing or another company's (a cancelled, expired or redirected order is no longer found)");
+const SUBSCRIPTION_NOT_FOUND = row(404, 'SUBSCRIPTION_NOT_FOUND', "no live subscription of the company has this id");
+const EVENT_NOT_FOUND = row(404, 'EVENT_NOT_FOUND', "no event of the company has this id (or the cursor is not one this service gave)");
+const post = (doc: Omit<OperationDoc, 'tag'>): OperationDoc => ({ tag: TAG, ...doc, headers: [IDEMPOTENCY_HEADER_DOC], errors: [...(doc.errors ?? []), KEY_REUSED] });
+
+export const EXTENSION_OPERATIONS: Record<string, OperationDoc> = {
+  [`POST ${L}/order/{id}/cancel`]: post({
+    summary: 'Cancel an order before placement',
+    description: 'Withdraws an order whose parcel is not placed yet: its codes stop working at the locker as soon as it hears (the DOWN code then says "Wrong code"), ' +
+      'it leaves the order lists, and `order.cancelled` goes to subscriptions. A second cancel answers the cancelled order again. What was paid stays on record (refunds are the operator\'s decision).',
+    errors: [ORDER_NOT_FOUND, row(409, 'ORDER_ALREADY_PLACED', 'the parcel is in the locker already (or further on)')],
+  }),
+  [`POST ${L}/order/{id}/extend`]: post({
+    summary: "Extend a placed order's storage period",
+    description: 'Adds `days` to a DELIVERED order\'s storage period (at most 365 days in all) and moves `endDateTime`. With `sendMessage` the recipient gets the SMS again with the new date; `order.extended` goes to subscriptions.',
+    errors: [ORDER_NOT_FOUND, row(409, 'ORDER_NOT_DELIVERED', 'the order is not in a cell (not placed yet, or collected)'), row(409, 'STORAGE_PERIOD_TOO_LONG', 'the storage period would exceed 365 days')],
+    example: { days: 3 },
+  }),
+  [`GET ${S}`]: { tag: TAG, summary: 'List webhook subscriptions', description: "The company's live subscriptions, oldest first (secrets are never listed)." },
+  [`POST ${S}`]: post({
+    summary: 'Subscribe to events',
+    description: 'Registers a URL for the given event types. The answer holds the signing `secret`, shown only here. Every delivery is a POST of the event (`id`, `type`, `createdAt`, `data.object`) ' +
+      'with `Locker-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`; a non-2xx answer or none is retried with exponential backoff and jitter for up to 24 hours, then dead-lettered (replayable). ' +
+      'At most 20 subscriptions per company; the URL must be one the service may reach (WEBHOOK_ALLOW_HOSTS).',
+    errors: [row(409, 'TOO_MANY_SUBSCRIPTIONS', 'the company has 20 live subscriptions')],
+    example: { url: 'https://example.com/locker-events', eventTypes: ['order.created', 'order.delivered', 'order.completed'] },
+  }),
+  [`DELETE ${S}/{id}`]: { tag: TAG, summary: 'Delete a subscription', description: 'Stops deliveries to it; deliveries still due are dead-lettered.', errors: [SUBSCRIPTION_NOT_FOUND] },
+  [`POST ${S}/{id}/rotate-secret`]: post({
+    summary: "Rotate a subscription's signing secret",
+    description: 'A new secret signs from now on; the previous one signs beside it (a second `v1=`) for `overlapHours` (default 24, 0 ends it at once), so receivers can switch without losing a delivery.',
+    errors: [SUBSCRIPTION_NOT_FOUND],
+    example: { overlapHours: 24 },
+  }),
+  [`GET ${S}/events`]: {
+    tag: TAG,
+    summary: 'List events',
+    description: 'Events of the company\'s orders recorded while it had subscriptions, newest first, each with its deliveries. `nextCursor` fetches the next page.',
+    errors: [EVENT_NOT_FOUND],
+  },
+  [`GET ${S}/events/{id}/deliveries`]: { tag: TAG, summary: "An event's delivery attempts", description: 'Every delivery of the event with each attempt: time, HTTP status or error, latency and when the next attempt was planned.', errors: [EVENT_NOT_FOUND] },
+  [`POST ${S}/events/{id}/replay`]: post({
+    summary: 'Replay an event',
+    description: 'Sends the event again (same id, same body) to the given subscription, or to every live subscription that takes its type.',
+    errors: [EVENT_NOT_FOUND, SUBSCRIPTION_NOT_FOUND],
+    example: {},
+  }),
+};

@@ -1,0 +1,73 @@
+/**
+ * Changes a company makes to its order after creation (issue 22). Each is one transaction with
+ * its events, conditional on the state it read, so a placement racing with a cancel cannot be
+ * undone and an extension applies to the end date it saw.
+ */
+import { DomainError } from '../domain/errors.ts';
+import { MAX_STORAGE_DAYS } from '../domain/order-states.ts';
+import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
+import type { LockerOrderTable } from '../storage/schema.ts';
+import type { Db } from '../storage/database.ts';
+import type { Tx } from './unit-of-work.ts';
+
+/** A company's order, live or not (a cancelled one is no longer in the order reads). */
+async function companyOrder(trx: Db, companyId: string, orderId: string): Promise<LockerOrderTable> {
+  const order = await trx.selectFrom('locker_order').selectAll().where('id', '=', orderId).where('companyId', '=', companyId).executeTakeFirst();
+  if (!order) throw new DomainError('ORDER_NOT_FOUND');
+  return order;
+}
+
+/**
+ * Cancels an order whose parcel is not placed yet: archived like a withdrawn order (out of the
+ * lists and counters), its codes freed and removed from the locker through the normal sync. A
+ * second cancel answers the cancelled order again. What was paid stays on record: refunds are
+ * the operator's decision (`company top-up`).
+ */
+export async function cancelOrder(tx: Tx, companyId: string, orderId: string, at: Date): Promise<LockerOrderTable> {
+  const trx = tx.db;
+  const order = await companyOrder(trx, companyId, orderId);
+  if (order.cancelledAt) return order;
+  if (order.status !== 'CREATED') throw new DomainError('ORDER_ALREADY_PLACED', `order ${order.id} is ${order.status}`);
+  // Expired or withdrawn (redirected) orders are gone from the company's view already.
+  if (order.isActive !== 1) throw new DomainError('ORDER_NOT_FOUND');
+  const now = at.toISOString();
+  const changes = { isActive: 0, cancelledAt: now, updatedAt: now };
+  const res = await trx.updateTable('locker_order').set(changes).where('id', '=', order.id).where('status', '=', 'CREATED').where('isActive', '=', 1).executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw new DomainError('ORDER_ALREADY_PLACED', `order ${order.id} changed concurrently`);
+  await trx.updateTable('order_code').set({ active: 0, updatedAt: now }).where('orderId', '=', order.id).execute();
+  await addToStats(trx, order.companyId, order.status, -1, negate(amountsOf(order)));
+  const cancelled = { ...order, ...changes };
+  await tx.after.orderEvent(cancelled, 'order.cancelled', at);
+  // Last: on PostgreSQL it holds the locker's sync row until commit.
+  await tx.after.lockerChanged(order.postomatId, order.id);
+  return cancelled;
+}
+
+/**
+ * Extends a placed order's storage period by `days`, up to MAX_STORAGE_DAYS in all. The agent
+ * holds no end date (shared/mqtt SyncOrder), so nothing goes to the locker; the recipient's SMS
+ * is sent again with the new date when the order sends messages.
+ */
+export async function extendOrder(tx: Tx, companyId: string, orderId: string, days: number, at: Date): Promise<LockerOrderTable> {
+  const trx = tx.db;
+  const order = await companyOrder(trx, companyId, orderId);
+  if (order.isActive !== 1) throw new DomainError('ORDER_NOT_FOUND');
+  if (order.status !== 'DELIVERED' || !order.endDateTime) throw new DomainError('ORDER_NOT_DELIVERED', `order ${order.id} is ${order.status}`);
+  if (order.days + days > MAX_STORAGE_DAYS) throw new DomainError('STORAGE_PERIOD_TOO_LONG', `order ${order.id} would be stored ${order.days + days} days; at most ${MAX_STORAGE_DAYS}`);
+  const changes = {
+    days: order.days + days,
+    endDateTime: new Date(Date.parse(order.endDateTime) + days * 86_400_000).toISOString(),
+    updatedAt: at.toISOString(),
+  };
+  const res = await trx
+    .updateTable('locker_order')
+    .set(changes)
+    .where('id', '=', order.id)
+    .where('status', '=', 'DELIVERED')
+    .where('endDateTime', '=', order.endDateTime)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw new DomainError('ORDER_NOT_DELIVERED', `order ${order.id} changed concurrently`);
+  const extended = { ...order, ...changes };
+  await tx.after.orderEvent(extended, 'order.extended', at);
+  return extended;
+}

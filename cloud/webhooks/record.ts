@@ -1,0 +1,51 @@
+/**
+ * Writes an integrator event, inside the transaction of the change it reports: the event (its
+ * body fixed now, so every delivery and replay sends the same bytes) and one PENDING delivery per
+ * live subscription of the order's company that asked for its type. A company without
+ * subscriptions costs one indexed read and nothing more.
+ */
+import type { Db } from '../storage/database.ts';
+import { newId } from '../storage/ids.ts';
+import type { LockerOrderTable } from '../storage/schema.ts';
+import { presentOrder } from '../locker-api/present.ts';
+import type { WebhookEventType } from './schemas.ts';
+
+/** The event a status change is, if any (CREATED has its own call at creation). */
+export function eventTypeForStatus(to: string): WebhookEventType | undefined {
+  if (to === 'DELIVERED') return 'order.delivered';
+  if (to === 'COMPLETED') return 'order.completed';
+  if (to === 'SUBTRACTED') return 'order.subtracted';
+  return undefined;
+}
+
+export async function recordIntegratorEvent(trx: Db, order: LockerOrderTable, type: WebhookEventType, at: Date): Promise<number> {
+  const subscriptions = await trx
+    .selectFrom('webhook_subscription')
+    .select(['id', 'eventTypes'])
+    .where('companyId', '=', order.companyId)
+    .where('deletedAt', 'is', null)
+    .execute();
+  const wanted = subscriptions.filter((s) => (JSON.parse(s.eventTypes) as string[]).includes(type));
+  if (!wanted.length) return 0;
+  const createdAt = at.toISOString();
+  const eventId = `evt_${newId()}`;
+  const body = JSON.stringify({ id: eventId, type, createdAt, data: { object: presentOrder(order) } });
+  await trx.insertInto('webhook_event').values({ eventId, companyId: order.companyId, type, orderId: order.id, body, createdAt }).execute();
+  await queueDeliveries(trx, eventId, wanted.map((s) => s.id), at);
+  return wanted.length;
+}
+
+/** Returns the new deliveries' ids. */
+export async function queueDeliveries(trx: Db, eventId: string, subscriptionIds: string[], at: Date): Promise<string[]> {
+  if (!subscriptionIds.length) return [];
+  const now = at.toISOString();
+  const ids = subscriptionIds.map(() => newId());
+  await trx
+    .insertInto('webhook_delivery')
+    .values(subscriptionIds.map((subscriptionId, i) => ({
+      id: ids[i], eventId, subscriptionId, state: 'PENDING' as const, attempts: 0, nextAttemptAt: now,
+      claimedBy: null, claimedUntil: null, lastStatus: null, lastError: null, createdAt: now, finishedAt: null,
+    })))
+    .execute();
+  return ids;
+}

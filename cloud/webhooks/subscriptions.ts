@@ -1,0 +1,138 @@
+/**
+ * A Locker API company's webhook subscriptions, its events and their deliveries (issue 22).
+ * Secrets leave only in the answers to create and rotate.
+ */
+import type { z } from 'zod';
+import type { Db } from '../storage/database.ts';
+import { newId } from '../storage/ids.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { Tx } from '../services/unit-of-work.ts';
+import { newSigningSecret } from './signature.ts';
+import { queueDeliveries } from './record.ts';
+import { SUBSCRIPTIONS_PER_COMPANY, type Attempt, type Delivery, type Subscription, type WebhookEventType } from './schemas.ts';
+import type { WebhookDeliveryTable, WebhookSubscriptionTable } from './tables.ts';
+
+const DEFAULT_OVERLAP_HOURS = 24;
+
+function present(s: WebhookSubscriptionTable, now: Date): z.output<typeof Subscription> {
+  const rotating = s.previousSecretUntil && s.previousSecretUntil > now.toISOString() ? s.previousSecretUntil : null;
+  return { id: s.id, url: s.url, eventTypes: JSON.parse(s.eventTypes), createdAt: s.createdAt, secretRotatedUntil: rotating };
+}
+
+function presentDelivery(d: WebhookDeliveryTable): z.output<typeof Delivery> {
+  return {
+    id: d.id, subscriptionId: d.subscriptionId, state: d.state, attempts: d.attempts,
+    nextAttemptAt: d.state === 'PENDING' || d.state === 'SENDING' ? d.nextAttemptAt : null,
+    lastStatus: d.lastStatus, lastError: d.lastError, createdAt: d.createdAt, finishedAt: d.finishedAt,
+  };
+}
+
+async function liveSubscription(trx: Db, companyId: string, id: string): Promise<WebhookSubscriptionTable> {
+  const s = await trx.selectFrom('webhook_subscription').selectAll().where('id', '=', id).where('companyId', '=', companyId).where('deletedAt', 'is', null).executeTakeFirst();
+  if (!s) throw new DomainError('SUBSCRIPTION_NOT_FOUND');
+  return s;
+}
+
+export async function createSubscription(tx: Tx, companyId: string, input: { url: string; eventTypes: WebhookEventType[] }, now: Date) {
+  const trx = tx.db;
+  const count = await trx.selectFrom('webhook_subscription').select((eb) => eb.fn.countAll<number>().as('n')).where('companyId', '=', companyId).where('deletedAt', 'is', null).executeTakeFirstOrThrow();
+  if (Number(count.n) >= SUBSCRIPTIONS_PER_COMPANY) throw new DomainError('TOO_MANY_SUBSCRIPTIONS', `at most ${SUBSCRIPTIONS_PER_COMPANY} subscriptions per company`);
+  const at = now.toISOString();
+  const row: WebhookSubscriptionTable = {
+    id: newId(), companyId, url: input.url, eventTypes: JSON.stringify([...new Set(input.eventTypes)]), secret: newSigningSecret(),
+    previousSecret: null, previousSecretUntil: null, createdAt: at, updatedAt: at, deletedAt: null,
+  };
+  await trx.insertInto('webhook_subscription').values(row).execute();
+  return { ...present(row, now), secret: row.secret };
+}
+
+export async function listSubscriptions(db: Db, companyId: string, now: Date) {
+  const rows = await db.selectFrom('webhook_subscription').selectAll().where('companyId', '=', companyId).where('deletedAt', 'is', null).orderBy('createdAt').orderBy('id').execute();
+  return { data: rows.map((r) => present(r, now)) };
+}
+
+/** Deliveries still due are dead-lettered by the sender when it reaches them (the subscription is gone). */
+export async function deleteSubscription(tx: Tx, companyId: string, id: string, now: Date) {
+  const s = await liveSubscription(tx.db, companyId, id);
+  await tx.db.updateTable('webhook_subscription').set({ deletedAt: now.toISOString(), updatedAt: now.toISOString() }).where('id', '=', s.id).execute();
+  return present(s, now);
+}
+
+/** A new secret signs from now on; the old one signs beside it for `overlapHours`. */
+export async function rotateSecret(tx: Tx, companyId: string, id: string, overlapHours: number | undefined, now: Date) {
+  const s = await liveSubscription(tx.db, companyId, id);
+  const hours = overlapHours ?? DEFAULT_OVERLAP_HOURS;
+  const changes = {
+    secret: newSigningSecret(),
+    previousSecret: hours > 0 ? s.secret : null,
+    previousSecretUntil: hours > 0 ? new Date(now.getTime() + hours * 3_600_000).toISOString() : null,
+    updatedAt: now.toISOString(),
+  };
+  await tx.db.updateTable('webhook_subscription').set(changes).where('id', '=', s.id).execute();
+  return { ...present({ ...s, ...changes }, now), secret: changes.secret };
+}
+
+/** The cursor names the last event of a page; pages run from the newest to the oldest. */
+const cursorOf = (seq: number) => Buffer.from(`e${seq}`).toString('base64url');
+function seqOf(cursor: string): number {
+  const m = /^e(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!m) throw new DomainError('EVENT_NOT_FOUND', 'cursor not recognised');
+  return Number(m[1]);
+}
+
+export async function listEvents(db: Db, companyId: string, q: { limit: number; cursor?: string }) {
+  let query = db.selectFrom('webhook_event').select(['id', 'eventId', 'body']).where('companyId', '=', companyId).orderBy('id', 'desc').limit(q.limit + 1);
+  if (q.cursor) query = query.where('id', '<', seqOf(q.cursor));
+  const rows = await query.execute();
+  const page = rows.slice(0, q.limit);
+  const deliveries = page.length
+    ? await db.selectFrom('webhook_delivery').selectAll().where('eventId', 'in', page.map((r) => r.eventId)).orderBy('createdAt').orderBy('id').execute()
+    : [];
+  return {
+    data: page.map((r) => ({ ...JSON.parse(r.body), deliveries: deliveries.filter((d) => d.eventId === r.eventId).map(presentDelivery) })),
+    nextCursor: rows.length > q.limit ? cursorOf(Number(page.at(-1)!.id)) : null,
+  };
+}
+
+async function companyEvent(db: Db, companyId: string, eventId: string) {
+  const e = await db.selectFrom('webhook_event').selectAll().where('eventId', '=', eventId).where('companyId', '=', companyId).executeTakeFirst();
+  if (!e) throw new DomainError('EVENT_NOT_FOUND');
+  return e;
+}
+
+/** Every delivery of an event with its attempts, oldest first. */
+export async function eventDeliveries(db: Db, companyId: string, eventId: string) {
+  const e = await companyEvent(db, companyId, eventId);
+  const deliveries = await db.selectFrom('webhook_delivery').selectAll().where('eventId', '=', e.eventId).orderBy('createdAt').orderBy('id').execute();
+  const attempts = deliveries.length
+    ? await db.selectFrom('webhook_attempt').selectAll().where('deliveryId', 'in', deliveries.map((d) => d.id)).orderBy('attempt').execute()
+    : [];
+  return {
+    data: deliveries.map((d) => ({
+      ...presentDelivery(d),
+      attemptLog: attempts.filter((a) => a.deliveryId === d.id).map((a): z.output<typeof Attempt> => ({
+        attempt: a.attempt, at: a.at, httpStatus: a.httpStatus, error: a.error, latencyMs: a.latencyMs, nextAttemptAt: a.nextAttemptAt,
+      })),
+    })),
+  };
+}
+
+/**
+ * Sends an event again, with its id and body unchanged: a new delivery to the given subscription,
+ * or to every live subscription of the company that takes the event's type.
+ */
+export async function replayEvent(tx: Tx, companyId: string, eventId: string, subscriptionId: string | undefined, now: Date) {
+  const e = await companyEvent(tx.db, companyId, eventId);
+  let targets: string[];
+  if (subscriptionId) {
+    targets = [(await liveSubscription(tx.db, companyId, subscriptionId)).id];
+  } else {
+    const subs = await tx.db.selectFrom('webhook_subscription').select(['id', 'eventTypes']).where('companyId', '=', companyId).where('deletedAt', 'is', null).execute();
+    targets = subs.filter((s) => (JSON.parse(s.eventTypes) as string[]).includes(e.type)).map((s) => s.id);
+  }
+  if (!targets.length) throw new DomainError('SUBSCRIPTION_NOT_FOUND', `no live subscription takes ${e.type}`);
+  const ids = await queueDeliveries(tx.db, e.eventId, targets, now);
+  tx.after.deliveriesQueued();
+  const rows = await tx.db.selectFrom('webhook_delivery').selectAll().where('id', 'in', ids).execute();
+  return { data: rows.map(presentDelivery) };
+}
