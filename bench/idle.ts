@@ -5,7 +5,7 @@
  * 1. Idle CPU: `npm run cloud` on SQLite, measured from /proc over BENCH_IDLE_SECONDS (30):
  *    a. empty tables, no locker connected (the baseline of the same run);
  *    b. BENCH_IDLE_LOCKERS (10,000) lockers connected over MQTT with the agents' keepalive
- *       (30 s), their connection announced, and a history of BENCH_IDLE_COMMANDS (50,000)
+ *       (DEFAULT_KEEPALIVE_SECONDS of locker-agent/config.ts), their connection announced, and a history of BENCH_IDLE_COMMANDS (50,000)
  *       answered staff commands, as many applied locker events and as many sent outbox rows.
  *    Target: b below 1% of a core.
  * 2. An operator bulk command beside a working cloud: `platform-company update --title` in its
@@ -24,6 +24,7 @@ import readline from 'node:readline';
 import SQLite from 'better-sqlite3';
 import { topics, CONTRACT_VERSION } from '../shared/mqtt/index.ts';
 import { openStorage } from '../cloud/storage/database.ts';
+import { DEFAULT_KEEPALIVE_SECONDS } from '../locker-agent/config.ts';
 import { newId } from '../cloud/storage/ids.ts';
 import { createLockerApiKey, createLockerCompany } from '../cloud/services/admin/companies.ts';
 import { createPostomat } from '../cloud/services/admin/postomats.ts';
@@ -43,6 +44,7 @@ const COMMANDS = Number(process.env.BENCH_IDLE_COMMANDS ?? 50_000);
 const CARGO = Number(process.env.BENCH_IDLE_CARGO ?? 100_000);
 const RATE = Number(process.env.BENCH_IDLE_RATE ?? 20);
 const TARGET_IDLE_PCT = 1;
+const SETTLE_MS = 10_000;
 const TARGET_LOOP_P99_MS = 20;
 const TICKS = 100; // USER_HZ on Linux
 
@@ -106,7 +108,8 @@ async function emptyCase() {
   await (await openStorage(file)).close();
   const cloud = await startCloud(file);
   try {
-    await sleep(2_000);
+    // Idle is the steady state: start-up's last compilations and collections are not counted.
+    await sleep(SETTLE_MS);
     log(`empty tables: measuring ${SECONDS} s of idling`);
     return { cpuPct: await idleCpu(cloud, SECONDS) };
   } finally {
@@ -140,16 +143,18 @@ async function fleetCase() {
   const cloud = await startCloud(file);
   const db = new SQLite(file, { readonly: true });
   try {
-    log(`connecting ${LOCKERS} lockers (keepalive 30 s, as agents)`);
-    const { clients } = await connectAll(cloud.mqtt, seeded.lockers, 200, 30);
+    log(`connecting ${LOCKERS} lockers (keepalive ${DEFAULT_KEEPALIVE_SECONDS} s, as agents)`);
+    const { clients } = await connectAll(cloud.mqtt, seeded.lockers, 200, DEFAULT_KEEPALIVE_SECONDS);
     await Promise.all(clients.map((c, i) =>
       c.publishAsync(topics.connection(seeded.lockers[i].id), JSON.stringify({ v: CONTRACT_VERSION, online: true, agentVersion: 'bench', syncVersion: 0, at: new Date().toISOString() }), { qos: 1, retain: true })));
     await untilAll('every locker online', () => (db.prepare('select count(*) n from locker_link where online = 1').get() as { n: number }).n >= LOCKERS, 120_000);
-    await sleep(5_000);
-    log(`${LOCKERS} lockers online: measuring ${SECONDS} s of idling`);
-    const cpuPct = await idleCpu(cloud, SECONDS);
+    await sleep(SETTLE_MS);
+    // Two whole keepalive periods: every locker pings in the window, whenever it connected.
+    const seconds = Math.max(SECONDS, 2 * DEFAULT_KEEPALIVE_SECONDS);
+    log(`${LOCKERS} lockers online: measuring ${seconds} s of idling (two keepalive periods)`);
+    const cpuPct = await idleCpu(cloud, seconds);
     await Promise.all(clients.map((c) => c.endAsync(true)));
-    return { cpuPct };
+    return { cpuPct, seconds, keepaliveSeconds: DEFAULT_KEEPALIVE_SECONDS };
   } finally {
     db.close();
     await cloud.stop();

@@ -12,7 +12,7 @@ import {
 } from '../shared/mqtt/index.ts';
 import { decodeMessage, MqttLink, type MqttConnect } from '../shared/mqtt/link.ts';
 import { isoNow, systemClock, type Clock } from './clock.ts';
-import type { AgentConfig } from './config.ts';
+import { DEFAULT_KEEPALIVE_SECONDS, type AgentConfig } from './config.ts';
 import type { Log } from './display.ts';
 import type { AgentSyncPort } from './sync-port.ts';
 
@@ -27,6 +27,8 @@ export interface AgentSyncOptions {
     backoff?: { minMs: number; maxMs: number };
     /** The health report is published again after this long (and at once when a board falls silent). */
     healthMs?: number;
+    /** MQTT keepalive (config cloud.keepaliveSeconds). */
+    keepaliveSeconds?: number;
 }
 
 const INBOUND: TopicName[] = ['acks', 'sync', 'commands'];
@@ -64,7 +66,7 @@ export class AgentSync {
                         username: options.username,
                         password: options.password,
                         clean: true,
-                        keepalive: 30,
+                        keepalive: options.keepaliveSeconds ?? DEFAULT_KEEPALIVE_SECONDS,
                         connectTimeout: 10_000,
                         will: { topic: this.topic('connection'), payload: Buffer.from(JSON.stringify(this.connection(false))), qos: 1, retain: true },
                     };
@@ -215,8 +217,8 @@ export class AgentSync {
 /** Starts the cloud link of an agent whose config has a `cloud` section (else undefined). */
 export function startAgentSync(port: AgentSyncPort, config: AgentConfig, log: Log, agentVersion: string, clock: Clock = systemClock): AgentSync | undefined {
     if (!config.cloud) return undefined;
-    const { mqttUrl, username, password, eventRetryMs, reconnectMaxMs, healthIntervalMs } = config.cloud;
-    const options = { lockerId: config.lockerId, mqttUrl, username, password, agentVersion, retryMs: eventRetryMs, backoff: { minMs: 500, maxMs: reconnectMaxMs }, healthMs: healthIntervalMs };
+    const { mqttUrl, username, password, eventRetryMs, reconnectMaxMs, healthIntervalMs, keepaliveSeconds } = config.cloud;
+    const options = { lockerId: config.lockerId, mqttUrl, username, password, agentVersion, retryMs: eventRetryMs, backoff: { minMs: 500, maxMs: reconnectMaxMs }, healthMs: healthIntervalMs, keepaliveSeconds };
     const sync = new AgentSync(port, options, { connect: mqtt.connect, clock, log });
     sync.start();
     return sync;

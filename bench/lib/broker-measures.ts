@@ -21,7 +21,7 @@ function connectClient(url: string, l: SeededLocker, keepalive: number): Promise
   });
 }
 
-/** `keepalive` in seconds: what real agents use (30) when the idle cost of pings matters. */
+/** `keepalive` in seconds: what real agents use (DEFAULT_KEEPALIVE_SECONDS) when the idle cost of pings matters. */
 export async function connectAll(url: string, lockers: SeededLocker[], concurrency: number, keepalive = 300) {
   const clients: MqttClient[] = new Array(lockers.length);
   const times: number[] = [];
