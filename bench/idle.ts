@@ -120,7 +120,9 @@ async function emptyCase() {
 /** Answered history, straight into SQLite: commands, applied events and sent outbox rows. */
 function seedHistory(file: string, lockerIds: string[], n: number) {
   const db = new SQLite(file);
-  const at = '2026-01-01T00:00:00.000Z';
+  // A day old: history the retention windows keep (30 days by default). Older rows would be
+  // pruned during the measurement, which is work, not idling.
+  const at = new Date(Date.now() - 86_400_000).toISOString();
   const cmd = db.prepare(`insert into locker_command (id, "postomatId", "orderId", type, "cellId", state, "createdAt", "expiresAt", "sentAt", attempts, "answeredAt", error) values (?, ?, null, 'OPEN_CELL', '1', 'DONE', ?, ?, ?, 1, ?, null)`);
   const ev = db.prepare(`insert into locker_event ("postomatId", "eventId", seq, type, "orderId", "cellId", detail, at, "receivedAt", outcome, note) values (?, ?, ?, 'DOOR_LEFT_OPEN', null, '1', null, ?, ?, 'STORED', null)`);
   const out = db.prepare(`insert into outbox_event (id, kind, event, "orderId", target, payload, "secretHeader", state, "claimedBy", "claimedUntil", "httpStatus", error, "latencyMs", "createdAt", "sentAt") values (?, 'COMPANY_NOTIFICATION', 'COMPLETED', ?, 'http://127.0.0.1:9/n', '{}', null, 'SENT', 'bench', null, 200, null, 3, ?, ?)`);
