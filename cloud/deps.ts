@@ -8,7 +8,7 @@ import type { CredentialCaches } from './http/credential-caches.ts';
 import type { AppLimits } from './http/app-guards.ts';
 import type { LimitsConfig } from './http/limits-config.ts';
 import type { TargetPolicy } from './domain/outbound-targets.ts';
-import type { SandboxSlot } from './sandbox/fleet-port.ts';
+import type { SandboxSlot } from './services/sandbox/fleet-port.ts';
 import type { Request } from 'express';
 import type { RequestScope } from './http/request-id.ts';
 import type { CloudMetrics } from './metrics/cloud-metrics.ts';

@@ -10,7 +10,7 @@ import { buildApp } from './app.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { openStorage, type Storage } from './storage/database.ts';
-import { SandboxSlot } from './sandbox/fleet-port.ts';
+import { SandboxSlot } from './services/sandbox/fleet-port.ts';
 import type { AppDeps } from './deps.ts';
 import { createDispatcher, createWebhookSender } from './events/start.ts';
 import type { WebhookSender } from './webhooks/sender.ts';

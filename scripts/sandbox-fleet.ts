@@ -2,7 +2,7 @@
  * The simulated lockers as the cloud's sandbox sees them (cloud/sandbox/fleet-port.ts): the
  * keypad, the doors and parcels of the simulator's hardware, and the agent's network link.
  */
-import type { SandboxFleet } from '../cloud/sandbox/fleet-port.ts';
+import type { SandboxFleet } from '../cloud/services/sandbox/fleet-port.ts';
 import type { SimLocker } from '../hardware-sim/locker.ts';
 
 export function sandboxFleetOf(lockers: ReadonlyMap<string, SimLocker>): SandboxFleet {

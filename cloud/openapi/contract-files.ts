@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { buildApp } from '../app.ts';
 import type { AppConfig, AppDeps } from '../deps.ts';
-import { SandboxSlot } from '../sandbox/fleet-port.ts';
+import { SandboxSlot } from '../services/sandbox/fleet-port.ts';
 import { routeTable } from '../http/route-table.ts';
 import { silentLogger } from '../logger.ts';
 import { systemClock } from '../../shared/clock.ts';

@@ -18,10 +18,10 @@ import { route, sendJson } from '../http/route.ts';
 import { routesUnder } from '../http/routes-under.ts';
 import { IdParams } from '../locker-api/schemas.ts';
 import { getPostomat } from '../services/admin/postomats.ts';
-import { expireNow } from './expire.ts';
-import { act, NoFleet, SandboxRefusal, setLockerNetwork, type SandboxAction, type SandboxTimings } from './flows.ts';
-import type { SandboxSlot } from './fleet-port.ts';
-import { ExpiredOrder, LockerNetwork, SandboxOutcome } from './responses.ts';
+import { expireNow } from '../services/sandbox/expire.ts';
+import { act, NoFleet, SandboxRefusal, setLockerNetwork, type SandboxAction, type SandboxTimings } from '../services/sandbox/flows.ts';
+import type { SandboxSlot } from '../services/sandbox/fleet-port.ts';
+import { ExpiredOrder, LockerNetwork, SandboxOutcome } from '../services/sandbox/outcomes.ts';
 
 export const SANDBOX_BASE = '/api/v1/sandbox';
 

@@ -3,14 +3,14 @@
  * it, staff taking it back. Each types the order's real code on the real keypad, moves the
  * parcel and shuts the door; the agent reports as it does in the field (MQTT, its outbox), so
  * the order's status, notifications, webhooks and SMS follow from the locker and nothing here
- * writes an order. Free of HTTP: routes.ts maps the outcomes.
+ * writes an order. Free of HTTP: cloud/sandbox/routes.ts maps the outcomes.
  */
-import type { Db } from '../storage/database.ts';
-import { DomainError } from '../domain/errors.ts';
-import type { CodeType, OrderStatus } from '../domain/order-states.ts';
-import { findCode, findOrder } from '../storage/order-queries.ts';
+import type { Db } from '../../storage/database.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { CodeType, OrderStatus } from '../../domain/order-states.ts';
+import { findCode, findOrder } from '../../storage/order-queries.ts';
 import type { SandboxFleet, SandboxLocker } from './fleet-port.ts';
-import type { SandboxOutcome } from './responses.ts';
+import type { SandboxOutcome } from './outcomes.ts';
 
 export type SandboxAction = 'place' | 'collect' | 'subtract';
 

@@ -1,6 +1,6 @@
 /** The sandbox's answers, in zod: the routes answer in them and the OpenAPI document shows them. */
 import { z } from 'zod';
-import { OrderStatus } from '../../shared/mqtt/schemas.ts';
+import { OrderStatus } from '../../../shared/mqtt/schemas.ts';
 
 export const SandboxOutcome = z.object({
   orderId: z.string(),

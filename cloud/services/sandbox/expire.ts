@@ -5,13 +5,13 @@
  * (services/order-expiry.ts), its codes withdrawn from the locker at the next sync. The clock of
  * the cloud does not move: nothing else expires.
  */
-import { DomainError } from '../domain/errors.ts';
-import type { OrderStatus } from '../domain/order-states.ts';
-import { expireOrder } from '../services/order-expiry.ts';
-import type { UnitOfWork } from '../services/unit-of-work.ts';
-import { findOrder } from '../storage/order-queries.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { OrderStatus } from '../../domain/order-states.ts';
+import { expireOrder } from '../order-expiry.ts';
+import type { UnitOfWork } from '../unit-of-work.ts';
+import { findOrder } from '../../storage/order-queries.ts';
 import { SandboxRefusal } from './flows.ts';
-import type { ExpiredOrder } from './responses.ts';
+import type { ExpiredOrder } from './outcomes.ts';
 
 /** How long ago an expired storage period ended. */
 const ENDED_AGO_MS = 60_000;
