@@ -7,7 +7,7 @@
  * - never anything for CREATED.
  * Pure rules: the caller loads the facts and writes the rows.
  */
-import type { EventKind } from '../storage/outbox-schema.ts';
+import type { EventKind } from './event-kinds.ts';
 import type { WebhookSubtype } from './platform/enums.ts';
 
 export interface WebhookTarget {

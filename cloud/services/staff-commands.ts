@@ -6,7 +6,7 @@
  */
 import { DomainError } from '../domain/errors.ts';
 import { newId } from '../storage/ids.ts';
-import type { LockerCommandTable } from '../sync/types.ts';
+import type { LockerCommandTable } from '../storage/locker-link-schema.ts';
 import type { Tx } from './unit-of-work.ts';
 
 export const COMMAND_TTL_MS = 10 * 60_000;

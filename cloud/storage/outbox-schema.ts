@@ -3,17 +3,10 @@
  * it once (the spec: one attempt, no retries) and records the outcome in the same row,
  * which the operator reads as the delivery log.
  */
-export const EVENT_KINDS = ['COMPANY_NOTIFICATION', 'WEBHOOK', 'SMS'] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
+import type { EventKind, EventState } from '../domain/event-kinds.ts';
 
-/**
- * PENDING: waiting; SENDING: claimed by a dispatcher until its lease ends (a dispatcher that
- * died mid-send leaves it to be claimed again: a receiver may see a duplicate, which the spec
- * allows); SENT: the receiver answered (2xx for webhooks; any answer for notifications, whose
- * response the spec ignores); FAILED: no answer, timeout or non-2xx; SKIPPED: sending is
- * switched off by configuration.
- */
-export type EventState = 'PENDING' | 'SENDING' | 'SENT' | 'FAILED' | 'SKIPPED';
+// Named here too for the storage side; owned by the domain (domain/event-kinds.ts).
+export { EVENT_KINDS, type EventKind, type EventState } from '../domain/event-kinds.ts';
 
 export interface OutboxEventTable {
   id: string;

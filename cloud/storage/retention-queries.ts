@@ -8,7 +8,7 @@
 import type { SelectQueryBuilder } from 'kysely';
 import { heldByLocker } from '../domain/locker-sync.ts';
 import type { EventState } from './outbox-schema.ts';
-import type { CommandState } from '../sync/types.ts';
+import type { CommandState } from './locker-link-schema.ts';
 import type { Db, DialectName } from './database.ts';
 import type { Database } from './schema.ts';
 

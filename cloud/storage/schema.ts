@@ -159,8 +159,8 @@ import type {
   LockerSyncChangeTable,
   LockerSyncCheckpointTable,
   LockerSyncTable,
-} from '../sync/types.ts';
-import type { LockerEnrolmentTable, LockerReportTable } from '../enrolment/tables.ts';
+} from './locker-link-schema.ts';
+import type { LockerEnrolmentTable, LockerReportTable } from './enrolment-schema.ts';
 
 /** The Platform API's tables are declared in platform-schema.ts. */
 /** A committed change other processes on a SQLite database must hear of (migration 011). */
