@@ -1,6 +1,6 @@
 /** Builds the Express app from its routers. It never listens: main.ts and the tests do. */
 import express from 'express';
-import type { AppDeps } from './deps.ts';
+import type { AppDeps, Mount } from './deps.ts';
 import { errorHandler, notFoundHandler } from './http/errors-middleware.ts';
 import { jsonBody } from './http/json-body.ts';
 import { mountLockerApi } from './locker-api/index.ts';
@@ -13,7 +13,7 @@ import { newRequestScope, requestIds, withRequestIds } from './http/request-id.t
 import { mountProbes } from './http/readiness.ts';
 import { httpMetrics } from './metrics/http-metrics.ts';
 
-export type Mount = (app: express.Express, deps: AppDeps) => void;
+export type { Mount };
 
 export function buildApp(deps: AppDeps, extraMounts: Mount[] = []): express.Express {
   // One set of limit tables and credential caches per app, on deps where the code that revokes reaches them.

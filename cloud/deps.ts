@@ -9,7 +9,7 @@ import type { AppLimits } from './http/app-guards.ts';
 import type { LimitsConfig } from './http/limits-config.ts';
 import type { TargetPolicy } from './domain/outbound-targets.ts';
 import type { SandboxSlot } from './services/sandbox/fleet-port.ts';
-import type { Request } from 'express';
+import type { Express, Request } from 'express';
 import type { RequestScope } from './http/request-id.ts';
 import type { CloudMetrics } from './metrics/cloud-metrics.ts';
 
@@ -50,3 +50,6 @@ export interface AppDeps {
   /** `/ready`'s view of the broker link (absent: no broker to check) */
   brokerConnected?: () => boolean;
 }
+
+/** Adds routes to the app (the extra mounts of buildApp, and the families that mount themselves). */
+export type Mount = (app: Express, deps: AppDeps) => void;

@@ -1,7 +1,7 @@
-/** Writes docs/openapi.json and docs/asyncapi.json from the code (see cloud/openapi/contract-files.ts). */
+/** Writes docs/openapi.json and docs/asyncapi.json from the code (see scripts/contract-files.ts). */
 import fs from 'node:fs';
 import path from 'node:path';
-import { contractDocuments, fileText } from '../cloud/openapi/contract-files.ts';
+import { contractDocuments, fileText } from './contract-files.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 for (const [file, doc] of Object.entries(contractDocuments())) {

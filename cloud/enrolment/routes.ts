@@ -5,7 +5,7 @@
  */
 import type { Request } from 'express';
 import { ENROLMENT_PATH, ENROLMENT_REFUSALS, EnrolmentRequest, EnrolmentResponse, type EnrolmentRefusal } from '../../shared/enrolment.ts';
-import type { Mount } from '../app.ts';
+import type { Mount } from '../deps.ts';
 import { guardsOf } from '../http/app-guards.ts';
 import { addressOf } from '../http/client-address.ts';
 import { HttpError } from '../http/http-error.ts';

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Parser } from '@asyncapi/parser';
-import { contractDocuments, fileText } from '../../cloud/openapi/contract-files.ts';
+import { contractDocuments, fileText } from '../../scripts/contract-files.ts';
 import { MQTT_TOPICS } from '../../cloud/openapi/asyncapi.ts';
 import { buildApp } from '../../cloud/app.ts';
 import { routeTable } from '../../cloud/http/route-table.ts';

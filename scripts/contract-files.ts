@@ -7,14 +7,14 @@
  * without them.
  */
 import path from 'node:path';
-import { buildApp } from '../app.ts';
-import type { AppConfig, AppDeps } from '../deps.ts';
-import { SandboxSlot } from '../services/sandbox/fleet-port.ts';
-import { routeTable } from '../http/route-table.ts';
-import { silentLogger } from '../logger.ts';
-import { systemClock } from '../../shared/clock.ts';
-import { openApiDocument } from './document.ts';
-import { asyncApiDocument } from './asyncapi.ts';
+import { buildApp } from '../cloud/app.ts';
+import type { AppConfig, AppDeps } from '../cloud/deps.ts';
+import { SandboxSlot } from '../cloud/services/sandbox/fleet-port.ts';
+import { routeTable } from '../cloud/http/route-table.ts';
+import { silentLogger } from '../cloud/logger.ts';
+import { systemClock } from '../shared/clock.ts';
+import { openApiDocument } from '../cloud/openapi/document.ts';
+import { asyncApiDocument } from '../cloud/openapi/asyncapi.ts';
 
 /** Settings no route reads while it is registered. */
 const CONFIG: AppConfig = { rateLimit: { max: 600, windowMs: 60_000 }, mapUrlTemplate: 'https://www.openstreetmap.org/?mlat={lat}&mlon={lng}#map=18/{lat}/{lng}', jwtSecret: 'documents-only-never-signs-0123456789' };
