@@ -4,7 +4,7 @@
  * - timestamps as fixed-width ISO 8601 text (sorts and compares the same in both),
  * - money as integer minor units (sums stay exact), shown as numbers by the API layer.
  */
-import type { ExtensionTables } from '../webhooks/tables.ts';
+import type { ExtensionTables } from './webhook-schema.ts';
 import type { ColumnType, Generated } from 'kysely';
 
 import type { Flag, Iso, Minor } from './column-types.ts';
