@@ -9,23 +9,12 @@ import type { HttpLimits } from './http/server-limits.ts';
 import { DEFAULT_PENDING_ORDERS_PER_LOCKER, DEFAULT_UNPLACED_ORDER_DAYS, MIN_PENDING_ORDERS_PER_LOCKER } from './domain/order-limits.ts';
 import { DEFAULT_EVENT_MAX_ATTEMPTS } from './domain/locker-sync.ts';
 import { parseAllowList, type TargetPolicy } from './domain/outbound-targets.ts';
+import { days, RETENTION_ENV, type RetentionConfig } from './retention/settings.ts';
 
 const port = (name: string) =>
   z.coerce.number({ error: `${name} must be a port number` }).int(`${name} must be a whole number`).min(0, `${name} must be 0-65535`).max(65535, `${name} must be 0-65535`);
 
-const days = (name: string, fallback: number) =>
-  z.coerce.number({ error: `${name} must be a number of days` }).int(`${name} must be a whole number of days`).min(1, `${name} must be >= 1`).max(3650, `${name} must be <= 3650`).default(fallback);
-
-/** How long finished work is kept (docs/retention.md); parsed on its own by the operator's `retention run`. */
-export const RETENTION_ENV = {
-  RETENTION_OUTBOX_DAYS: days('RETENTION_OUTBOX_DAYS', 30),
-  RETENTION_LOCKER_EVENTS_DAYS: days('RETENTION_LOCKER_EVENTS_DAYS', 30),
-  RETENTION_COMMANDS_DAYS: days('RETENTION_COMMANDS_DAYS', 30),
-  RETENTION_SYNC_CHANGES_DAYS: days('RETENTION_SYNC_CHANGES_DAYS', 30),
-  RETENTION_INTERVAL_MS: z.coerce.number({ error: 'RETENTION_INTERVAL_MS must be a number' }).int().min(0, 'RETENTION_INTERVAL_MS must be >= 0 (0 turns the pruner off)').default(300_000),
-  RETENTION_BATCH: z.coerce.number({ error: 'RETENTION_BATCH must be a number' }).int().min(1, 'RETENTION_BATCH must be >= 1').max(1000, 'RETENTION_BATCH must be <= 1000').default(200),
-};
-export type RetentionConfig = z.infer<z.ZodObject<typeof RETENTION_ENV>>;
+export { RETENTION_ENV, type RetentionConfig };
 
 const whole = (name: string, min: number, max: number, fallback: number, note = '') =>
   z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).min(min, `${name} must be >= ${min}${note}`).max(max, `${name} must be <= ${max}`).default(fallback);

@@ -7,7 +7,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CloudConfig } from '../config.ts';
 import { isPostgresUrl, sqlitePathFromUrl } from '../storage/database.ts';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../shared/private-files.ts';
 
@@ -17,7 +16,7 @@ export function jwtSecretFile(databaseUrl: string): string | undefined {
   return file === ':memory:' ? undefined : path.join(path.dirname(path.resolve(file)), 'jwt-secret');
 }
 
-export function resolveJwtSecret(config: Pick<CloudConfig, 'JWT_SECRET' | 'DATABASE_URL'>): string {
+export function resolveJwtSecret(config: { JWT_SECRET?: string; DATABASE_URL: string }): string {
   if (config.JWT_SECRET) return config.JWT_SECRET;
   const file = jwtSecretFile(config.DATABASE_URL);
   if (!file) return crypto.randomBytes(48).toString('base64url');

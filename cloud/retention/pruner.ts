@@ -8,7 +8,7 @@
  * processes may prune one PostgreSQL side by side.
  */
 import type { Clock } from '../../shared/clock.ts';
-import type { RetentionConfig } from '../config.ts';
+import type { RetentionConfig } from './settings.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/platform/market-idempotency.ts';
 import type { Logger } from '../logger.ts';
 import { dialectOf, type Db, type DialectName } from '../storage/database.ts';
