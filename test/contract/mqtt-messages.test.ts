@@ -17,6 +17,7 @@ import { typeAndWaitOpen, waitForDisplay } from '../helpers/sim-harness.ts';
 import { codesOf, orderRow, startSyncWorld, until, untilAgent, untilOnline, useCell, type SyncWorld } from '../sync/harness.ts';
 import { ASYNCAPI_FILE, readDocument } from './against-document.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
+import { subtractOrderByStaff } from '../../cloud/services/admin/orders.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -51,7 +52,7 @@ describe('MQTT messages match the AsyncAPI document', () => {
     await w?.close();
   });
 
-  it('an order placed, a wrong code and a pickup: every message valid, in its direction, with its QoS and retain', async () => {
+  it('an order placed, a wrong code, a pickup and a staff subtraction: every message valid, in its direction, with its QoS and retain', async () => {
     const created = await w.createOrder(lockerId);
     const codes = await codesOf(w, created.id);
     await untilAgent(sim, created.id, 'order known', (o) => o?.codes.DOWN === codes.DOWN);
@@ -66,6 +67,15 @@ describe('MQTT messages match the AsyncAPI document', () => {
     await useCell(sim, picked, false);
     await until('COMPLETED', async () => ((await orderRow(w.db, created.id)).status === 'COMPLETED' ? true : undefined));
     await until('the last ack', () => (sent.filter((s) => s.topic.endsWith('/acks')).length >= 2 ? true : undefined));
+
+    // Staff take a second parcel back: a command to the locker and its response.
+    const second = await w.createOrder(lockerId);
+    const secondCodes = await codesOf(w, second.id);
+    await untilAgent(sim, second.id, 'second order known', (o) => o?.codes.DOWN === secondCodes.DOWN);
+    await useCell(sim, await typeAndWaitOpen(sim, secondCodes.DOWN), true);
+    await until('second DELIVERED', async () => ((await orderRow(w.db, second.id)).status === 'DELIVERED' ? true : undefined));
+    await subtractOrderByStaff(w.cloud.deps.uow, second.id, new Date());
+    await until('the command answered', () => (sent.some((s) => s.topic.endsWith('/responses')) ? true : undefined));
 
     const doc = readDocument(ASYNCAPI_FILE);
     const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
@@ -88,7 +98,7 @@ describe('MQTT messages match the AsyncAPI document', () => {
     }
     assert.deepEqual(problems, []);
     const seen = new Set(sent.map((s) => parseLockerTopic(s.topic)?.name));
-    for (const topic of ['connection', 'cells', 'events', 'acks', 'sync']) assert.ok(seen.has(topic as never), `no message on ${topic} was seen`);
+    for (const topic of ['connection', 'cells', 'events', 'acks', 'sync', 'commands', 'responses', 'health']) assert.ok(seen.has(topic as never), `no message on ${topic} was seen`);
     const events = sent.filter((s) => s.topic.endsWith('/events')).map((s) => (s.body as { type: string }).type);
     for (const type of ['CODE_REJECTED', 'PLACED', 'PICKED_UP']) assert.ok(events.includes(type), `no ${type} event (saw ${events.join(', ')})`);
   });
