@@ -27,6 +27,7 @@ import { brokerAtRequestHost } from './enrolment/routes.ts';
 import { newRequestScope, withRequestIds } from './http/request-id.ts';
 import { CloudMetrics } from './metrics/cloud-metrics.ts';
 import { registerDatabaseGauges } from './metrics/database-gauges.ts';
+import { registerFleetGauges } from './metrics/fleet-gauges.ts';
 import { SyncLag } from './metrics/sync-lag.ts';
 import { mountMetricsRoute, startMetricsListener, type MetricsListener } from './metrics/endpoint.ts';
 
@@ -67,6 +68,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const metrics = new CloudMetrics();
   storage.onStatement((ms) => metrics.queryDuration.observe(ms / 1000));
   registerDatabaseGauges(metrics, storage, clock);
+  registerFleetGauges(metrics, storage.db);
   const syncLag = new SyncLag(metrics.syncLag);
   // Wake-ups after commit, from this process and (through the database) from every other one.
   const feed = storage.changes;

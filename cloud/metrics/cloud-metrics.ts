@@ -58,7 +58,7 @@ export class CloudMetrics {
 
   /**
    * A gauge whose value is read when scraped. The hook for gauges fed from elsewhere, such as
-   * fleet health reported by the agents: `metrics.gauge('fleet_…', help, ['lockerId'], (g) => …)`.
+   * the fleet health the agents report (fleet-gauges.ts).
    */
   gauge<L extends string>(name: string, help: string, labelNames: L[], collect: (g: Gauge<L>) => void | Promise<void>): Gauge<L> {
     return new Gauge<L>({ name: `${METRIC_PREFIX}${name}`, help, labelNames, registers: [this.registry], async collect() { await collect(this); } });

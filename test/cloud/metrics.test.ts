@@ -85,6 +85,11 @@ for (const dialect of DIALECTS) {
       assert.equal(has(`${P}locker_events_total`, { outcome: 'APPLIED' }), 2, 'PLACED and PICKED_UP');
       assert.equal(has(`${P}commands_pending`, { state: 'PENDING' }), 0);
       assert.equal(has(`${P}commands_pending`, { state: 'SENT' }), 0);
+      // The agent's health report (sent on connecting): one locker, its board answering, nothing waiting.
+      assert.equal(has(`${P}fleet_lockers_reporting_health`), 1);
+      assert.equal(has(`${P}fleet_lockers_with_silent_board`), 0);
+      assert.ok(has(`${P}fleet_board_timeouts`) >= 0);
+      assert.ok(has(`${P}fleet_agent_outbox_events`) >= 0);
       if (dialect.name === 'postgres') assert.ok(has(`${P}db_pool_connections`, { state: 'total' }) >= 1);
     });
 
