@@ -16,6 +16,9 @@ const port = (name: string) =>
 
 export { RETENTION_ENV, type RetentionConfig };
 
+/** Where `/api/v1/public/postomat/map/{shortId}` redirects unless MAP_URL_TEMPLATE says otherwise. */
+export const DEFAULT_MAP_URL_TEMPLATE = 'https://www.openstreetmap.org/?mlat={lat}&mlon={lng}#map=18/{lat}/{lng}';
+
 const whole = (name: string, min: number, max: number, fallback: number, note = '') =>
   z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).min(min, `${name} must be >= ${min}${note}`).max(max, `${name} must be <= ${max}`).default(fallback);
 
@@ -75,7 +78,7 @@ const EnvSchema = z.object({
   LOGIN_FAILURE_MAX: z.coerce.number({ error: 'LOGIN_FAILURE_MAX must be a number' }).int().min(0, 'LOGIN_FAILURE_MAX must be >= 0 (0 turns the limit off)').default(DEFAULT_AUTH_LIMITS.loginFailureMax),
   LOGIN_FAILURE_WINDOW_MS: z.coerce.number({ error: 'LOGIN_FAILURE_WINDOW_MS must be a number' }).int().min(1000, 'LOGIN_FAILURE_WINDOW_MS must be >= 1000').default(DEFAULT_AUTH_LIMITS.loginFailureWindowMs),
   MAP_URL_TEMPLATE: z.string().includes('{lat}', { message: 'MAP_URL_TEMPLATE must contain {lat} and {lng}' }).includes('{lng}', { message: 'MAP_URL_TEMPLATE must contain {lat} and {lng}' })
-    .default('https://www.openstreetmap.org/?mlat={lat}&mlon={lng}#map=18/{lat}/{lng}'),
+    .default(DEFAULT_MAP_URL_TEMPLATE),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error'], { error: 'LOG_LEVEL must be debug, info, warn or error' }).default('info'),
   PUBLIC_BASE_URL: z.url({ error: 'PUBLIC_BASE_URL must be a URL such as https://lockers.example.com' }).optional(),
   WEBHOOKS_ENABLED: z.enum(['true', 'false'], { error: 'WEBHOOKS_ENABLED must be true or false' }).default('true').transform((v) => v === 'true'),

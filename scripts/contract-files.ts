@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { buildApp } from '../cloud/app.ts';
 import type { AppConfig, AppDeps } from '../cloud/deps.ts';
+import { DEFAULT_MAP_URL_TEMPLATE } from '../cloud/config.ts';
 import { SandboxSlot } from '../cloud/services/sandbox/fleet-port.ts';
 import { routeTable } from '../cloud/http/route-table.ts';
 import { silentLogger } from '../cloud/logger.ts';
@@ -17,7 +18,7 @@ import { openApiDocument } from '../cloud/openapi/document.ts';
 import { asyncApiDocument } from '../cloud/openapi/asyncapi.ts';
 
 /** Settings no route reads while it is registered. */
-const CONFIG: AppConfig = { rateLimit: { max: 600, windowMs: 60_000 }, mapUrlTemplate: 'https://www.openstreetmap.org/?mlat={lat}&mlon={lng}#map=18/{lat}/{lng}', jwtSecret: 'documents-only-never-signs-0123456789' };
+const CONFIG: AppConfig = { rateLimit: { max: 600, windowMs: 60_000 }, mapUrlTemplate: DEFAULT_MAP_URL_TEMPLATE, jwtSecret: 'documents-only-never-signs-0123456789' };
 
 const unused = new Proxy({}, { get: () => { throw new Error('the contract documents are built without a database'); } });
 

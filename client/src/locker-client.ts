@@ -41,12 +41,10 @@ const asQuery = (q: object | undefined) => q as Query | undefined;
 export class LockerClient {
   private readonly http: Transport;
   private readonly recoveryPageSize: number;
-  private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(options: LockerClientOptions) {
     this.http = new Transport({ ...options, headers: { authorization: `Bearer ${options.apiKey}` } });
     this.recoveryPageSize = options.recoveryPageSize ?? 100;
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
   /**
@@ -65,7 +63,7 @@ export class LockerClient {
       failure = err;
     }
     for (let retry = 0; retry + 1 < this.http.policy.attempts; retry++) {
-      await this.sleep(backoff(this.http.policy, retry));
+      await this.http.sleep(backoff(this.http.policy, retry));
       const found = await this.findByCustomData(body);
       if (found) return found;
       try {

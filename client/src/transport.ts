@@ -61,7 +61,8 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
 export class Transport {
   readonly policy: RetryPolicy;
   private readonly fetch: typeof fetch;
-  private readonly sleep: (ms: number) => Promise<void>;
+  /** how the client waits between attempts (options.sleep, or a timer) */
+  readonly sleep: (ms: number) => Promise<void>;
 
   constructor(private readonly options: TransportOptions) {
     this.policy = { ...DEFAULT_RETRY, ...options.retry };

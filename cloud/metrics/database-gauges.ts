@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import type { Clock } from '../../shared/clock.ts';
 import type { Db, Storage } from '../storage/database.ts';
 import type { CloudMetrics } from './cloud-metrics.ts';
+import { sharedRead } from './shared-read.ts';
 
 export const GAUGE_TIMEOUT_MS = 2_000;
 /** Reads closer together than this share one answer (all gauges of one scrape, and scrapes by several Prometheus servers). */
@@ -33,16 +34,7 @@ async function read(db: Db): Promise<Snapshot> {
 }
 
 export function registerDatabaseGauges(metrics: CloudMetrics, storage: Storage, clock: Clock): void {
-  let last: { at: number; snapshot: Promise<Snapshot | undefined> } | undefined;
-  const snapshot = () => {
-    const now = Date.now();
-    if (!last || now - last.at > FRESH_MS) {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), GAUGE_TIMEOUT_MS)));
-      last = { at: now, snapshot: Promise.race([read(storage.db).catch(() => undefined), late]).finally(() => clearTimeout(timer)) };
-    }
-    return last.snapshot;
-  };
+  const snapshot = sharedRead(() => read(storage.db), FRESH_MS, GAUGE_TIMEOUT_MS);
   metrics.gauge('outbox_backlog', 'Outbound events waiting to be sent or being sent (PENDING, SENDING), by kind', ['kind'], async (g) => {
     const s = await snapshot();
     g.reset();

@@ -9,18 +9,14 @@
 import type { Db } from '../storage/database.ts';
 import { healthGauges } from '../sync/field-reports.ts';
 import type { CloudMetrics } from './cloud-metrics.ts';
+import { sharedRead } from './shared-read.ts';
 
 const FRESH_MS = 10_000;
 
 type Health = Awaited<ReturnType<typeof healthGauges>>;
 
 export function registerFleetGauges(metrics: CloudMetrics, db: Db): void {
-  let last: { at: number; reports: Promise<Health | undefined> } | undefined;
-  const reports = () => {
-    const now = Date.now();
-    if (!last || now - last.at > FRESH_MS) last = { at: now, reports: healthGauges(db).catch(() => undefined) };
-    return last.reports;
-  };
+  const reports = sharedRead(() => healthGauges(db), FRESH_MS);
   const sum = (name: string, help: string, of: (r: Health[number]) => number) =>
     metrics.gauge(name, help, [], async (g) => {
       const rs = await reports();

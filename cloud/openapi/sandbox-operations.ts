@@ -4,12 +4,13 @@
  */
 import { ENROLMENT_REFUSALS } from '../../shared/enrolment.ts';
 import { row, type ErrorRow } from './errors.ts';
+import { LOCKER_ACCESS_OFF } from '../platform-api/locker-side.ts';
 import type { OperationDoc } from './locker-operations.ts';
 
 const S = '/api/v1/sandbox';
 const ONLY = '**Only when the cloud runs with `SANDBOX=true`** (`SANDBOX=true npm start`); otherwise this path is a 404 like any unknown path. ' +
   "Authenticate with the key the order was made with: a Locker API key (`Authorization: Bearer`), or a marketplace's platform key (`x-api-token`) for its parcels' locker orders.";
-const ACCESS_OFF = row(403, 'Locker access is not enabled for this company', 'a platform key whose company has no locker access', 'LOCKER_ACCESS_OFF');
+const ACCESS_OFF = row(403, LOCKER_ACCESS_OFF, 'a platform key whose company has no locker access', 'LOCKER_ACCESS_OFF');
 const ORDER_NOT_FOUND = row(404, 'ORDER_NOT_FOUND', "the order is missing or another company's");
 const NOT_SIMULATED = row(409, undefined, '`LOCKER_NOT_SIMULATED`: the locker is not one of the simulated lockers', 'LOCKER_NOT_SIMULATED');
 const NO_FLEET = row(503, undefined, '`SANDBOX_NO_FLEET`: the cloud runs without a simulated fleet (`SANDBOX=true npm run cloud`)', 'SANDBOX_NO_FLEET');

@@ -11,6 +11,7 @@ import type { AppDeps } from '../deps.ts';
 import { guardsOf, type AppGuards } from '../http/app-guards.ts';
 import { apiKeyAuth, platformCompany } from '../http/platform-auth.ts';
 import { lockerCompanyOf } from '../services/platform/locker-access.ts';
+import { LOCKER_ACCESS_OFF } from '../platform-api/locker-side.ts';
 import type { Db } from '../storage/database.ts';
 import { HttpError } from '../http/http-error.ts';
 import { lockerAuth, lockerCaller } from '../http/locker-auth.ts';
@@ -60,7 +61,7 @@ function sandboxAuth(db: Db, guards: AppGuards): RequestHandler {
 async function companyOf(db: Db, req: Request): Promise<string> {
   if (!isPlatformCall(req)) return lockerCaller(req).companyId;
   const id = await lockerCompanyOf(db, platformCompany(req).companyId);
-  if (!id) throw new RefusalError(403, 'Locker access is not enabled for this company', 'LOCKER_ACCESS_OFF');
+  if (!id) throw new RefusalError(403, LOCKER_ACCESS_OFF, 'LOCKER_ACCESS_OFF');
   return id;
 }
 

@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
 import { buildApp } from '../../cloud/app.ts';
+import { DEFAULT_MAP_URL_TEMPLATE } from '../../cloud/config.ts';
 import { ManualClock } from '../../shared/clock.ts';
 import { silentLogger } from '../../cloud/logger.ts';
 import { DEFAULT_AUTH_LIMITS, type AppDeps, type AuthLimitsConfig, type RateLimitConfig } from '../../cloud/deps.ts';
@@ -51,7 +52,7 @@ export async function startLimitsApp(
     logger: silentLogger,
     uow: createUnitOfWork(storage.db, storage.changes),
     config: {
-      mapUrlTemplate: 'https://www.openstreetmap.org/?mlat={lat}&mlon={lng}#map=18/{lat}/{lng}',
+      mapUrlTemplate: DEFAULT_MAP_URL_TEMPLATE,
       rateLimit: options.rateLimit ?? { max: 0, windowMs: 60_000 },
       jwtSecret: TEST_JWT_SECRET,
       authLimits: { ...DEFAULT_AUTH_LIMITS, ...options.authLimits },
