@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { DEFAULT_AUTH_LIMITS, type AuthLimitsConfig } from './deps.ts';
 import { DEFAULT_BROKER_LIMITS, type BrokerLimits } from './sync/broker-limits.ts';
 import type { HttpLimits } from './http/server-limits.ts';
+import type { SyncSettings } from './sync/index.ts';
 import { DEFAULT_PENDING_ORDERS_PER_LOCKER, DEFAULT_UNPLACED_ORDER_DAYS, MIN_PENDING_ORDERS_PER_LOCKER } from './domain/order-limits.ts';
 import { DEFAULT_EVENT_MAX_ATTEMPTS } from './domain/locker-sync.ts';
 import { parseAllowList, type TargetPolicy } from './domain/outbound-targets.ts';
@@ -137,6 +138,17 @@ export const brokerLimitsOf = (c: CloudConfig): BrokerLimits => ({
   maxPacketBytes: c.MQTT_MAX_PACKET_BYTES,
   loginFailureMax: c.MQTT_LOGIN_FAILURE_MAX,
   loginFailureWindowMs: c.MQTT_LOGIN_FAILURE_WINDOW_MS,
+});
+
+/** The locker link's settings as startSync takes them. */
+export const syncSettingsOf = (c: CloudConfig): SyncSettings => ({
+  mqttUrl: c.MQTT_URL,
+  mqttUsername: c.MQTT_USERNAME,
+  mqttPassword: c.MQTT_PASSWORD,
+  mqttPort: c.MQTT_PORT,
+  host: c.HOST,
+  brokerLimits: brokerLimitsOf(c),
+  pollMs: c.SYNC_POLL_MS,
 });
 
 /** The HTTP server's limits as createHttpServer takes them. */

@@ -4,7 +4,7 @@
  * and tests.
  */
 import type { AddressInfo } from 'node:net';
-import { authLimitsOf, httpLimitsOf, targetPolicyOf, type CloudConfig } from './config.ts';
+import { authLimitsOf, httpLimitsOf, syncSettingsOf, targetPolicyOf, type CloudConfig } from './config.ts';
 import { createHttpServer } from './http/server-limits.ts';
 import { buildApp } from './app.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
@@ -12,7 +12,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { openStorage, type Storage } from './storage/database.ts';
 import { SandboxSlot } from './services/sandbox/fleet-port.ts';
 import type { AppDeps } from './deps.ts';
-import { createDispatcher, createWebhookSender } from './events/start.ts';
+import { createDispatcher, createWebhookSender } from './outbound.ts';
 import type { WebhookSender } from './webhooks/sender.ts';
 import type { Dispatcher } from './events/dispatcher.ts';
 import { resolveJwtSecret } from './platform-api/jwt-secret.ts';
@@ -74,7 +74,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const feed = storage.changes;
   const uow = createUnitOfWork(storage.db, feed);
   // Before HTTP: an order created by the first request must find the locker link running.
-  const sync = await startSync(config, {
+  const sync = await startSync(syncSettingsOf(config), {
     db: storage.db, uow, clock, logger, eventMaxAttempts: config.LOCKER_EVENT_MAX_ATTEMPTS,
     onEvent: (outcome) => metrics.lockerEvent(outcome),
     onPublished: (lockerId) => {

@@ -11,12 +11,11 @@ import { allLockersTopic, type TopicName } from '../../shared/mqtt/index.ts';
 import { MqttLink, type MqttConnect } from '../../shared/mqtt/link.ts';
 import { redactUrl } from '../../shared/urls.ts';
 import type { Clock } from '../../shared/clock.ts';
-import { brokerLimitsOf, type CloudConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
 import type { UnitOfWork } from '../services/unit-of-work.ts';
 import { CLOUD_USERNAME, startEmbeddedBroker, type EmbeddedBroker } from './broker.ts';
-import { connectionCapWithin, openFileLimit } from './broker-limits.ts';
+import { connectionCapWithin, openFileLimit, type BrokerLimits } from './broker-limits.ts';
 import { AgentCredentials } from './credentials.ts';
 import { InboundMessages } from './inbound.ts';
 import { SyncPublisher } from './publisher.ts';
@@ -60,21 +59,38 @@ export interface SyncDeps {
   onPublished?: (postomatId: string) => void;
 }
 
-export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<SyncHandle> {
+/** What the locker link is told at start (the wiring builds it from the configuration: config.ts syncSettingsOf). */
+export interface SyncSettings {
+  /** an external broker; absent: the embedded one is started */
+  mqttUrl?: string;
+  /** the cloud's login at the external broker */
+  mqttUsername?: string;
+  mqttPassword?: string;
+  /** where the embedded broker listens */
+  mqttPort: number;
+  host: string;
+  /** the embedded broker's limits */
+  brokerLimits: BrokerLimits;
+  /** the publisher's safety-net poll (SYNC_POLL_MS) */
+  pollMs: number;
+}
+
+export async function startSync(settings: SyncSettings, deps: SyncDeps): Promise<SyncHandle> {
   const logger = deps.logger.child({ component: 'sync' });
   let embedded: EmbeddedBroker | undefined;
-  const brokerOptions = { port: config.MQTT_PORT, host: config.HOST, credentials: new AgentCredentials(deps.db), logger, clock: deps.clock, limits: brokerLimitsOf(config) };
-  if (!config.MQTT_URL) {
+  const limits = { ...settings.brokerLimits };
+  const brokerOptions = { port: settings.mqttPort, host: settings.host, credentials: new AgentCredentials(deps.db), logger, clock: deps.clock, limits };
+  if (!settings.mqttUrl) {
     const descriptors = openFileLimit();
-    const cap = connectionCapWithin(config.MQTT_MAX_CONNECTIONS, descriptors);
-    if (cap < config.MQTT_MAX_CONNECTIONS) {
-      logger.warn('MQTT_MAX_CONNECTIONS lowered to what the open-file limit leaves: raise LimitNOFILE (docs/security.md)', { configured: config.MQTT_MAX_CONNECTIONS, openFileLimit: descriptors, cap });
-      brokerOptions.limits.maxConnections = cap;
+    const cap = connectionCapWithin(limits.maxConnections, descriptors);
+    if (cap < limits.maxConnections) {
+      logger.warn('MQTT_MAX_CONNECTIONS lowered to what the open-file limit leaves: raise LimitNOFILE (docs/security.md)', { configured: limits.maxConnections, openFileLimit: descriptors, cap });
+      limits.maxConnections = cap;
     }
     embedded = await startEmbeddedBroker(brokerOptions);
   }
-  const url = config.MQTT_URL ?? embedded!.url;
-  const auth = embedded ? { username: CLOUD_USERNAME, password: embedded.cloudSecret } : { username: config.MQTT_USERNAME, password: config.MQTT_PASSWORD };
+  const url = settings.mqttUrl ?? embedded!.url;
+  const auth = embedded ? { username: CLOUD_USERNAME, password: embedded.cloudSecret } : { username: settings.mqttUsername, password: settings.mqttPassword };
 
   const link = new MqttLink(
     {
@@ -87,7 +103,7 @@ export async function startSync(config: CloudConfig, deps: SyncDeps): Promise<Sy
   const publish = (topic: string, body: unknown) => link.publish(topic, body, { qos: 1 });
   const publisher = new SyncPublisher(
     { db: deps.db, clock: deps.clock, logger, publish, connected: () => link.connected, onPublished: deps.onPublished },
-    { pollMs: config.SYNC_POLL_MS, commandResendMs: COMMAND_RESEND_MS },
+    { pollMs: settings.pollMs, commandResendMs: COMMAND_RESEND_MS },
   );
   const inbound = new InboundMessages({ db: deps.db, uow: deps.uow, clock: deps.clock, logger, publish, publisher, eventMaxAttempts: deps.eventMaxAttempts, onEvent: deps.onEvent });
   link.on('message', (topic, payload) => inbound.handle(topic, payload));

@@ -25,17 +25,12 @@ const FLOORS: string[][] = [
   // recording events and managing subscriptions stand beside the API; sending them below it.
   ['cloud/locker-api/', 'cloud/platform-api/', 'cloud/sandbox/', 'cloud/webhooks/record.ts', 'cloud/webhooks/schemas.ts', 'cloud/webhooks/subscriptions.ts'],
   ['cloud/openapi/'],
-  ['cloud/config.ts', 'cloud/consequences.ts', 'cloud/app.ts', 'cloud/background.ts'],
+  ['cloud/config.ts', 'cloud/consequences.ts', 'cloud/app.ts', 'cloud/background.ts', 'cloud/outbound.ts'],
   ['cloud/server.ts'],
   ['cloud/main.ts', 'cloud/operator/'],
 ];
 
-const KNOWN_UPWARD = new Set([
-  // Start-up wiring kept inside lower folders: they read the whole configuration instead of
-  // being handed their settings (next: server.ts builds the settings, or the wiring moves up).
-  'cloud/events/start.ts -> cloud/config.ts',
-  'cloud/sync/index.ts -> cloud/config.ts',
-]);
+const KNOWN_UPWARD = new Set<string>([]);
 
 function floorOf(file: string): number | undefined {
   let best: { floor: number; length: number } | undefined;

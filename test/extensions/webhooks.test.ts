@@ -16,7 +16,7 @@ import { eventually } from '../helpers/receiver.ts';
 import { systemClock } from '../../shared/clock.ts';
 import { silentLogger } from '../../cloud/logger.ts';
 import { openStorage } from '../../cloud/storage/database.ts';
-import { createWebhookSender } from '../../cloud/events/start.ts';
+import { createWebhookSender } from '../../cloud/outbound.ts';
 import { loadConfig } from '../../cloud/config.ts';
 import { startWebhookReceiver, verifyLockerSignature } from '../../scripts/webhook-receiver.ts';
 import { DocumentCheck, readDocument } from '../contract/against-document.ts';

@@ -1,12 +1,15 @@
-/** The cloud's outbound-event dispatcher, built from the configuration. */
-import { targetPolicyOf, type CloudConfig } from '../config.ts';
-import type { Clock } from '../../shared/clock.ts';
-import type { Logger } from '../logger.ts';
-import type { Storage } from '../storage/database.ts';
-import { Dispatcher, type DispatcherDeps } from './dispatcher.ts';
-import { HttpSmsProvider, LogSmsProvider } from './sms.ts';
-import { guardedPost, type PostJson } from './http-post.ts';
-import { WebhookSender } from '../webhooks/sender.ts';
+/**
+ * The cloud's outbound senders, built from the configuration (wiring, beside server.ts): the
+ * dispatcher of the spec's notifications, webhooks and SMS, and the subscriptions' sender.
+ */
+import { targetPolicyOf, type CloudConfig } from './config.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Logger } from './logger.ts';
+import type { Storage } from './storage/database.ts';
+import { Dispatcher, type DispatcherDeps } from './events/dispatcher.ts';
+import { HttpSmsProvider, LogSmsProvider } from './events/sms.ts';
+import { guardedPost, type PostJson } from './events/http-post.ts';
+import { WebhookSender } from './webhooks/sender.ts';
 
 /**
  * Webhooks and company notifications go through the outbound-target rule; the SMS gateway is
