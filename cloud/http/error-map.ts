@@ -47,10 +47,23 @@ export const MESSAGE_TEXT: Partial<Record<ErrorCode, string>> = {
 };
 
 /**
- * Rethrows a business error with the status one endpoint gives its code: the spec answers
- * USER_NOT_FOUND with 404 on sign-in but 400 on refresh, for instance.
+ * The one table of exceptions: where an endpoint (or a family) answers a business error with
+ * another status than DEFAULT_STATUS, because the spec (or the extension's design) says so.
  */
-export async function withStatuses<T>(overrides: Partial<Record<ErrorCode, number>>, work: () => Promise<T>): Promise<T> {
+export const STATUS_EXCEPTIONS = {
+  /** POST /api/v1/auth/refresh: the spec answers both of its errors with 400. */
+  platformRefresh: { UNAUTHORIZED: 400, USER_NOT_FOUND: 400 },
+  /**
+   * The Locker API's Idempotency-Key (order create and its extension POSTs): a key reused with
+   * another request is a conflict, 409; the marketplace's own rule stays the IETF draft's 422.
+   */
+  lockerIdempotency: { IDEMPOTENCY_KEY_REUSED: 409 },
+} as const satisfies Record<string, Partial<Record<ErrorCode, number>>>;
+export type StatusException = keyof typeof STATUS_EXCEPTIONS;
+
+/** Runs `work`, rethrowing a business error with the status `exception` gives its code. */
+export async function withStatuses<T>(exception: StatusException, work: () => Promise<T>): Promise<T> {
+  const overrides: Partial<Record<ErrorCode, number>> = STATUS_EXCEPTIONS[exception];
   try {
     return await work();
   } catch (err) {

@@ -17,8 +17,8 @@ export function idempotencyKeyOf(req: Request, companyId: string, now: Date): Id
   return { companyId, key, fingerprint: requestFingerprint({ method: req.method, path: req.path, body: req.body ?? null }), now };
 }
 
-/** The Locker API answers a reused key with 409 (the marketplace's own rule stays 422). */
-export const reusedKeyIs409 = <T>(work: () => Promise<T>) => withStatuses({ IDEMPOTENCY_KEY_REUSED: 409 }, work);
+/** The Locker API answers a reused key with 409 (error-map.ts STATUS_EXCEPTIONS). */
+export const reusedKeyIs409 = <T>(work: () => Promise<T>) => withStatuses('lockerIdempotency', work);
 
 export const IDEMPOTENCY_HEADER_DOC = {
   name: 'Idempotency-Key',

@@ -32,10 +32,9 @@ export function authRouter(deps: AppDeps, signer: TokenSigner): Router {
     limits.accounts.succeeded(byAccount);
     return pair;
   }));
-  // The spec: refresh answers both of its errors with 400.
   r.post('/refresh', platformRoute({ body: RefreshBody, response: TokenPair }, async ({ body, req }) => {
     const byAddress = limits.addresses.attempt(addressOf(req));
-    const pair = await withStatuses({ UNAUTHORIZED: 400, USER_NOT_FOUND: 400 }, () => refresh(deps.db, signer, body.refreshToken, deps.clock.now()));
+    const pair = await withStatuses('platformRefresh', () => refresh(deps.db, signer, body.refreshToken, deps.clock.now()));
     limits.addresses.succeeded(byAddress);
     return pair;
   }));
