@@ -4,9 +4,14 @@
  *
  * 1. Idle CPU: `npm run cloud` on SQLite, measured from /proc over BENCH_IDLE_SECONDS (30):
  *    a. empty tables, no locker connected (the baseline of the same run);
- *    b. BENCH_IDLE_LOCKERS (10,000) lockers connected over MQTT with the agents' keepalive
- *       (DEFAULT_KEEPALIVE_SECONDS of locker-agent/config.ts), their connection announced, and a history of BENCH_IDLE_COMMANDS (50,000)
- *       answered staff commands, as many applied locker events and as many sent outbox rows.
+ *    b. BENCH_IDLE_LOCKERS (10,000) lockers connected over MQTT behaving as idle agents: the
+ *       agents' keepalive (DEFAULT_KEEPALIVE_SECONDS of locker-agent/config.ts), their connection
+ *       announced, their health report every DEFAULT_HEALTH_INTERVAL_MS; and a history of
+ *       BENCH_IDLE_COMMANDS (50,000) answered staff commands, as many applied locker events and
+ *       as many sent outbox rows.
+ *    Beside them, in the same run: a bare Express process idling (node's own floor), and the
+ *    cloud's broker code alone (bench/lib/broker-probe.ts) holding the same lockers doing the
+ *    same (the part of b that any broker of these lockers pays).
  *    Target: b below 1% of a core.
  * 2. An operator bulk command beside a working cloud: `platform-company update --title` in its
  *    own process rewrites the search text of BENCH_IDLE_CARGO (100,000) cargo rows while the
@@ -24,7 +29,8 @@ import readline from 'node:readline';
 import SQLite from 'better-sqlite3';
 import { topics, CONTRACT_VERSION } from '../shared/mqtt/index.ts';
 import { openStorage } from '../cloud/storage/database.ts';
-import { DEFAULT_KEEPALIVE_SECONDS } from '../locker-agent/config.ts';
+import { DEFAULT_HEALTH_INTERVAL_MS, DEFAULT_KEEPALIVE_SECONDS } from '../locker-agent/config.ts';
+import type { MqttClient } from 'mqtt';
 import { newId } from '../cloud/storage/ids.ts';
 import { createLockerApiKey, createLockerCompany } from '../cloud/services/admin/companies.ts';
 import { createPostomat } from '../cloud/services/admin/postomats.ts';
@@ -32,9 +38,9 @@ import { createPlatformCompany } from '../cloud/services/platform/companies.ts';
 import { createCargoType } from '../cloud/services/platform/cargo-types.ts';
 import { createWarehouse } from '../cloud/services/platform/warehouses.ts';
 import { createCargo } from '../cloud/services/platform/cargo.ts';
-import { connectAll } from './lib/broker-measures.ts';
+import { connectAll, withProbe } from './lib/broker-measures.ts';
 import { table } from './lib/load.ts';
-import { ROOT, startChildUntil } from './lib/processes.ts';
+import { ROOT, startChild, startChildUntil } from './lib/processes.ts';
 import { seed } from './lib/sync-seed.ts';
 import { atRate, round, sleep, stats, untilAll } from './lib/sync-timing.ts';
 
@@ -47,6 +53,10 @@ const TARGET_IDLE_PCT = 1;
 const SETTLE_MS = 10_000;
 const TARGET_LOOP_P99_MS = 20;
 const TICKS = 100; // USER_HZ on Linux
+/** BENCH_IDLE_PROFILE=<dir>: the fleet case's cloud writes a V8 CPU profile there (summarise it with bench/lib/profile-summary.ts). */
+const PROFILE_DIR = process.env.BENCH_IDLE_PROFILE;
+/** BENCH_IDLE_CASES=fleet (comma-separated: bare, empty, fleet, bulk) runs only those; results are written only for a whole run. */
+const CASES = new Set((process.env.BENCH_IDLE_CASES ?? 'bare,empty,fleet,bulk').split(','));
 
 const log = (line: string) => process.stderr.write(`[bench:idle] ${line}\n`);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plk-idle-'));
@@ -66,11 +76,11 @@ interface Cloud {
   stop(): Promise<void>;
 }
 
-async function startCloud(file: string): Promise<Cloud> {
+async function startCloud(file: string, nodeArgs: string[] = []): Promise<Cloud> {
   // Every simulated locker connects from 127.0.0.1: the per-address caps (docs/security.md) are off.
   const c = await startChildUntil('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0', MQTT_LOGIN_FAILURE_MAX: '0', DATABASE_URL: file, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info' }, (m) =>
     m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined,
-    ['--import', './bench/lib/loop-probe.mjs'],
+    ['--import', './bench/lib/loop-probe.mjs', ...nodeArgs],
   ).catch((err) => { throw new Error(`cloud did not start: ${err.message}`); });
   const lines = readline.createInterface({ input: c.proc.stdout! });
   return {
@@ -96,11 +106,61 @@ async function startCloud(file: string): Promise<Cloud> {
   };
 }
 
-/** The cloud's CPU over `seconds` of doing nothing, in % of one core. */
-async function idleCpu(cloud: Cloud, seconds: number): Promise<number> {
-  const before = cpuSeconds(cloud.pid);
+/** A process's CPU over `seconds` of doing nothing, in % of one core. */
+async function idleCpu(proc: { pid: number }, seconds: number): Promise<number> {
+  const before = cpuSeconds(proc.pid);
   await sleep(seconds * 1000);
-  return round(((cpuSeconds(cloud.pid) - before) / seconds) * 100);
+  return round(((cpuSeconds(proc.pid) - before) / seconds) * 100);
+}
+
+/** The floor of the same run: a bare Express process (same node flags) doing nothing. */
+async function bareCase() {
+  const bare = await startChild('bench/lib/bare-server.ts');
+  try {
+    await sleep(SETTLE_MS);
+    log(`bare Express process: measuring ${SECONDS} s of idling`);
+    return { cpuPct: await idleCpu({ pid: bare.proc.pid! }, SECONDS) };
+  } finally {
+    await bare.stop();
+  }
+}
+
+/**
+ * The lockers behave as idle agents do: besides the keepalive pings, each publishes its health
+ * report (retained, QoS 1, two boards) every DEFAULT_HEALTH_INTERVAL_MS, the first ones spread
+ * over one interval, so any window sees the steady rate (lockers / interval). Returns a stop.
+ */
+function reportHealth(clients: MqttClient[], lockerIds: string[]): () => void {
+  const timers: NodeJS.Timeout[] = [];
+  const report = (i: number) => {
+    const at = new Date().toISOString();
+    const board = (b: number) => ({ board: b, online: true, timeouts: 0, checksumErrors: 0, lastAnswerAt: at });
+    void clients[i].publishAsync(topics.health(lockerIds[i]), JSON.stringify({ v: CONTRACT_VERSION, at, agentVersion: 'bench', uptimeSeconds: 3600, outboxSize: 0, storeBytes: 65536, boards: [board(0), board(1)] }), { qos: 1, retain: true }).catch(() => undefined);
+  };
+  clients.forEach((_c, i) => {
+    timers.push(setTimeout(() => {
+      report(i);
+      timers.push(setInterval(() => report(i), DEFAULT_HEALTH_INTERVAL_MS));
+    }, (i / clients.length) * DEFAULT_HEALTH_INTERVAL_MS));
+  });
+  return () => timers.forEach((t) => clearTimeout(t));
+}
+
+/** The locker side's inherent part: the cloud's broker code alone (bench/lib/broker-probe.ts) holding the same lockers. */
+async function brokerAlone(file: string, lockers: Awaited<ReturnType<typeof seed>>['lockers'], seconds: number) {
+  return withProbe(file, async (probe) => {
+    log(`baseline: the broker alone, ${lockers.length} lockers connecting`);
+    const { clients } = await connectAll(probe.url, lockers, 200, DEFAULT_KEEPALIVE_SECONDS);
+    const stopReports = reportHealth(clients, lockers.map((l) => l.id));
+    try {
+      await sleep(SETTLE_MS);
+      log(`baseline: the broker alone holding ${lockers.length} lockers: measuring ${seconds} s of idling`);
+      return { cpuPct: await idleCpu(probe, seconds) };
+    } finally {
+      stopReports();
+      await Promise.all(clients.map((c) => c.endAsync(true)));
+    }
+  });
 }
 
 async function emptyCase() {
@@ -142,7 +202,10 @@ async function fleetCase() {
   log(`seeding ${LOCKERS} lockers and ${COMMANDS} commands, events and outbox rows of history`);
   const seeded = await seed(file, LOCKERS, 0);
   seedHistory(file, seeded.lockers.map((l) => l.id), COMMANDS);
-  const cloud = await startCloud(file);
+  // Two whole keepalive periods: every locker pings in the window, whenever it connected.
+  const seconds = Math.max(SECONDS, 2 * DEFAULT_KEEPALIVE_SECONDS);
+  const broker = await brokerAlone(file, seeded.lockers, seconds);
+  const cloud = await startCloud(file, PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []);
   const db = new SQLite(file, { readonly: true });
   try {
     log(`connecting ${LOCKERS} lockers (keepalive ${DEFAULT_KEEPALIVE_SECONDS} s, as agents)`);
@@ -150,13 +213,13 @@ async function fleetCase() {
     await Promise.all(clients.map((c, i) =>
       c.publishAsync(topics.connection(seeded.lockers[i].id), JSON.stringify({ v: CONTRACT_VERSION, online: true, agentVersion: 'bench', syncVersion: 0, at: new Date().toISOString() }), { qos: 1, retain: true })));
     await untilAll('every locker online', () => (db.prepare('select count(*) n from locker_link where online = 1').get() as { n: number }).n >= LOCKERS, 120_000);
+    const stopReports = reportHealth(clients, seeded.lockers.map((l) => l.id));
     await sleep(SETTLE_MS);
-    // Two whole keepalive periods: every locker pings in the window, whenever it connected.
-    const seconds = Math.max(SECONDS, 2 * DEFAULT_KEEPALIVE_SECONDS);
     log(`${LOCKERS} lockers online: measuring ${seconds} s of idling (two keepalive periods)`);
     const cpuPct = await idleCpu(cloud, seconds);
+    stopReports();
     await Promise.all(clients.map((c) => c.endAsync(true)));
-    return { cpuPct, seconds, keepaliveSeconds: DEFAULT_KEEPALIVE_SECONDS };
+    return { cpuPct, seconds, keepaliveSeconds: DEFAULT_KEEPALIVE_SECONDS, healthIntervalMs: DEFAULT_HEALTH_INTERVAL_MS, brokerAlone: broker };
   } finally {
     db.close();
     await cloud.stop();
@@ -237,25 +300,31 @@ async function bulkCase() {
 }
 
 try {
-  const empty = await emptyCase();
-  const fleet = await fleetCase();
-  const bulk = await bulkCase();
-  const results = {
-    date: new Date().toISOString(),
-    machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}`,
-    idle: { seconds: SECONDS, emptyTables: empty, fleet: { lockers: LOCKERS, historyRows: COMMANDS, ...fleet }, targetPct: TARGET_IDLE_PCT },
-    bulkCommand: { ...bulk, targetLoopP99Ms: TARGET_LOOP_P99_MS },
-  };
-  fs.writeFileSync(path.join(ROOT, 'bench/results/idle.json'), JSON.stringify(results, null, 2) + '\n');
-  console.log(table([
-    { measure: 'idle CPU, empty tables (% of a core)', value: empty.cpuPct, target: '' },
-    { measure: `idle CPU, ${LOCKERS} lockers online, ${COMMANDS} commands of history`, value: fleet.cpuPct, target: `< ${TARGET_IDLE_PCT}` },
-    { measure: `bulk command: ${CARGO} cargo rows rewritten (s)`, value: bulk.commandSeconds, target: '' },
-    { measure: 'cloud event loop delay p99 during it (ms)', value: bulk.loopDelay.p99Ms, target: `< ${TARGET_LOOP_P99_MS}` },
-    { measure: 'cloud event loop delay max during it (ms)', value: bulk.loopDelay.maxMs, target: '' },
-    { measure: 'order create p99 during it (ms)', value: bulk.orderCreate.p99Ms, target: '' },
-    { measure: 'order read p99 during it (ms)', value: bulk.orderRead.p99Ms, target: '' },
-  ]));
+  const bare = CASES.has('bare') ? await bareCase() : undefined;
+  const empty = CASES.has('empty') ? await emptyCase() : undefined;
+  const fleet = CASES.has('fleet') ? await fleetCase() : undefined;
+  const bulk = CASES.has('bulk') ? await bulkCase() : undefined;
+  const rows = [
+    bare && { measure: 'idle CPU, bare Express process (% of a core, node alone)', value: bare.cpuPct, target: '' },
+    empty && { measure: 'idle CPU, cloud with empty tables (% of a core)', value: empty.cpuPct, target: '' },
+    fleet && { measure: `idle CPU, its broker alone, ${LOCKERS} lockers connected`, value: fleet.brokerAlone.cpuPct, target: '' },
+    fleet && { measure: `idle CPU, cloud, ${LOCKERS} lockers online, ${COMMANDS} commands of history`, value: fleet.cpuPct, target: `< ${TARGET_IDLE_PCT}` },
+    bulk && { measure: `bulk command: ${CARGO} cargo rows rewritten (s)`, value: bulk.commandSeconds, target: '' },
+    bulk && { measure: 'cloud event loop delay p99 during it (ms)', value: bulk.loopDelay.p99Ms, target: `< ${TARGET_LOOP_P99_MS}` },
+    bulk && { measure: 'cloud event loop delay max during it (ms)', value: bulk.loopDelay.maxMs, target: '' },
+    bulk && { measure: 'order create p99 during it (ms)', value: bulk.orderCreate.p99Ms, target: '' },
+    bulk && { measure: 'order read p99 during it (ms)', value: bulk.orderRead.p99Ms, target: '' },
+  ].filter((r) => r !== undefined);
+  if (bare && empty && fleet && bulk) {
+    const results = {
+      date: new Date().toISOString(),
+      machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}`,
+      idle: { seconds: SECONDS, bareProcess: bare, emptyTables: empty, fleet: { lockers: LOCKERS, historyRows: COMMANDS, ...fleet }, targetPct: TARGET_IDLE_PCT },
+      bulkCommand: { ...bulk, targetLoopP99Ms: TARGET_LOOP_P99_MS },
+    };
+    fs.writeFileSync(path.join(ROOT, 'bench/results/idle.json'), JSON.stringify(results, null, 2) + '\n');
+  } else log('some cases were left out (BENCH_IDLE_CASES): bench/results/idle.json is not written');
+  console.log(table(rows));
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -12,7 +12,7 @@ import {
 } from '../shared/mqtt/index.ts';
 import { decodeMessage, MqttLink, type MqttConnect } from '../shared/mqtt/link.ts';
 import { isoNow, systemClock, type Clock } from './clock.ts';
-import { DEFAULT_KEEPALIVE_SECONDS, type AgentConfig } from './config.ts';
+import { DEFAULT_HEALTH_INTERVAL_MS, DEFAULT_KEEPALIVE_SECONDS, type AgentConfig } from './config.ts';
 import type { Log } from './display.ts';
 import type { AgentSyncPort } from './sync-port.ts';
 
@@ -154,7 +154,7 @@ export class AgentSync {
         this.deps.clock.clearTimeout(this.healthTimer);
         if (!this.link.connected) return;
         await this.link.publish(this.topic('health'), this.port.healthMessage(), { qos: 1, retain: true });
-        this.healthTimer = this.deps.clock.setTimeout(() => void this.sendHealth(), this.options.healthMs ?? 60_000);
+        this.healthTimer = this.deps.clock.setTimeout(() => void this.sendHealth(), this.options.healthMs ?? DEFAULT_HEALTH_INTERVAL_MS);
     }
 
     private async sendEvent(event: LockerEvent): Promise<void> {

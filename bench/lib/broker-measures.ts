@@ -41,6 +41,8 @@ export async function connectAll(url: string, lockers: SeededLocker[], concurren
 }
 
 export interface Probe {
+  /** the probe process, for /proc readings */
+  pid: number;
   url: string;
   secret: string;
   /** the probe's memory after a GC, and how many clients its broker has */
@@ -53,6 +55,7 @@ export async function withProbe<T>(file: string, fn: (probe: Probe) => Promise<T
   const lines = readline.createInterface({ input: child_.proc.stdout! });
   try {
     return await fn({
+      pid: child_.proc.pid!,
       url: `mqtt://127.0.0.1:${child_.ready.port}`,
       secret: child_.ready.secret,
       mem: () =>
