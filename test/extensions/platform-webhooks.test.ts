@@ -15,6 +15,10 @@ import { finishOrder, placeOrder, seedLockerWorld, type LockerWorld } from '../h
 import { seedPlatformWorld, PASSWORD, type PlatformWorld } from '../helpers/platform-world.ts';
 import { eventually, startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { systemClock } from '../../shared/clock.ts';
+import { silentLogger } from '../../cloud/logger.ts';
+import { openStorage } from '../../cloud/storage/database.ts';
+import { createWebhookSender } from '../../cloud/events/start.ts';
+import { loadConfig } from '../../cloud/config.ts';
 import { setLockerAccess } from '../../cloud/services/platform/companies.ts';
 import { createParcel } from '../../cloud/services/platform/parcels.ts';
 import { createWebhook } from '../../cloud/services/platform/webhooks.ts';
@@ -206,6 +210,29 @@ for (const dialect of DIALECTS) {
       const refused = await as('admin').post(SUBS, { url: 'http://169.254.169.254/latest', eventTypes: ['parcel.delivered_to_postomat'] });
       assert.equal(refused.status, 400);
       assert.match(refused.body.message, /url/);
+    });
+
+    it('two senders on one database send each platform event once', async () => {
+      const rx = await startReceiver({ status: 200 });
+      closers.push(rx.close);
+      const sub = await subscribe(`${rx.url}/once`, ['parcel.delivered_to_postomat']);
+      // A second process's sender: its own connection to the same database.
+      const other = await openStorage(cloud.storage.databaseUrl);
+      const second = createWebhookSender(loadConfig({ DATABASE_URL: cloud.storage.databaseUrl, WEBHOOK_ALLOW_HOSTS: '127.0.0.1', EVENT_POLL_MS: '5' }), other, systemClock, silentLogger);
+      second.start();
+      try {
+        const orders = [];
+        for (let i = 0; i < 6; i++) orders.push(await createOrder());
+        await Promise.all(orders.map((o, i) => placeOrder(cloud.storage, o.id, [lw.near, lw.mid][i % 2].cells[Math.floor(i / 2)].id, new Date())));
+        await eventually(() => assert.equal(rx.received.length, orders.length));
+        await new Promise((r) => setTimeout(r, 300));
+        assert.equal(rx.received.length, orders.length, 'no event sent twice');
+        assert.deepEqual(new Set(rx.received.map((h) => JSON.parse(h.body).data.object.postomatOrderId)), new Set(orders.map((o) => o.id)));
+      } finally {
+        await second.stop();
+        await other.close();
+      }
+      await unsubscribe(sub.id);
     });
 
     it('rotates the secret: both sign during the overlap', async () => {
