@@ -8,14 +8,17 @@ import { recordLockerChange } from './sync/changes.ts';
 import { recordExtensionSms, recordTransitionEvents } from './events/record.ts';
 import { eventTypeForStatus, recordIntegratorEvent } from './webhooks/record.ts';
 import type { WebhookEventType } from './webhooks/schemas.ts';
+import { recordPlatformEvents } from './webhooks/platform-record.ts';
 
 export function createUnitOfWork(db: Db, signals?: ChangeSignals): UnitOfWork {
   return new UnitOfWork(db, {
     lockerChange: recordLockerChange,
-    // The spec's events, then the subscriptions' (issue 22): both in the change's transaction.
+    // The spec's events, then the subscriptions' (issue 22), the Locker API company's and the
+    // platform companies': all in the change's transaction.
     orderEvents: async (tx, order, to, at) => {
       const type = eventTypeForStatus(to);
-      return (await recordTransitionEvents(tx, order, to, at)) + (type ? await recordIntegratorEvent(tx, order, type, at) : 0);
+      return (await recordTransitionEvents(tx, order, to, at)) + (type ? await recordIntegratorEvent(tx, order, type, at) : 0) +
+        (await recordPlatformEvents(tx, order, to, at));
     },
     integratorEvent: async (tx, order, type, at) =>
       (await recordIntegratorEvent(tx, order, type as WebhookEventType, at)) + (type === 'order.extended' ? await recordExtensionSms(tx, order, at) : 0),

@@ -555,6 +555,48 @@ export interface Schemas {
     createdAt: string;
     updatedAt: string;
   };
+  PlatformParcelEventObject: {
+    /** the locker order, as in the spec's platform webhooks */
+    postomatOrderId: string;
+    /** as in the spec's platform webhooks: 0 placed in the locker, 1 collected by the recipient */
+    status: number;
+    subtype: "DELIVERED_TO_POSTOMAT" | "TRANSFERRED_TO_CLIENT";
+    /** the locker */
+    postomatId: string;
+    /** the company's parcels this locker order delivers (empty when the company hears of the order through its locker company link) */
+    parcels: Array<{
+      id: number;
+      trackCode: string;
+    }>;
+  };
+  PlatformWebhookEvent: {
+    /** the event id: the same on every delivery and replay (de-duplicate by it) */
+    id: string;
+    type: Schemas["PlatformWebhookEventType"];
+    createdAt: string;
+    data: {
+      object: Schemas["PlatformParcelEventObject"];
+    };
+  };
+  PlatformWebhookEventType: "parcel.delivered_to_postomat" | "parcel.transferred_to_client";
+  PlatformWebhookSubscription: {
+    id: string;
+    url: string;
+    eventTypes: Array<Schemas["PlatformWebhookEventType"]>;
+    createdAt: string;
+    /** while set, the previous secret signs too */
+    secretRotatedUntil: string | null;
+  };
+  PlatformWebhookSubscriptionWithSecret: {
+    id: string;
+    url: string;
+    eventTypes: Array<Schemas["PlatformWebhookEventType"]>;
+    createdAt: string;
+    /** while set, the previous secret signs too */
+    secretRotatedUntil: string | null;
+    /** the signing secret: shown only here, keep it */
+    secret: string;
+  };
   Postomat: {
     /** cuid2 */
     id: string;
@@ -1751,6 +1793,113 @@ export interface Operations {
     query: Record<string, unknown>;
     body: undefined;
     response: Schemas["Message"];
+  };
+  getLogisticCompanyWebhookSubscriptions: {
+    method: "GET";
+    path: "/api/v1/logistic-company/webhook-subscriptions";
+    params: Record<string, unknown>;
+    query: Record<string, unknown>;
+    body: undefined;
+    response: {
+      data: Array<Schemas["PlatformWebhookSubscription"]>;
+    };
+  };
+  postLogisticCompanyWebhookSubscriptions: {
+    method: "POST";
+    path: "/api/v1/logistic-company/webhook-subscriptions";
+    params: Record<string, unknown>;
+    query: Record<string, unknown>;
+    body: {
+      /** an http(s) URL the service may reach (WEBHOOK_ALLOW_HOSTS) */
+      url: string;
+      eventTypes: Array<Schemas["PlatformWebhookEventType"]>;
+    };
+    response: Schemas["PlatformWebhookSubscriptionWithSecret"];
+  };
+  getLogisticCompanyWebhookSubscriptionsEvents: {
+    method: "GET";
+    path: "/api/v1/logistic-company/webhook-subscriptions/events";
+    params: Record<string, unknown>;
+    query: {
+      limit?: number;
+      cursor?: string;
+    };
+    body: undefined;
+    response: {
+      data: Array<{
+        /** the event id: the same on every delivery and replay (de-duplicate by it) */
+        id: string;
+        type: Schemas["PlatformWebhookEventType"];
+        createdAt: string;
+        data: {
+          object: Schemas["PlatformParcelEventObject"];
+        };
+        deliveries: Array<Schemas["WebhookDelivery"]>;
+      }>;
+      /** pass as `cursor` for the next (older) page; null at the end */
+      nextCursor: string | null;
+    };
+  };
+  getLogisticCompanyWebhookSubscriptionsEventsIdDeliveries: {
+    method: "GET";
+    path: "/api/v1/logistic-company/webhook-subscriptions/events/{id}/deliveries";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: undefined;
+    response: {
+      data: Array<{
+        id: string;
+        subscriptionId: string;
+        state: "PENDING" | "SENDING" | "DELIVERED" | "DEAD";
+        attempts: number;
+        nextAttemptAt: string | null;
+        lastStatus: number | null;
+        lastError: string | null;
+        createdAt: string;
+        finishedAt: string | null;
+        attemptLog: Array<Schemas["WebhookAttempt"]>;
+      }>;
+    };
+  };
+  postLogisticCompanyWebhookSubscriptionsEventsIdReplay: {
+    method: "POST";
+    path: "/api/v1/logistic-company/webhook-subscriptions/events/{id}/replay";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: {
+      /** replay to this subscription only (default: every subscription of the event's type) */
+      subscriptionId?: string;
+    };
+    response: {
+      data: Array<Schemas["WebhookDelivery"]>;
+    };
+  };
+  deleteLogisticCompanyWebhookSubscriptionsId: {
+    method: "DELETE";
+    path: "/api/v1/logistic-company/webhook-subscriptions/{id}";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: undefined;
+    response: Schemas["PlatformWebhookSubscription"];
+  };
+  postLogisticCompanyWebhookSubscriptionsIdRotateSecret: {
+    method: "POST";
+    path: "/api/v1/logistic-company/webhook-subscriptions/{id}/rotate-secret";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: {
+      /** how long the previous secret keeps signing (default 24) */
+      overlapHours?: number;
+    };
+    response: Schemas["PlatformWebhookSubscriptionWithSecret"];
   };
   postLogisticCompanyWebhookCreate: {
     method: "POST";

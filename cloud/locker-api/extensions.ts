@@ -18,6 +18,7 @@ import {
   CreateSubscriptionBody, EventDeliveries, EventIdParams, EventListQuery, EventPage, ReplayAnswer, ReplayBody, RotateSecretBody, Subscription, SubscriptionList, SubscriptionWithSecret,
 } from '../webhooks/schemas.ts';
 import { createSubscription, deleteSubscription, eventDeliveries, listEvents, listSubscriptions, replayEvent, rotateSecret } from '../webhooks/subscriptions.ts';
+import { lockerOwner } from '../webhooks/owner.ts';
 import { IdParams } from './schemas.ts';
 import { Order } from './responses.ts';
 import { presentOrder } from './present.ts';
@@ -47,16 +48,17 @@ export function extensionRoutes(r: Routes, deps: AppDeps): void {
     once(req, async (tx, now) => presentOrder(await extendOrder(tx, company(req), params.id, body.days, now)))));
 
   const S = '/webhook-subscriptions';
-  r.get(S, route({ response: SubscriptionList }, ({ req }) => listSubscriptions(deps.db, company(req), deps.clock.now())));
+  const owner = (req: Request) => lockerOwner(company(req));
+  r.get(S, route({ response: SubscriptionList }, ({ req }) => listSubscriptions(deps.db, owner(req), deps.clock.now())));
   r.post(S, route({ body: SubscriptionBody, response: SubscriptionWithSecret }, ({ body, req }) =>
-    once(req, (tx, now) => createSubscription(tx, company(req), body, now))));
+    once(req, (tx, now) => createSubscription(tx, owner(req), body, now))));
   // Events before `/:id`: "events" is no subscription id.
-  r.get(`${S}/events`, route({ query: EventListQuery, response: EventPage }, ({ query, req }) => listEvents(deps.db, company(req), query)));
-  r.get(`${S}/events/:id/deliveries`, route({ params: EventIdParams, response: EventDeliveries }, ({ params, req }) => eventDeliveries(deps.db, company(req), params.id)));
+  r.get(`${S}/events`, route({ query: EventListQuery, response: EventPage }, ({ query, req }) => listEvents(deps.db, owner(req), query)));
+  r.get(`${S}/events/:id/deliveries`, route({ params: EventIdParams, response: EventDeliveries }, ({ params, req }) => eventDeliveries(deps.db, owner(req), params.id)));
   r.post(`${S}/events/:id/replay`, route({ params: EventIdParams, body: ReplayBody, response: ReplayAnswer }, ({ params, body, req }) =>
-    once(req, (tx, now) => replayEvent(tx, company(req), params.id, body.subscriptionId, now))));
+    once(req, (tx, now) => replayEvent(tx, owner(req), params.id, body.subscriptionId, now))));
   r.delete(`${S}/:id`, route({ params: IdParams, response: Subscription }, ({ params, req }) =>
-    deps.uow.run((tx) => deleteSubscription(tx, company(req), params.id, deps.clock.now()))));
+    deps.uow.run((tx) => deleteSubscription(tx, owner(req), params.id, deps.clock.now()))));
   r.post(`${S}/:id/rotate-secret`, route({ params: IdParams, body: RotateSecretBody, response: SubscriptionWithSecret }, ({ params, body, req }) =>
-    once(req, (tx, now) => rotateSecret(tx, company(req), params.id, body.overlapHours, now))));
+    once(req, (tx, now) => rotateSecret(tx, owner(req), params.id, body.overlapHours, now))));
 }

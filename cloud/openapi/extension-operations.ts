@@ -58,3 +58,44 @@ export const EXTENSION_OPERATIONS: Record<string, OperationDoc> = {
     example: {},
   }),
 };
+
+/**
+ * The same subscriptions for platform companies (issue 22), under the Platform API's
+ * administrator endpoints; merged into PLATFORM_OPERATIONS. Errors of the user token
+ * (401, 403 ONLY_FOR_ADMIN) come with the family.
+ */
+const PS = '/api/v1/logistic-company/webhook-subscriptions';
+const PLATFORM_EVENTS = '`parcel.delivered_to_postomat` (placed in a locker, `status` 0) and `parcel.transferred_to_client` (collected, `status` 1)';
+export const PLATFORM_EXTENSION_OPERATIONS: Record<string, OperationDoc> = {
+  [`GET ${PS}`]: { tag: TAG, summary: 'List webhook subscriptions (platform)', description: "The platform company's live subscriptions, oldest first (secrets are never listed). A company administrator's user token." },
+  [`POST ${PS}`]: post({
+    summary: 'Subscribe to parcel events (platform)',
+    description: `Registers a URL for ${PLATFORM_EVENTS}: the locker-order events the spec's platform webhooks carry, for the same orders (those of the locker company linked to yours, and those delivering your parcels or your marketplace's). ` +
+      'Each event is POSTed as `id`, `type`, `createdAt`, `data.object` (`postomatOrderId`, `status`, `subtype`, `postomatId`, `parcels`: your parcels the order delivers), ' +
+      'signed with `Locker-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`; a non-2xx answer or none is retried with exponential backoff and jitter for up to 24 hours, then dead-lettered (replayable). ' +
+      'The answer holds the signing `secret`, shown only here. The spec\'s one-attempt webhooks (`/api/v1/logistic-company/webhook/*`) go on beside subscriptions unchanged. ' +
+      'Any company type; at most 20 subscriptions per company; the URL must be one the service may reach (WEBHOOK_ALLOW_HOSTS).',
+    errors: [row(409, 'TOO_MANY_SUBSCRIPTIONS', 'the company has 20 live subscriptions')],
+    example: { url: 'http://127.0.0.1:9999/parcel-events', eventTypes: ['parcel.delivered_to_postomat', 'parcel.transferred_to_client'] },
+  }),
+  [`DELETE ${PS}/{id}`]: { tag: TAG, summary: 'Delete a subscription (platform)', description: 'Stops deliveries to it; deliveries still due are dead-lettered.', errors: [SUBSCRIPTION_NOT_FOUND] },
+  [`POST ${PS}/{id}/rotate-secret`]: post({
+    summary: "Rotate a subscription's signing secret (platform)",
+    description: 'A new secret signs from now on; the previous one signs beside it (a second `v1=`) for `overlapHours` (default 24, 0 ends it at once).',
+    errors: [SUBSCRIPTION_NOT_FOUND],
+    example: { overlapHours: 24 },
+  }),
+  [`GET ${PS}/events`]: {
+    tag: TAG,
+    summary: 'List events (platform)',
+    description: "Events recorded for the company while it had subscriptions, newest first, each with its deliveries. `nextCursor` fetches the next page.",
+    errors: [EVENT_NOT_FOUND],
+  },
+  [`GET ${PS}/events/{id}/deliveries`]: { tag: TAG, summary: "An event's delivery attempts (platform)", description: 'Every delivery of the event with each attempt: time, HTTP status or error, latency and when the next attempt was planned.', errors: [EVENT_NOT_FOUND] },
+  [`POST ${PS}/events/{id}/replay`]: post({
+    summary: 'Replay an event (platform)',
+    description: 'Sends the event again (same id, same body) to the given subscription, or to every live subscription that takes its type.',
+    errors: [EVENT_NOT_FOUND, SUBSCRIPTION_NOT_FOUND],
+    example: {},
+  }),
+};

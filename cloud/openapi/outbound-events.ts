@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../domain/order-states.ts';
 import { WEBHOOK_STATUS } from '../domain/order-events.ts';
-import { WebhookEvent } from '../webhooks/schemas.ts';
+import { PlatformWebhookEvent, WebhookEvent } from '../webhooks/schemas.ts';
 
 export const CompanyNotification = z.object({
   orderId: z.string().meta({ description: 'the locker order id' }),
@@ -46,6 +46,16 @@ export const OUTBOUND_EVENTS = {
       'Signed: `Locker-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`, one `v1` per signing secret (two while a secret rotates). ' +
       'A 2xx answer delivers it; anything else is retried with exponential backoff and jitter for up to 24 hours, then dead-lettered; the same `id` on every attempt and replay (docs/integrators.md).',
     body: WebhookEvent,
+    apiKeyHeader: false,
+    signatureHeader: true,
+    answer: 'Any 2xx delivers the event; another answer, or none within the timeout, is retried.',
+  },
+  platformSubscriptionEvent: {
+    summary: 'Platform webhook subscription event (extension)',
+    description: 'Sent to each URL a platform company\'s administrator subscribed (`/api/v1/logistic-company/webhook-subscriptions`) for the event\'s type: ' +
+      '`parcel.delivered_to_postomat` (the parcel placed in a locker, `status` 0) and `parcel.transferred_to_client` (collected, `status` 1), for the locker orders the spec\'s platform webhooks report to the company. ' +
+      'Same envelope, signature, retries, dead letter and replay as the Locker API\'s subscription events; the spec\'s one-attempt webhooks are sent beside them unchanged.',
+    body: PlatformWebhookEvent,
     apiKeyHeader: false,
     signatureHeader: true,
     answer: 'Any 2xx delivers the event; another answer, or none within the timeout, is retried.',

@@ -1,6 +1,7 @@
 /** What the OpenAPI document says of each Platform API route beyond its schemas (see locker-operations.ts). */
 import { row } from './errors.ts';
 import type { OperationDoc } from './locker-operations.ts';
+import { PLATFORM_EXTENSION_OPERATIONS } from './extension-operations.ts';
 
 const I = '/api/v1/integrations';
 const M = `${I}/market-company`;
@@ -48,6 +49,7 @@ Special sets (statuses in any order; with any other combination \`arrivedAtFinal
 | cargo | READYTOSHIP, RECEIVED, SENT | false | n/a | these statuses except the previous row |`;
 
 export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
+  ...PLATFORM_EXTENSION_OPERATIONS,
   ['POST /api/v1/auth/login']: {
     tag: 'Platform: sign-in',
     summary: 'Sign in',

@@ -13,6 +13,7 @@ import { TokenSigner } from '../services/platform/tokens.ts';
 import { authRouter } from './auth.ts';
 import { apiKeysRouter } from './api-keys.ts';
 import { webhooksRouter } from './webhooks.ts';
+import { webhookSubscriptionsRouter } from './webhook-subscriptions.ts';
 import { postomatRouter } from './postomat.ts';
 import { marketRouter } from './market.ts';
 import { readRoutes } from './read-routes.ts';
@@ -31,6 +32,8 @@ export function platformApi(deps: AppDeps): Router {
   const perUser = limits.requests('platform:user', (req) => String(platformUser(req).id));
   root.use('/api/v1/logistic-company/api-key', userAuth(deps.db, signer, guards, { admin: true }), perUser, apiKeysRouter(deps));
   root.use('/api/v1/logistic-company/webhook', userAuth(deps.db, signer, guards, { admin: true, companyTypes: ['LOGIST'] }), perUser, webhooksRouter(deps));
+  // Subscriptions (issue 22): any company type's administrator, as parcel events reach marketplaces too.
+  root.use('/api/v1/logistic-company/webhook-subscriptions', userAuth(deps.db, signer, guards, { admin: true }), perUser, webhookSubscriptionsRouter(deps));
 
   const integrations = Router();
   integrations.use(apiKeyAuth(deps.db, guards));

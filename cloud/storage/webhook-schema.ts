@@ -1,8 +1,14 @@
 /** Tables of migrations 022 and 023 (issue 22: webhook subscriptions, idempotency keys). */
 import type { Generated } from 'kysely';
 
+/** Whose a subscription or an event is (migration 027): a Locker API company or a platform company. */
+export const WEBHOOK_OWNER_KINDS = ['LOCKER', 'PLATFORM'] as const;
+export type WebhookOwnerKind = (typeof WEBHOOK_OWNER_KINDS)[number];
+
 export interface WebhookSubscriptionTable {
   id: string;
+  ownerKind: WebhookOwnerKind;
+  /** the owner's id: a locker company's cuid2, or a platform company's integer id as text */
   companyId: string;
   url: string;
   /** JSON array of event types (events.ts) */
@@ -21,6 +27,7 @@ export interface WebhookEventTable {
   /** orders the list; the cursor is built from it */
   id: Generated<number>;
   eventId: string;
+  ownerKind: Generated<WebhookOwnerKind>;
   companyId: string;
   type: string;
   orderId: string | null;

@@ -1,14 +1,15 @@
 /**
  * Writes an integrator event, inside the transaction of the change it reports: the event (its
  * body fixed now, so every delivery and replay sends the same bytes) and one PENDING delivery per
- * live subscription of the order's company that asked for its type. A company without
- * subscriptions costs one indexed read and nothing more.
+ * live subscription of the owner that asked for its type. A company without subscriptions costs
+ * one indexed read and nothing more. Platform companies' events: platform-record.ts.
  */
 import type { Db } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import { presentOrder } from '../locker-api/present.ts';
 import type { WebhookEventType } from './schemas.ts';
+import { lockerOwner, ownedBy, ownerColumns, type WebhookOwner } from './owner.ts';
 
 /** The event a status change is, if any (CREATED has its own call at creation). */
 export function eventTypeForStatus(to: string): WebhookEventType | undefined {
@@ -19,18 +20,26 @@ export function eventTypeForStatus(to: string): WebhookEventType | undefined {
 }
 
 export async function recordIntegratorEvent(trx: Db, order: LockerOrderTable, type: WebhookEventType, at: Date): Promise<number> {
+  return recordOwnerEvent(trx, lockerOwner(order.companyId), type, order.id, () => presentOrder(order), at);
+}
+
+/**
+ * The event for one owner (a Locker API or a platform company): written with its deliveries
+ * only when a live subscription of the owner takes its type. `object` is built only then.
+ */
+export async function recordOwnerEvent(trx: Db, owner: WebhookOwner, type: string, orderId: string | null, object: () => unknown, at: Date): Promise<number> {
   const subscriptions = await trx
     .selectFrom('webhook_subscription')
     .select(['id', 'eventTypes'])
-    .where('companyId', '=', order.companyId)
+    .where(ownedBy(owner))
     .where('deletedAt', 'is', null)
     .execute();
   const wanted = subscriptions.filter((s) => (JSON.parse(s.eventTypes) as string[]).includes(type));
   if (!wanted.length) return 0;
   const createdAt = at.toISOString();
   const eventId = `evt_${newId()}`;
-  const body = JSON.stringify({ id: eventId, type, createdAt, data: { object: presentOrder(order) } });
-  await trx.insertInto('webhook_event').values({ eventId, companyId: order.companyId, type, orderId: order.id, body, createdAt }).execute();
+  const body = JSON.stringify({ id: eventId, type, createdAt, data: { object: object() } });
+  await trx.insertInto('webhook_event').values({ eventId, ...ownerColumns(owner), type, orderId, body, createdAt }).execute();
   await queueDeliveries(trx, eventId, wanted.map((s) => s.id), at);
   return wanted.length;
 }

@@ -80,3 +80,39 @@ export const EventListQuery = z.object({
   cursor: z.string().max(64).optional(),
 });
 export const EventIdParams = z.object({ id: z.string().regex(/^evt_[a-z0-9]{2,40}$/, { error: 'must be an event id (evt_…)' }) });
+
+/**
+ * Platform companies' subscriptions (issue 22, `/api/v1/logistic-company/webhook-subscriptions`):
+ * the events the spec's platform webhooks carry (PARCEL DELIVERED_TO_POSTOMAT, status 0, and
+ * TRANSFERRED_TO_CLIENT, status 1), in the same envelope, signature and delivery rules. The
+ * shapes of subscriptions, deliveries and attempts are the Locker API's; only the event types
+ * and the event's object differ.
+ */
+export const PLATFORM_WEBHOOK_EVENT_TYPES = ['parcel.delivered_to_postomat', 'parcel.transferred_to_client'] as const;
+export const PlatformWebhookEventType = z.enum(PLATFORM_WEBHOOK_EVENT_TYPES).meta({ id: 'PlatformWebhookEventType' });
+export type PlatformWebhookEventType = z.infer<typeof PlatformWebhookEventType>;
+
+export const PlatformParcelEventObject = z.object({
+  postomatOrderId: z.string().meta({ description: 'the locker order, as in the spec\'s platform webhooks' }),
+  status: z.int().meta({ description: 'as in the spec\'s platform webhooks: 0 placed in the locker, 1 collected by the recipient' }),
+  subtype: z.enum(['DELIVERED_TO_POSTOMAT', 'TRANSFERRED_TO_CLIENT']),
+  postomatId: z.string().meta({ description: 'the locker' }),
+  parcels: z.array(z.object({ id: z.int(), trackCode: z.string() })).meta({
+    description: 'the company\'s parcels this locker order delivers (empty when the company hears of the order through its locker company link)',
+  }),
+}).meta({ id: 'PlatformParcelEventObject' });
+
+export const PlatformWebhookEvent = z.object({
+  id: WebhookEvent.shape.id,
+  type: PlatformWebhookEventType,
+  createdAt: isoTime(),
+  data: z.object({ object: PlatformParcelEventObject }),
+}).meta({ id: 'PlatformWebhookEvent', description: 'What every delivery of a platform company\'s subscription POSTs, signed in `Locker-Signature`.' });
+
+export const PlatformSubscription = Subscription.extend({ eventTypes: z.array(PlatformWebhookEventType) }).meta({ id: 'PlatformWebhookSubscription' });
+export const PlatformSubscriptionWithSecret = PlatformSubscription.extend({ secret: SubscriptionWithSecret.shape.secret }).meta({ id: 'PlatformWebhookSubscriptionWithSecret' });
+export const PlatformSubscriptionList = z.object({ data: z.array(PlatformSubscription) });
+export const PlatformEventPage = EventPage.extend({ data: z.array(PlatformWebhookEvent.extend({ deliveries: z.array(Delivery) })) });
+export const CreatePlatformSubscriptionBody = CreateSubscriptionBody.extend({
+  eventTypes: z.array(PlatformWebhookEventType).min(1).max(PLATFORM_WEBHOOK_EVENT_TYPES.length),
+});

@@ -1,6 +1,7 @@
 /**
- * A Locker API company's webhook subscriptions, its events and their deliveries (issue 22).
- * Secrets leave only in the answers to create and rotate.
+ * A company's webhook subscriptions, its events and their deliveries (issue 22), for either
+ * owner (owner.ts): a Locker API company or a platform company. Secrets leave only in the
+ * answers to create and rotate.
  */
 import type { z } from 'zod';
 import type { Db } from '../storage/database.ts';
@@ -9,7 +10,8 @@ import { DomainError } from '../domain/errors.ts';
 import type { Tx } from '../services/unit-of-work.ts';
 import { newSigningSecret } from './signature.ts';
 import { queueDeliveries } from './record.ts';
-import { SUBSCRIPTIONS_PER_COMPANY, type Attempt, type Delivery, type Subscription, type WebhookEventType } from './schemas.ts';
+import { ownedBy, ownerColumns, type WebhookOwner } from './owner.ts';
+import { SUBSCRIPTIONS_PER_COMPANY, type Attempt, type Delivery, type Subscription } from './schemas.ts';
 import type { WebhookDeliveryTable, WebhookSubscriptionTable } from './tables.ts';
 
 const DEFAULT_OVERLAP_HOURS = 24;
@@ -27,40 +29,41 @@ function presentDelivery(d: WebhookDeliveryTable): z.output<typeof Delivery> {
   };
 }
 
-async function liveSubscription(trx: Db, companyId: string, id: string): Promise<WebhookSubscriptionTable> {
-  const s = await trx.selectFrom('webhook_subscription').selectAll().where('id', '=', id).where('companyId', '=', companyId).where('deletedAt', 'is', null).executeTakeFirst();
+async function liveSubscription(trx: Db, owner: WebhookOwner, id: string): Promise<WebhookSubscriptionTable> {
+  const s = await trx.selectFrom('webhook_subscription').selectAll().where('id', '=', id).where(ownedBy(owner)).where('deletedAt', 'is', null).executeTakeFirst();
   if (!s) throw new DomainError('SUBSCRIPTION_NOT_FOUND');
   return s;
 }
 
-export async function createSubscription(tx: Tx, companyId: string, input: { url: string; eventTypes: WebhookEventType[] }, now: Date) {
+/** `eventTypes` are the owner's kind's (schemas.ts checked them). */
+export async function createSubscription(tx: Tx, owner: WebhookOwner, input: { url: string; eventTypes: readonly string[] }, now: Date) {
   const trx = tx.db;
-  const count = await trx.selectFrom('webhook_subscription').select((eb) => eb.fn.countAll<number>().as('n')).where('companyId', '=', companyId).where('deletedAt', 'is', null).executeTakeFirstOrThrow();
+  const count = await trx.selectFrom('webhook_subscription').select((eb) => eb.fn.countAll<number>().as('n')).where(ownedBy(owner)).where('deletedAt', 'is', null).executeTakeFirstOrThrow();
   if (Number(count.n) >= SUBSCRIPTIONS_PER_COMPANY) throw new DomainError('TOO_MANY_SUBSCRIPTIONS', `at most ${SUBSCRIPTIONS_PER_COMPANY} subscriptions per company`);
   const at = now.toISOString();
   const row: WebhookSubscriptionTable = {
-    id: newId(), companyId, url: input.url, eventTypes: JSON.stringify([...new Set(input.eventTypes)]), secret: newSigningSecret(),
+    id: newId(), ...ownerColumns(owner), url: input.url, eventTypes: JSON.stringify([...new Set(input.eventTypes)]), secret: newSigningSecret(),
     previousSecret: null, previousSecretUntil: null, createdAt: at, updatedAt: at, deletedAt: null,
   };
   await trx.insertInto('webhook_subscription').values(row).execute();
   return { ...present(row, now), secret: row.secret };
 }
 
-export async function listSubscriptions(db: Db, companyId: string, now: Date) {
-  const rows = await db.selectFrom('webhook_subscription').selectAll().where('companyId', '=', companyId).where('deletedAt', 'is', null).orderBy('createdAt').orderBy('id').execute();
+export async function listSubscriptions(db: Db, owner: WebhookOwner, now: Date) {
+  const rows = await db.selectFrom('webhook_subscription').selectAll().where(ownedBy(owner)).where('deletedAt', 'is', null).orderBy('createdAt').orderBy('id').execute();
   return { data: rows.map((r) => present(r, now)) };
 }
 
 /** Deliveries still due are dead-lettered by the sender when it reaches them (the subscription is gone). */
-export async function deleteSubscription(tx: Tx, companyId: string, id: string, now: Date) {
-  const s = await liveSubscription(tx.db, companyId, id);
+export async function deleteSubscription(tx: Tx, owner: WebhookOwner, id: string, now: Date) {
+  const s = await liveSubscription(tx.db, owner, id);
   await tx.db.updateTable('webhook_subscription').set({ deletedAt: now.toISOString(), updatedAt: now.toISOString() }).where('id', '=', s.id).execute();
   return present(s, now);
 }
 
 /** A new secret signs from now on; the old one signs beside it for `overlapHours`. */
-export async function rotateSecret(tx: Tx, companyId: string, id: string, overlapHours: number | undefined, now: Date) {
-  const s = await liveSubscription(tx.db, companyId, id);
+export async function rotateSecret(tx: Tx, owner: WebhookOwner, id: string, overlapHours: number | undefined, now: Date) {
+  const s = await liveSubscription(tx.db, owner, id);
   const hours = overlapHours ?? DEFAULT_OVERLAP_HOURS;
   const changes = {
     secret: newSigningSecret(),
@@ -80,8 +83,8 @@ function seqOf(cursor: string): number {
   return Number(m[1]);
 }
 
-export async function listEvents(db: Db, companyId: string, q: { limit: number; cursor?: string }) {
-  let query = db.selectFrom('webhook_event').select(['id', 'eventId', 'body']).where('companyId', '=', companyId).orderBy('id', 'desc').limit(q.limit + 1);
+export async function listEvents(db: Db, owner: WebhookOwner, q: { limit: number; cursor?: string }) {
+  let query = db.selectFrom('webhook_event').select(['id', 'eventId', 'body']).where(ownedBy(owner)).orderBy('id', 'desc').limit(q.limit + 1);
   if (q.cursor) query = query.where('id', '<', seqOf(q.cursor));
   const rows = await query.execute();
   const page = rows.slice(0, q.limit);
@@ -94,15 +97,15 @@ export async function listEvents(db: Db, companyId: string, q: { limit: number; 
   };
 }
 
-async function companyEvent(db: Db, companyId: string, eventId: string) {
-  const e = await db.selectFrom('webhook_event').selectAll().where('eventId', '=', eventId).where('companyId', '=', companyId).executeTakeFirst();
+async function companyEvent(db: Db, owner: WebhookOwner, eventId: string) {
+  const e = await db.selectFrom('webhook_event').selectAll().where('eventId', '=', eventId).where(ownedBy(owner)).executeTakeFirst();
   if (!e) throw new DomainError('EVENT_NOT_FOUND');
   return e;
 }
 
 /** Every delivery of an event with its attempts, oldest first. */
-export async function eventDeliveries(db: Db, companyId: string, eventId: string) {
-  const e = await companyEvent(db, companyId, eventId);
+export async function eventDeliveries(db: Db, owner: WebhookOwner, eventId: string) {
+  const e = await companyEvent(db, owner, eventId);
   const deliveries = await db.selectFrom('webhook_delivery').selectAll().where('eventId', '=', e.eventId).orderBy('createdAt').orderBy('id').execute();
   const attempts = deliveries.length
     ? await db.selectFrom('webhook_attempt').selectAll().where('deliveryId', 'in', deliveries.map((d) => d.id)).orderBy('attempt').execute()
@@ -121,13 +124,13 @@ export async function eventDeliveries(db: Db, companyId: string, eventId: string
  * Sends an event again, with its id and body unchanged: a new delivery to the given subscription,
  * or to every live subscription of the company that takes the event's type.
  */
-export async function replayEvent(tx: Tx, companyId: string, eventId: string, subscriptionId: string | undefined, now: Date) {
-  const e = await companyEvent(tx.db, companyId, eventId);
+export async function replayEvent(tx: Tx, owner: WebhookOwner, eventId: string, subscriptionId: string | undefined, now: Date) {
+  const e = await companyEvent(tx.db, owner, eventId);
   let targets: string[];
   if (subscriptionId) {
-    targets = [(await liveSubscription(tx.db, companyId, subscriptionId)).id];
+    targets = [(await liveSubscription(tx.db, owner, subscriptionId)).id];
   } else {
-    const subs = await tx.db.selectFrom('webhook_subscription').select(['id', 'eventTypes']).where('companyId', '=', companyId).where('deletedAt', 'is', null).execute();
+    const subs = await tx.db.selectFrom('webhook_subscription').select(['id', 'eventTypes']).where(ownedBy(owner)).where('deletedAt', 'is', null).execute();
     targets = subs.filter((s) => (JSON.parse(s.eventTypes) as string[]).includes(e.type)).map((s) => s.id);
   }
   if (!targets.length) throw new DomainError('SUBSCRIPTION_NOT_FOUND', `no live subscription takes ${e.type}`);

@@ -23,7 +23,7 @@ const FLOORS: string[][] = [
   ['cloud/sync/', 'cloud/events/', 'cloud/webhooks/', 'cloud/retention/', 'cloud/metrics/', 'cloud/http/', 'cloud/enrolment/', 'cloud/deps.ts'],
   // A webhook event carries the order in the Locker API's own shape (its presenter and schema):
   // recording events and managing subscriptions stand beside the API; sending them below it.
-  ['cloud/locker-api/', 'cloud/platform-api/', 'cloud/sandbox/', 'cloud/webhooks/record.ts', 'cloud/webhooks/schemas.ts', 'cloud/webhooks/subscriptions.ts'],
+  ['cloud/locker-api/', 'cloud/platform-api/', 'cloud/sandbox/', 'cloud/webhooks/record.ts', 'cloud/webhooks/schemas.ts', 'cloud/webhooks/subscriptions.ts', 'cloud/webhooks/platform-record.ts'],
   ['cloud/openapi/'],
   ['cloud/config.ts', 'cloud/consequences.ts', 'cloud/app.ts', 'cloud/background.ts', 'cloud/outbound.ts'],
   ['cloud/server.ts'],

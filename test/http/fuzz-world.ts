@@ -8,6 +8,7 @@ import type { TestCloud } from '../helpers/cloud.ts';
 import { PASSWORD } from '../helpers/platform-world.ts';
 import { M, marketClient, newKey, seedMarketWorld } from '../helpers/market-world.ts';
 import { placeOrder } from '../helpers/locker-world.ts';
+import { setLockerAccess } from '../../cloud/services/platform/companies.ts';
 
 export interface Baseline {
   params?: Record<string, string>;
@@ -55,6 +56,20 @@ export async function seedFuzzWorld(cloud: TestCloud): Promise<FuzzWorld> {
   const webhook = await cloud.request('POST', '/api/v1/logistic-company/webhook/create', {
     token: accessToken, body: { type: 'PARCEL', subtype: 'DELIVERED_TO_POSTOMAT', url: 'http://127.0.0.1:9/hook', payloadTemplate: TEMPLATE },
   });
+  // Platform subscriptions (issue 22): Silk Road linked to company B, whose placed order makes its event.
+  const PS = '/api/v1/logistic-company/webhook-subscriptions';
+  await setLockerAccess(cloud.storage.db, w.logist.id, { lockerCompanyId: lw.companyB.id, enabled: true }, new Date());
+  const platformSub = await cloud.request('POST', PS, { token: accessToken, body: { url: 'http://127.0.0.1:9/parcels', eventTypes: ['parcel.delivered_to_postomat'] } });
+  const sparePlatformSub = await cloud.request('POST', PS, { token: accessToken, body: { url: 'http://127.0.0.1:9/spare', eventTypes: ['parcel.transferred_to_client'] } });
+  const platformOrder = await cloud.request('POST', '/api/v1/integration/company/order/create', {
+    token: lw.companyB.key, body: { toUserPhone: '+996700000006', postomatId: lw.mid.id, sendMessage: false },
+  });
+  await placeOrder(cloud.storage, platformOrder.body.id, lw.mid.cells[0].id, new Date());
+  const platformEvents = await cloud.request('GET', `${PS}/events`, { token: accessToken });
+  const platformEventId = platformEvents.body?.data?.[0]?.id as string;
+  for (const res of [platformSub, sparePlatformSub, platformOrder, platformEvents]) {
+    if (res.status >= 300 || !platformEventId) throw new Error(`fuzz world: platform subscription setup failed ${res.status} ${res.text}`);
+  }
   // Deleted by the baseline request; never the key the suite authenticates with.
   const spareKey = await cloud.request('POST', '/api/v1/logistic-company/api-key/create', { token: accessToken, body: { title: 'spare' } });
   for (const res of [login, order, parcel, webhook, spareKey, subscription, spareSubscription, toCancel, toExtend, events]) {
@@ -99,6 +114,13 @@ export async function seedFuzzWorld(cloud: TestCloud): Promise<FuzzWorld> {
     ['GET /api/v1/logistic-company/webhook/list']: { query: paging },
     ['PATCH /api/v1/logistic-company/webhook/:id']: { params: { id: String(webhook.body.id) }, body: { url: 'http://127.0.0.1:9/other', payloadTemplate: TEMPLATE, apiKey: 'k2' } },
     ['DELETE /api/v1/logistic-company/webhook/:id']: { params: { id: String(webhook.body.id) } },
+    [`GET ${PS}`]: {},
+    [`POST ${PS}`]: { body: { url: 'http://127.0.0.1:9/more', eventTypes: ['parcel.transferred_to_client'] } },
+    [`GET ${PS}/events`]: { query: { limit: '5' } },
+    [`GET ${PS}/events/:id/deliveries`]: { params: { id: platformEventId } },
+    [`POST ${PS}/events/:id/replay`]: { params: { id: platformEventId }, body: { subscriptionId: platformSub.body.id } },
+    [`DELETE ${PS}/:id`]: { params: { id: sparePlatformSub.body.id } },
+    [`POST ${PS}/:id/rotate-secret`]: { params: { id: platformSub.body.id }, body: { overlapHours: 1 } },
     [`GET ${I}/postomat/list`]: { query: { ...paging, cityId: lw.bishkek.id } },
     [`GET ${I}/postomat/city`]: { query: paging },
     [`GET ${I}/postomat/city/:id`]: { params: { id: lw.bishkek.id }, query: { withCountry: 'true' } },
