@@ -17,7 +17,7 @@ import { eventually, startReceiver, type Receiver } from '../helpers/receiver.ts
 import { systemClock } from '../../shared/clock.ts';
 import { silentLogger } from '../../cloud/logger.ts';
 import { openStorage } from '../../cloud/storage/database.ts';
-import { createWebhookSender } from '../../cloud/events/start.ts';
+import { createWebhookSender } from '../../cloud/outbound.ts';
 import { loadConfig } from '../../cloud/config.ts';
 import { setLockerAccess } from '../../cloud/services/platform/companies.ts';
 import { createParcel } from '../../cloud/services/platform/parcels.ts';
