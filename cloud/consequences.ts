@@ -5,7 +5,7 @@
 import type { Db } from './storage/database.ts';
 import { UnitOfWork, type ChangeSignals } from './services/unit-of-work.ts';
 import { recordLockerChange } from './sync/changes.ts';
-import { recordExtensionSms, recordTransitionEvents } from './events/record.ts';
+import { recordChangeSms, recordTransitionEvents } from './events/record.ts';
 import { eventTypeForStatus, recordIntegratorEvent } from './webhooks/record.ts';
 import type { WebhookEventType } from './webhooks/schemas.ts';
 
@@ -18,6 +18,6 @@ export function createUnitOfWork(db: Db, signals?: ChangeSignals): UnitOfWork {
       return (await recordTransitionEvents(tx, order, to, at)) + (type ? await recordIntegratorEvent(tx, order, type, at) : 0);
     },
     integratorEvent: async (tx, order, type, at) =>
-      (await recordIntegratorEvent(tx, order, type as WebhookEventType, at)) + (type === 'order.extended' ? await recordExtensionSms(tx, order, at) : 0),
+      (await recordIntegratorEvent(tx, order, type as WebhookEventType, at)) + (await recordChangeSms(tx, order, type, at)),
   }, signals);
 }
