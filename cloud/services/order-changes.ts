@@ -48,9 +48,9 @@ export async function cancelOrder(tx: Tx, companyId: string, orderId: string, at
 }
 
 /**
- * Extends a placed order's storage period by `days`, up to MAX_STORAGE_DAYS in all. The agent
- * holds no end date (shared/mqtt SyncOrder), so nothing goes to the locker; the recipient's SMS
- * is sent again with the new date when the order sends messages.
+ * Extends a placed order's storage period by `days`, up to MAX_STORAGE_DAYS in all. The new end
+ * reaches the locker through the normal sync (SyncOrder.storageEnd); the recipient's SMS is sent
+ * again with the new date when the order sends messages.
  */
 export async function extendOrder(tx: Tx, companyId: string, orderId: string, days: number, at: Date): Promise<LockerOrderTable> {
   const trx = tx.db;
@@ -73,6 +73,8 @@ export async function extendOrder(tx: Tx, companyId: string, orderId: string, da
   if (Number(res.numUpdatedRows) !== 1) throw new DomainError('ORDER_NOT_DELIVERED', `order ${order.id} changed concurrently`);
   const extended = { ...order, ...changes };
   await tx.after.orderEvent(extended, 'order.extended', at);
+  // Last: on PostgreSQL it holds the locker's sync row until commit.
+  await tx.after.lockerChanged(order.postomatId, order.id);
   return extended;
 }
 
