@@ -24,7 +24,7 @@ export const EXTENSION_OPERATIONS: Record<string, OperationDoc> = {
   }),
   [`POST ${L}/order/{id}/extend`]: post({
     summary: "Extend a placed order's storage period",
-    description: 'Adds `days` to a DELIVERED order\'s storage period (at most 365 days in all) and moves `endDateTime`. With `sendMessage` the recipient gets the SMS again with the new date; `order.extended` goes to subscriptions.',
+    description: 'Adds `days` to a DELIVERED order\'s storage period (at most 365 days in all) and moves `endDateTime`; the new end reaches the locker through the sync (its screen names it when the parcel is taken out). With `sendMessage` the recipient gets the SMS again with the new date; `order.extended` goes to subscriptions.',
     errors: [ORDER_NOT_FOUND, row(409, 'ORDER_NOT_DELIVERED', 'the order is not in a cell (not placed yet, or collected)'), row(409, 'STORAGE_PERIOD_TOO_LONG', 'the storage period would exceed 365 days')],
     example: { days: 3 },
   }),
