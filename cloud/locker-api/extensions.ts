@@ -12,6 +12,7 @@ import { lockerCaller } from '../http/locker-auth.ts';
 import { MAX_STORAGE_DAYS } from '../domain/order-states.ts';
 import { refusedUrl, STRICT_TARGETS } from '../domain/outbound-targets.ts';
 import { runIdempotent } from '../services/idempotency.ts';
+import { CREATE_REDRAW_ATTEMPTS } from '../services/create-order.ts';
 import type { Tx } from '../services/unit-of-work.ts';
 import { cancelOrder, extendOrder, redirectOrder } from '../services/order-changes.ts';
 import {
@@ -34,11 +35,11 @@ export function extensionRoutes(r: Routes, deps: AppDeps): void {
     if (why) ctx.addIssue({ code: 'custom', path: ['url'], message: why });
   });
 
-  /** Runs a POST's work in one unit of work, once per Idempotency-Key. */
-  const once = <T>(req: Request, work: (tx: Tx, now: Date) => Promise<T>) => {
+  /** Runs a POST's work in one unit of work, once per Idempotency-Key; `redraw`: reruns when drawn codes clash (as create does). */
+  const once = <T>(req: Request, work: (tx: Tx, now: Date) => Promise<T>, redraw?: number) => {
     const now = deps.clock.now();
     const key = idempotencyKeyOf(req, lockerCaller(req).companyId, now);
-    return reusedKeyIs409(() => runIdempotent(deps.uow, key, (tx) => work(tx, now)));
+    return reusedKeyIs409(() => runIdempotent(deps.uow, key, (tx) => work(tx, now), redraw));
   };
   const company = (req: Request) => lockerCaller(req).companyId;
 
@@ -49,7 +50,7 @@ export function extensionRoutes(r: Routes, deps: AppDeps): void {
     once(req, async (tx, now) => presentOrder(await extendOrder(tx, company(req), params.id, body.days, now)))));
 
   r.post('/order/:id/redirect', route({ params: IdParams, body: RedirectBody, response: Order }, ({ params, body, req }) =>
-    once(req, async (tx, now) => presentOrder(await redirectOrder(tx, { randomInt: deps.randomInt, config: deps.config }, company(req), params.id, body.postomatId, now)))));
+    once(req, async (tx, now) => presentOrder(await redirectOrder(tx, { randomInt: deps.randomInt, config: deps.config }, company(req), params.id, body.postomatId, now)), CREATE_REDRAW_ATTEMPTS)));
 
   const S = '/webhook-subscriptions';
   r.get(S, route({ response: SubscriptionList }, ({ req }) => listSubscriptions(deps.db, company(req), deps.clock.now())));
