@@ -124,6 +124,16 @@ for (const dialect of DIALECTS) {
       assert.match(await waitForDisplay(sim1, /Wrong code/, from), /Wrong code/);
     });
 
+    it('concurrent retries with one Idempotency-Key: one redirect, one event, the same answer', async () => {
+      const order = await w.createOrder(one.id);
+      const answers = await Promise.all([1, 2, 3].map(() => redirect(order.id, two.id, `concurrent-${order.id}`)));
+      for (const a of answers) assert.equal(a.status, 200, a.text);
+      for (const a of answers.slice(1)) assert.deepEqual(a.body, answers[0].body);
+      assert.equal((await eventsOf(order.id)).length, 1);
+      const codes = await codesOf(w, order.id);
+      await untilAgent(sim2, order.id, 'order known at the second locker', (o) => o?.codes.DOWN === codes.DOWN);
+    });
+
     it('its own locker is no change: the order as it is, the same codes, no event', async () => {
       const order = await w.createOrder(one.id);
       const codes = await codesOf(w, order.id);
