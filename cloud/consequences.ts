@@ -5,7 +5,7 @@
 import type { Db } from './storage/database.ts';
 import { UnitOfWork, type ChangeSignals } from './services/unit-of-work.ts';
 import { recordLockerChange } from './sync/changes.ts';
-import { recordExtensionSms, recordTransitionEvents } from './events/record.ts';
+import { recordChangeSms, recordTransitionEvents } from './events/record.ts';
 import { eventTypeForStatus, recordIntegratorEvent } from './webhooks/record.ts';
 import type { WebhookEventType } from './webhooks/schemas.ts';
 import { recordPlatformEvents } from './webhooks/platform-record.ts';
@@ -21,6 +21,6 @@ export function createUnitOfWork(db: Db, signals?: ChangeSignals): UnitOfWork {
         (await recordPlatformEvents(tx, order, to, at));
     },
     integratorEvent: async (tx, order, type, at) =>
-      (await recordIntegratorEvent(tx, order, type as WebhookEventType, at)) + (type === 'order.extended' ? await recordExtensionSms(tx, order, at) : 0),
+      (await recordIntegratorEvent(tx, order, type as WebhookEventType, at)) + (await recordChangeSms(tx, order, type, at)),
   }, signals);
 }

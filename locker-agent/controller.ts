@@ -3,7 +3,7 @@ import { chooseByCode } from '../shared/locker-codes.ts';
 import { isoNow, type Clock } from './clock.ts';
 import type { CellMonitor } from './cells.ts';
 import type { CellConfig } from './config.ts';
-import { formatAmount, maskCode, type Display, type Log } from './display.ts';
+import { formatAmount, maskCode, storedUntil, type Display, type Log } from './display.ts';
 import type { DoorSessions } from './sessions.ts';
 import type { CellPlacement } from './cell-map.ts';
 import type { AgentStore, StoredOrder } from './store.ts';
@@ -93,7 +93,9 @@ export class Controller {
             this.display.show(`Cell ${cellId} cannot be opened. Please contact support`);
             return false;
         }
-        this.display.show(kind === 'PICKUP' ? `Cell ${cellId} is open: take your parcel and close the door` : `Cell ${cellId} is open for removal`);
+        // Whoever takes a parcel out sees whether its storage period is over (an extension moves it).
+        const stored = order.storageEnd ? ` (stored until ${storedUntil(order.storageEnd)})` : '';
+        this.display.show(kind === 'PICKUP' ? `Cell ${cellId} is open: take your parcel and close the door` : `Cell ${cellId} is open for removal${stored}`);
         this.sessions.track(intent);
         return true;
     }

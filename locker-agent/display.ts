@@ -21,3 +21,8 @@ export { maskCode } from '../shared/mask.ts';
 export function formatAmount(minor: number): string {
     return (minor / 100).toFixed(2);
 }
+
+/** An ISO time as the screen shows it: minutes, UTC (the cloud's SMS names the same). */
+export function storedUntil(iso: string): string {
+    return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}

@@ -9,7 +9,8 @@ CREATE TABLE IF NOT EXISTS orders (
     not_paid_amount INTEGER NOT NULL,
     status TEXT NOT NULL,
     cell_size TEXT,
-    cell_id TEXT
+    cell_id TEXT,
+    storage_end TEXT
 );
 CREATE INDEX IF NOT EXISTS orders_down ON orders (down_code);
 CREATE INDEX IF NOT EXISTS orders_up ON orders (up_code);
@@ -26,3 +27,12 @@ CREATE TABLE IF NOT EXISTS intents (
 CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS commands_done (command_id TEXT PRIMARY KEY, response TEXT NOT NULL);
 `;
+
+/**
+ * Columns added after the first release, for stores created before them (SQLite has no
+ * `ADD COLUMN IF NOT EXISTS`: the store adds those its table lacks when it opens).
+ */
+export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type: string }> = [
+    // The cloud's storage end of a placed order (issue 22).
+    { table: 'orders', column: 'storage_end', type: 'TEXT' },
+];

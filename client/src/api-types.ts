@@ -818,7 +818,7 @@ export interface Schemas {
       object: Schemas["Order"];
     };
   };
-  WebhookEventType: "order.created" | "order.delivered" | "order.completed" | "order.subtracted" | "order.cancelled" | "order.extended";
+  WebhookEventType: "order.created" | "order.delivered" | "order.completed" | "order.subtracted" | "order.cancelled" | "order.extended" | "order.redirected";
   WebhookSubscription: {
     id: string;
     url: string;
@@ -1067,6 +1067,19 @@ export interface Operations {
     body: {
       /** days added to the storage period */
       days: number;
+    };
+    response: Schemas["Order"];
+  };
+  postIntegrationCompanyOrderIdRedirect: {
+    method: "POST";
+    path: "/api/v1/integration/company/order/{id}/redirect";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: {
+      /** the locker the order goes to instead */
+      postomatId: string;
     };
     response: Schemas["Order"];
   };

@@ -142,7 +142,7 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable> {
         return { state: isSuccess(result) ? 'SENT' : 'FAILED', result };
       }
       case 'SMS': {
-        const message = await this.smsFor(payload.orderId);
+        const message = await this.smsFor(payload.orderId, row.event);
         if (!message) return { state: 'FAILED', result: { error: 'order or pickup code not found', latencyMs: 0 } };
         const result = await this.deps.sms.send(row.target, message.text, [message.code]);
         return { state: isSuccess(result) ? 'SENT' : 'FAILED', result };
@@ -150,7 +150,7 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable> {
     }
   }
 
-  private async smsFor(orderId: string) {
+  private async smsFor(orderId: string, event: string) {
     const row = await this.deps.db
       .selectFrom('locker_order as o')
       .innerJoin('postomat as p', 'p.id', 'o.postomatId')
@@ -161,7 +161,7 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable> {
       .executeTakeFirst();
     if (!row) return undefined;
     const mapUrl = `${this.options.publicBaseUrl.replace(/\/$/, '')}/api/v1/public/postomat/map/${encodeURIComponent(row.shortId)}`;
-    return { code: row.password, text: smsText({ lockerTitle: row.title, cellNumber: row.number, code: row.password, until: row.endDateTime, mapUrl }) };
+    return { code: row.password, text: smsText({ lockerTitle: row.title, cellNumber: row.number, code: row.password, until: row.endDateTime, mapUrl, redirected: event === 'REDIRECTED' }) };
   }
 }
 

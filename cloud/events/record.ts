@@ -47,16 +47,22 @@ export async function recordTransitionEvents(trx: Db, order: LockerOrderTable, t
   return events.length;
 }
 
-/**
- * The recipient's SMS again after the storage period was extended (issue 22): the text, read at
- * sending time, names the new end date. Only for orders whose recipient gets messages.
- */
-export async function recordExtensionSms(trx: Db, order: LockerOrderTable, at: Date): Promise<number> {
-  if (order.sendMessage !== 1) return 0;
+/** The recipient's SMS a change after creation sends (issue 22), by the change's event type. */
+const CHANGE_SMS: Record<string, string> = {
+  // The text, read at sending time, names the new end date.
+  'order.extended': 'STORAGE_EXTENDED',
+  // The new locker and its new pickup code.
+  'order.redirected': 'REDIRECTED',
+};
+
+/** The recipient's SMS after a change (extended, redirected): only for orders whose recipient gets messages. */
+export async function recordChangeSms(trx: Db, order: LockerOrderTable, type: string, at: Date): Promise<number> {
+  const event = CHANGE_SMS[type];
+  if (!event || order.sendMessage !== 1) return 0;
   const recipient = await trx.selectFrom('recipient').select('phone').where('id', '=', order.toUserId).executeTakeFirst();
   if (!recipient) return 0;
   await trx.insertInto('outbox_event').values({
-    id: newId(), kind: 'SMS', event: 'STORAGE_EXTENDED', orderId: order.id, target: recipient.phone, payload: JSON.stringify({ orderId: order.id }),
+    id: newId(), kind: 'SMS', event, orderId: order.id, target: recipient.phone, payload: JSON.stringify({ orderId: order.id }),
     secretHeader: null, state: 'PENDING', claimedBy: null, claimedUntil: null, httpStatus: null, error: null, latencyMs: null, createdAt: at.toISOString(), sentAt: null,
   }).execute();
   return 1;

@@ -39,7 +39,9 @@ export class HttpSmsProvider implements SmsProvider {
   }
 }
 
-export function smsText(o: { lockerTitle: string; cellNumber: number | null; code: string; until: string | null; mapUrl: string }): string {
+/** `redirected`: the parcel is not in a cell yet, it now goes to this locker (a company's redirect). */
+export function smsText(o: { lockerTitle: string; cellNumber: number | null; code: string; until: string | null; mapUrl: string; redirected?: boolean }): string {
+  if (o.redirected) return `Your parcel now goes to locker "${o.lockerTitle}". Pickup code once it is there: ${o.code}. Map: ${o.mapUrl}`;
   const until = o.until ? ` until ${o.until.slice(0, 16).replace('T', ' ')} UTC` : '';
   const cell = o.cellNumber === null ? '' : `, cell ${o.cellNumber}`;
   return `Your parcel is in locker "${o.lockerTitle}"${cell}${until}. Pickup code: ${o.code}. Map: ${o.mapUrl}`;

@@ -7,13 +7,14 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import type { Routes } from '../http/routes-under.ts';
 import { route } from '../http/route.ts';
-import { integer } from '../http/query.ts';
+import { cuid2, integer } from '../http/query.ts';
 import { lockerCaller } from '../http/locker-auth.ts';
 import { MAX_STORAGE_DAYS } from '../domain/order-states.ts';
 import { refusedUrl, STRICT_TARGETS } from '../domain/outbound-targets.ts';
 import { runIdempotent } from '../services/idempotency.ts';
+import { CREATE_REDRAW_ATTEMPTS } from '../services/create-order.ts';
 import type { Tx } from '../services/unit-of-work.ts';
-import { cancelOrder, extendOrder } from '../services/order-changes.ts';
+import { cancelOrder, extendOrder, redirectOrder } from '../services/order-changes.ts';
 import {
   CreateSubscriptionBody, EventDeliveries, EventIdParams, EventListQuery, EventPage, ReplayAnswer, ReplayBody, RotateSecretBody, Subscription, SubscriptionList, SubscriptionWithSecret,
 } from '../webhooks/schemas.ts';
@@ -26,6 +27,8 @@ import { idempotencyKeyOf, reusedKeyIs409 } from './idempotency-key.ts';
 
 export const ExtendBody = z.object({ days: integer().min(1).max(MAX_STORAGE_DAYS).meta({ description: 'days added to the storage period' }) });
 
+export const RedirectBody = z.object({ postomatId: cuid2().meta({ description: 'the locker the order goes to instead' }) });
+
 export function extensionRoutes(r: Routes, deps: AppDeps): void {
   const policy = deps.config.outboundTargets ?? STRICT_TARGETS;
   const SubscriptionBody = CreateSubscriptionBody.superRefine((b, ctx) => {
@@ -33,11 +36,11 @@ export function extensionRoutes(r: Routes, deps: AppDeps): void {
     if (why) ctx.addIssue({ code: 'custom', path: ['url'], message: why });
   });
 
-  /** Runs a POST's work in one unit of work, once per Idempotency-Key. */
-  const once = <T>(req: Request, work: (tx: Tx, now: Date) => Promise<T>) => {
+  /** Runs a POST's work in one unit of work, once per Idempotency-Key; `redraw`: reruns when drawn codes clash (as create does). */
+  const once = <T>(req: Request, work: (tx: Tx, now: Date) => Promise<T>, redraw?: number) => {
     const now = deps.clock.now();
     const key = idempotencyKeyOf(req, lockerCaller(req).companyId, now);
-    return reusedKeyIs409(() => runIdempotent(deps.uow, key, (tx) => work(tx, now)));
+    return reusedKeyIs409(() => runIdempotent(deps.uow, key, (tx) => work(tx, now), redraw));
   };
   const company = (req: Request) => lockerCaller(req).companyId;
 
@@ -46,6 +49,9 @@ export function extensionRoutes(r: Routes, deps: AppDeps): void {
 
   r.post('/order/:id/extend', route({ params: IdParams, body: ExtendBody, response: Order }, ({ params, body, req }) =>
     once(req, async (tx, now) => presentOrder(await extendOrder(tx, company(req), params.id, body.days, now)))));
+
+  r.post('/order/:id/redirect', route({ params: IdParams, body: RedirectBody, response: Order }, ({ params, body, req }) =>
+    once(req, async (tx, now) => presentOrder(await redirectOrder(tx, { randomInt: deps.randomInt, config: deps.config }, company(req), params.id, body.postomatId, now)), CREATE_REDRAW_ATTEMPTS)));
 
   const S = '/webhook-subscriptions';
   const owner = (req: Request) => lockerOwner(company(req));

@@ -24,9 +24,22 @@ export const EXTENSION_OPERATIONS: Record<string, OperationDoc> = {
   }),
   [`POST ${L}/order/{id}/extend`]: post({
     summary: "Extend a placed order's storage period",
-    description: 'Adds `days` to a DELIVERED order\'s storage period (at most 365 days in all) and moves `endDateTime`. With `sendMessage` the recipient gets the SMS again with the new date; `order.extended` goes to subscriptions.',
+    description: 'Adds `days` to a DELIVERED order\'s storage period (at most 365 days in all) and moves `endDateTime`; the new end reaches the locker through the sync (its screen names it when the parcel is taken out). With `sendMessage` the recipient gets the SMS again with the new date; `order.extended` goes to subscriptions.',
     errors: [ORDER_NOT_FOUND, row(409, 'ORDER_NOT_DELIVERED', 'the order is not in a cell (not placed yet, or collected)'), row(409, 'STORAGE_PERIOD_TOO_LONG', 'the storage period would exceed 365 days')],
     example: { days: 3 },
+  }),
+  [`POST ${L}/order/{id}/redirect`]: post({
+    summary: 'Redirect an order to another locker before placement',
+    description: 'Sends an order whose parcel is not placed yet to the locker `postomatId`: three new codes there (read them with the code endpoints), and the old codes stop working at the old locker as soon as it hears ' +
+      '(its DOWN code then says "Wrong code"). The order, its price and storage period stay; `order.redirected` goes to subscriptions, and with `sendMessage` the recipient gets an SMS naming the new locker and pickup code. ' +
+      'The order\'s own locker is no change: the order is answered as it is (no new codes, no event). The target locker counts against the company\'s pending orders there, like a new order.',
+    errors: [
+      ORDER_NOT_FOUND,
+      row(404, 'POSTOMAT_NOT_FOUND', 'no active locker has the id `postomatId`'),
+      row(409, 'ORDER_ALREADY_PLACED', 'the parcel is in the locker already (or further on)'),
+      row(409, 'TOO_MANY_PENDING_ORDERS', 'the company has as many orders waiting for placement at the target locker as it may'),
+    ],
+    example: { postomatId: 'tz4a98xxat96iws9zmbrgj3a' },
   }),
   [`GET ${S}`]: { tag: TAG, summary: 'List webhook subscriptions', description: "The company's live subscriptions, oldest first (secrets are never listed)." },
   [`POST ${S}`]: post({

@@ -8,6 +8,10 @@ import { MAX_STORAGE_DAYS } from '../domain/order-states.ts';
 import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import type { Db } from '../storage/database.ts';
+import { pendingOrdersAt } from '../storage/order-queries.ts';
+import { DEFAULT_PENDING_ORDERS_PER_LOCKER } from '../domain/order-limits.ts';
+import type { RandomInt } from '../domain/codes.ts';
+import { moveOrderToPostomat } from './order-moves.ts';
 import type { Tx } from './unit-of-work.ts';
 
 /** A company's order, live or not (a cancelled one is no longer in the order reads). */
@@ -44,9 +48,9 @@ export async function cancelOrder(tx: Tx, companyId: string, orderId: string, at
 }
 
 /**
- * Extends a placed order's storage period by `days`, up to MAX_STORAGE_DAYS in all. The agent
- * holds no end date (shared/mqtt SyncOrder), so nothing goes to the locker; the recipient's SMS
- * is sent again with the new date when the order sends messages.
+ * Extends a placed order's storage period by `days`, up to MAX_STORAGE_DAYS in all. The new end
+ * reaches the locker through the normal sync (SyncOrder.storageEnd); the recipient's SMS is sent
+ * again with the new date when the order sends messages.
  */
 export async function extendOrder(tx: Tx, companyId: string, orderId: string, days: number, at: Date): Promise<LockerOrderTable> {
   const trx = tx.db;
@@ -69,5 +73,46 @@ export async function extendOrder(tx: Tx, companyId: string, orderId: string, da
   if (Number(res.numUpdatedRows) !== 1) throw new DomainError('ORDER_NOT_DELIVERED', `order ${order.id} changed concurrently`);
   const extended = { ...order, ...changes };
   await tx.after.orderEvent(extended, 'order.extended', at);
+  // Last: on PostgreSQL it holds the locker's sync row until commit.
+  await tx.after.lockerChanged(order.postomatId, order.id);
   return extended;
+}
+
+export interface RedirectDeps {
+  randomInt?: RandomInt;
+  /** `pendingOrdersPerLocker`: DEFAULT_PENDING_ORDERS_PER_LOCKER when absent */
+  config?: { pendingOrdersPerLocker?: number };
+}
+
+/**
+ * Sends an order whose parcel is not placed yet to another locker (the marketplace's move,
+ * services/order-moves.ts): three new codes at the new locker, the old ones withdrawn from the
+ * old locker, both through the normal sync, with `order.redirected` (and the recipient's SMS)
+ * in the same transaction. The target is checked like a new order's: active, and within the
+ * company's pending orders there. The order's own locker is no change: the order is answered
+ * as it is (no new codes, no event), so a retry of a redirect that went through does no harm.
+ */
+export async function redirectOrder(tx: Tx, deps: RedirectDeps, companyId: string, orderId: string, postomatId: string, at: Date): Promise<LockerOrderTable> {
+  const trx = tx.db;
+  const order = await companyOrder(trx, companyId, orderId);
+  // Cancelled, expired or withdrawn: gone from the company's view, as for cancel.
+  if (order.isActive !== 1) throw new DomainError('ORDER_NOT_FOUND');
+  if (order.status !== 'CREATED') throw new DomainError('ORDER_ALREADY_PLACED', `order ${order.id} is ${order.status}`);
+  if (order.postomatId === postomatId) return order;
+  const target = await trx.selectFrom('postomat').select('id').where('id', '=', postomatId).where('isActive', '=', 1).executeTakeFirst();
+  if (!target) throw new DomainError('POSTOMAT_NOT_FOUND', `no active locker ${postomatId}`);
+  const limit = deps.config?.pendingOrdersPerLocker ?? DEFAULT_PENDING_ORDERS_PER_LOCKER;
+  if ((await pendingOrdersAt(trx, postomatId, companyId)) >= limit) {
+    throw new DomainError('TOO_MANY_PENDING_ORDERS', `company ${companyId} has ${limit} orders waiting for placement at locker ${postomatId}`);
+  }
+  try {
+    return await moveOrderToPostomat(tx, order.id, postomatId, at, deps.randomInt, {
+      freshCodes: true,
+      beforeSync: (moved) => tx.after.orderEvent(moved, 'order.redirected', at),
+    });
+  } catch (err) {
+    // Placed (or cancelled) between our read and the move's conditional update.
+    if (err instanceof DomainError && err.code === 'INVALID_TRANSITION') throw new DomainError('ORDER_ALREADY_PLACED', `order ${order.id} changed concurrently`);
+    throw err;
+  }
 }

@@ -39,11 +39,19 @@ async function updateOpen(trx: Db, order: LockerOrderTable, changes: Partial<Loc
   if (Number(res.numUpdatedRows) !== 1) throw new DomainError('INVALID_TRANSITION', `order ${order.id} changed concurrently`);
 }
 
+export interface MoveOptions {
+  /** draw three new codes even when the old ones are free at the new locker (a company's redirect) */
+  freshCodes?: boolean;
+  /** runs after the rows changed and before the lockers hear of it (an event of the move, in the same transaction) */
+  beforeSync?: (moved: LockerOrderTable) => Promise<void>;
+}
+
 /**
  * Moves an order to another locker. Its codes come along unless one of them is live in its
- * space at the new locker (domain/codes.ts): then all three are drawn afresh.
+ * space at the new locker (domain/codes.ts) or `freshCodes` asks: then all three are drawn
+ * afresh, apart from the old ones too.
  */
-export async function moveOrderToPostomat(tx: Tx, orderId: string, postomatId: string, at: Date, randomInt: RandomInt = secureRandomInt): Promise<LockerOrderTable> {
+export async function moveOrderToPostomat(tx: Tx, orderId: string, postomatId: string, at: Date, randomInt: RandomInt = secureRandomInt, opts: MoveOptions = {}): Promise<LockerOrderTable> {
   const trx = tx.db;
   const order = await openOrder(trx, orderId);
   if (order.postomatId === postomatId) return order;
@@ -55,7 +63,13 @@ export async function moveOrderToPostomat(tx: Tx, orderId: string, postomatId: s
   const codes = await trx.selectFrom('order_code').select(['id', 'type', 'password']).where('orderId', '=', orderId).execute();
   const current = Object.fromEntries(codes.map((c) => [c.type, c.password])) as OrderCodes;
   const live = await liveCodesAt(trx, postomatId);
-  const fresh = clashingCodes(current, live).length ? pickOrderCodes(live, randomInt) : undefined;
+  let fresh: OrderCodes | undefined;
+  if (opts.freshCodes) {
+    for (const c of codes) (live[c.type as CodeType] as Set<string>).add(c.password);
+    fresh = pickOrderCodes(live, randomInt);
+  } else if (clashingCodes(current, live).length) {
+    fresh = pickOrderCodes(live, randomInt);
+  }
   for (const code of codes) {
     await trx
       .updateTable('order_code')
@@ -63,9 +77,12 @@ export async function moveOrderToPostomat(tx: Tx, orderId: string, postomatId: s
       .where('id', '=', code.id)
       .execute();
   }
+  const moved = { ...order, postomatId, updatedAt: now };
+  await opts.beforeSync?.(moved);
+  // Last: on PostgreSQL they hold the lockers' sync rows until commit.
   await tx.after.lockerChanged(order.postomatId, orderId);
   await tx.after.lockerChanged(postomatId, orderId);
-  return { ...order, postomatId, updatedAt: now };
+  return moved;
 }
 
 /**

@@ -42,6 +42,8 @@ export const SyncOrder = z.object({
     cellSize: CellSize.optional(),
     /** Set by the cloud once it knows where the parcel is (after PLACED). */
     cellId: CellName.nullable().optional(),
+    /** End of the storage period, set by the cloud for a placed (DELIVERED) order; an extension moves it. */
+    storageEnd: timestamp.optional(),
 });
 export type SyncOrder = z.infer<typeof SyncOrder>;
 

@@ -102,13 +102,14 @@ for (const dialect of DIALECTS) {
       await untilStatus(w, order.id, 'COMPLETED');
     });
 
-    it('extend moves a placed order\'s storage end and sends the recipient\'s SMS again', async () => {
+    it('extend moves a placed order\'s storage end at the cloud and the locker, and sends the recipient\'s SMS again', async () => {
       const order = await w.createOrder(locker.id, { sendMessage: true });
       const notYet = await post(`/order/${order.id}/extend`, { days: 2 });
       assert.equal(notYet.status, 409);
       assert.equal(notYet.body.message, 'ORDER_NOT_DELIVERED');
-      await place(order.id);
+      const cell = await place(order.id);
       const before = await orderRow(w.db, order.id);
+      await untilAgent(sim, order.id, 'the storage end of the placed order', (o) => o?.storageEnd === before.endDateTime);
       const oldEnd = `until ${before.endDateTime!.slice(0, 16).replace('T', ' ')} UTC`;
       // The placement SMS is read at sending time: wait for it, so it names the old date.
       await until('the placement SMS', () => sms.received.some((r) => JSON.parse(r.body).text.includes(oldEnd)) || undefined);
@@ -118,6 +119,8 @@ for (const dialect of DIALECTS) {
       assert.equal(res.body.days, before.days + 3);
       const read = await w.order(order.id);
       assert.equal(read.endDateTime, res.body.endDateTime);
+      // The new end reaches the locker through the sync, and its screen names it at removal.
+      await untilAgent(sim, order.id, 'the new storage end', (o) => o?.storageEnd === res.body.endDateTime);
       const rows = await w.db.selectFrom('outbox_event').select(['kind', 'event']).where('orderId', '=', order.id).orderBy('createdAt').execute();
       assert.deepEqual(rows.map((e) => `${e.kind}:${e.event}`), ['SMS:PICKUP_CODE', 'SMS:STORAGE_EXTENDED']);
       // The recipient's second SMS names the new end date.
@@ -130,6 +133,12 @@ for (const dialect of DIALECTS) {
       const tooLong = await post(`/order/${order.id}/extend`, { days: 365 });
       assert.equal(tooLong.status, 409);
       assert.equal(tooLong.body.message, 'STORAGE_PERIOD_TOO_LONG');
+      const { SUBTRACT } = await codesOf(w, order.id);
+      const from = sim.displayLines.length;
+      assert.equal(await typeAndWaitOpen(sim, SUBTRACT), cell);
+      assert.match(await waitForDisplay(sim, /open for removal/, from), new RegExp(`Cell ${cell} is open for removal \\(stored ${newEnd}\\)`));
+      await useCell(sim, cell, false);
+      await untilStatus(w, order.id, 'SUBTRACTED');
     });
 
     it("another company's order is not found, and a bad days value is a validation error", async () => {
