@@ -58,6 +58,24 @@ export interface StartOptions {
   storage?: Storage;
 }
 
+/**
+ * What the HTTP app is built from, as far as the configuration says: startCloud adds the locker
+ * link, the sandbox slot and the metrics; an app-level test (test/helpers/app.ts) serves it alone.
+ */
+export function appDepsOf(config: CloudConfig, parts: Pick<AppDeps, 'db' | 'dialect' | 'clock' | 'logger' | 'uow'>): AppDeps {
+  return {
+    ...parts,
+    config: {
+      rateLimit: { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS },
+      mapUrlTemplate: config.MAP_URL_TEMPLATE,
+      jwtSecret: resolveJwtSecret(config),
+      authLimits: authLimitsOf(config),
+      pendingOrdersPerLocker: config.PENDING_ORDERS_PER_LOCKER,
+      outboundTargets: targetPolicyOf(config),
+    },
+  };
+}
+
 export async function startCloud(config: CloudConfig, options: StartOptions = {}): Promise<CloudHandle> {
   // Every line written while a request is handled carries its id (http/request-id.ts).
   const requests = newRequestScope();
@@ -87,19 +105,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     throw err;
   });
   const deps: AppDeps = {
-    db: storage.db,
-    dialect: storage.dialect,
-    clock,
-    logger,
-    config: {
-      rateLimit: { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS },
-      mapUrlTemplate: config.MAP_URL_TEMPLATE,
-      jwtSecret: resolveJwtSecret(config),
-      authLimits: authLimitsOf(config),
-      pendingOrdersPerLocker: config.PENDING_ORDERS_PER_LOCKER,
-      outboundTargets: targetPolicyOf(config),
-    },
-    uow,
+    ...appDepsOf(config, { db: storage.db, dialect: storage.dialect, clock, logger, uow }),
     // The fleet is plugged in once it runs (scripts/start-all.ts): its agents need this cloud's broker first.
     sandbox: config.SANDBOX ? new SandboxSlot() : undefined,
     agentBrokerUrl: config.AGENT_MQTT_URL ? () => config.AGENT_MQTT_URL! : brokerAtRequestHost(sync.mqttUrl),

@@ -6,7 +6,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedLockerWorld, type LockerWorld } from '../helpers/locker-world.ts';
 import { createLogger } from '../../cloud/logger.ts';
 import { REQUEST_ID_MAX, requestIdFrom } from '../../cloud/http/request-id.ts';
@@ -27,12 +27,12 @@ describe('requestIdFrom', () => {
 
 for (const dialect of DIALECTS) {
   describe(`request ids (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let w: LockerWorld;
     const lines: Array<Record<string, unknown>> = [];
     before(async () => {
       const logger = createLogger({ level: 'debug', write: (l) => void lines.push(JSON.parse(l)) });
-      cloud = await startTestCloud(dialect, { logger });
+      cloud = await startTestApp(dialect, { logger });
       w = await seedLockerWorld(cloud.storage.db);
     });
     after(() => cloud.stop());

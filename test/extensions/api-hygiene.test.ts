@@ -7,7 +7,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedLockerWorld, type LockerWorld } from '../helpers/locker-world.ts';
 import { ManualClock } from '../../shared/clock.ts';
 
@@ -15,11 +15,11 @@ const BASE = '/api/v1/integration/company';
 
 for (const dialect of DIALECTS) {
   describe(`Idempotency-Key on the Locker API (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let w: LockerWorld;
     const clock = new ManualClock('2026-06-01T00:00:00.000Z');
     before(async () => {
-      cloud = await startTestCloud(dialect, { clock });
+      cloud = await startTestApp(dialect, { clock });
       w = await seedLockerWorld(cloud.storage.db);
     });
     after(() => cloud.stop());
@@ -102,11 +102,11 @@ for (const dialect of DIALECTS) {
 }
 
 describe('RateLimit-* headers', () => {
-  let cloud: TestCloud;
+  let cloud: TestApp;
   let w: LockerWorld;
   const clock = new ManualClock('2026-06-01T00:00:00.000Z');
   before(async () => {
-    cloud = await startTestCloud(DIALECTS[0], { clock, env: { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '60000' } });
+    cloud = await startTestApp(DIALECTS[0], { clock, env: { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '60000' } });
     w = await seedLockerWorld(cloud.storage.db);
   });
   after(() => cloud.stop());

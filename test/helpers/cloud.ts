@@ -15,6 +15,9 @@ export interface TestCloud extends CloudHandle {
   stop(): Promise<void>;
 }
 
+/** What tests of the API need of a server, whole cloud (TestCloud) or app alone (app.ts TestApp). */
+export type TestApi = Pick<TestCloud, 'url' | 'request' | 'storage' | 'clock'>;
+
 export interface RequestOptions {
   body?: unknown;
   /** raw body text (for malformed JSON) */
@@ -34,6 +37,11 @@ export interface TestResponse {
   text: string;
 }
 
+/** The configuration every test cloud starts from; `env` overrides it. */
+export function testConfig(storage: TestStorage, env: Record<string, string> = {}) {
+  return loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: storage.databaseUrl, RATE_LIMIT_MAX: '0', MQTT_PORT: '0', JWT_SECRET: TEST_JWT_SECRET, ORDER_EXPIRY_INTERVAL_MS: '0', WEBHOOK_ALLOW_HOSTS: '127.0.0.1', METRICS_PORT: '0', ...env });
+}
+
 export async function startTestCloud(
   dialect: TestDialect,
   options: { clock?: Clock; env?: Record<string, string>; logger?: Logger; reuse?: TestStorage } = {},
@@ -45,19 +53,34 @@ export async function startTestCloud(
   // ORDER_EXPIRY_INTERVAL_MS 0: seeded orders dated long ago are not expired behind a test's
   // back; a test of expiry runs it with `cloud.orderExpiry.runNow()`. Receivers in tests listen
   // on 127.0.0.1: allowed as webhook targets, as the demo allows them.
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: storage.databaseUrl, RATE_LIMIT_MAX: '0', MQTT_PORT: '0', JWT_SECRET: TEST_JWT_SECRET, ORDER_EXPIRY_INTERVAL_MS: '0', WEBHOOK_ALLOW_HOSTS: '127.0.0.1', METRICS_PORT: '0', ...options.env });
+  const config = testConfig(storage, options.env);
   const cloud = await startCloud(config, { storage, clock, logger: options.logger ?? silentLogger }).catch(async (err) => {
     if (!options.reuse) await storage.destroy();
     throw err;
   });
-  const request = async (method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> => {
+  const request = requester(cloud.url);
+  return {
+    ...cloud,
+    storage,
+    clock,
+    request,
+    async stop() {
+      await cloud.close();
+      await storage.destroy();
+    },
+  };
+}
+
+/** Requests to a server under test, answers parsed as the tests compare them. */
+export function requester(baseUrl: string) {
+  return async (method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`;
     let body: string | undefined;
     if (o.rawBody !== undefined) body = o.rawBody;
     else if (o.body !== undefined) body = JSON.stringify(o.body);
     if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
-    const res = await fetch(cloud.url + path, { method, headers, body, redirect: o.redirect ?? 'manual' });
+    const res = await fetch(baseUrl + path, { method, headers, body, redirect: o.redirect ?? 'manual' });
     const text = await res.text();
     let parsed: unknown = undefined;
     try {
@@ -70,15 +93,5 @@ export async function startTestCloud(
       ({ requestId, ...parsed } = parsed as { requestId: string });
     }
     return { status: res.status, headers: res.headers, body: parsed, requestId, text };
-  };
-  return {
-    ...cloud,
-    storage,
-    clock,
-    request,
-    async stop() {
-      await cloud.close();
-      await storage.destroy();
-    },
-  };
+    };
 }

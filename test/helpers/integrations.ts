@@ -1,10 +1,10 @@
 /** Calls the Platform API's company integrations with an API key, as an integrator does. */
-import type { TestCloud, TestResponse } from './cloud.ts';
+import type { TestApi, TestResponse } from './cloud.ts';
 
 export type IntegrationGet = (key: string, path: string) => Promise<TestResponse>;
 
 /** `get(key, '/client/1')` → GET /api/v1/integrations/client/1 with `x-api-token: key`. */
-export const integrationGet = (cloud: () => TestCloud): IntegrationGet => (key, path) =>
+export const integrationGet = (cloud: () => TestApi): IntegrationGet => (key, path) =>
   cloud().request('GET', `/api/v1/integrations${path}`, { headers: { 'x-api-token': key } });
 
 /** The query string of repeated parameters (`statuses=A&statuses=B`) the spec uses for arrays. */

@@ -8,7 +8,7 @@
  * pickup point, one to the locker with its locker order) made over its API.
  */
 import assert from 'node:assert/strict';
-import type { TestCloud } from './cloud.ts';
+import type { TestApi } from './cloud.ts';
 import { testUow } from './locker-world.ts';
 import { createLockerApiKey, createLockerCompany } from '../../cloud/services/admin/companies.ts';
 import { createPostomat } from '../../cloud/services/admin/postomats.ts';
@@ -61,7 +61,7 @@ export interface PlatformTenant {
   partner?: number;
 }
 
-export async function seedIsolationWorld(cloud: TestCloud) {
+export async function seedIsolationWorld(cloud: TestApi) {
   const db = cloud.storage.db;
   const now = new Date();
   const uow = testUow(cloud.storage);

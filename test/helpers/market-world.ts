@@ -4,7 +4,7 @@
  * plus a marketplace without locker access, one whose locker company cannot pay, and one
  * without partners. Orders cost the market's locker company 50.00 each.
  */
-import type { TestCloud, TestResponse } from './cloud.ts';
+import type { TestApi, TestResponse } from './cloud.ts';
 import { seedLockerWorld } from './locker-world.ts';
 import { seedPlatformWorld } from './platform-world.ts';
 import { createLockerCompany, updateLockerCompany } from '../../cloud/services/admin/companies.ts';
@@ -14,7 +14,7 @@ import { createPlatformApiKey } from '../../cloud/services/platform/api-keys.ts'
 export const M = '/api/v1/integrations/market-company';
 export const ORDER_PRICE = 5000;
 
-export async function seedMarketWorld(cloud: TestCloud) {
+export async function seedMarketWorld(cloud: TestApi) {
   const db = cloud.storage.db;
   const lw = await seedLockerWorld(db);
   const w = await seedPlatformWorld(db);
@@ -33,7 +33,7 @@ export type MarketWorld = Awaited<ReturnType<typeof seedMarketWorld>>;
 let keySeq = 0;
 export const newKey = () => `key-${process.pid}-${++keySeq}`;
 
-export function marketClient(cloud: TestCloud, world: MarketWorld) {
+export function marketClient(cloud: TestApi, world: MarketWorld) {
   const { w } = world;
   const party = (phone: string, place: { country: number; city: number }, name = 'Aida') => ({ name, phone, address: 'Chui 1', ...place });
   const bishkek = { country: w.kg.id, city: w.bishkek.id };

@@ -9,7 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud, type TestResponse } from '../helpers/cloud.ts';
+import { type TestResponse } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedMarketWorld, type MarketWorld, M } from '../helpers/market-world.ts';
 import { PASSWORD } from '../helpers/platform-world.ts';
 
@@ -25,12 +26,12 @@ function assertValidation(res: TestResponse, message: string) {
 
 for (const dialect of DIALECTS) {
   describe(`integer bounds of request fields (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let world: MarketWorld;
     let admin: string;
 
     before(async () => {
-      cloud = await startTestCloud(dialect);
+      cloud = await startTestApp(dialect);
       world = await seedMarketWorld(cloud);
       admin = (await cloud.request('POST', '/api/v1/auth/login', { body: { email: world.w.admin.email, password: PASSWORD } })).body.accessToken;
     });
@@ -97,10 +98,10 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`requests the router or the body parser cannot read (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let key: string;
     before(async () => {
-      cloud = await startTestCloud(dialect);
+      cloud = await startTestApp(dialect);
       key = (await seedMarketWorld(cloud)).lw.companyA.key;
     });
     after(() => cloud?.stop());

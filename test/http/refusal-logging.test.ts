@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedMarketWorld, type MarketWorld } from '../helpers/market-world.ts';
 import { createLogger } from '../../cloud/logger.ts';
 import { buildApp } from '../../cloud/app.ts';
@@ -18,12 +18,12 @@ const MISSING = 'zzzzzzzzzzzzzzzzzzzzzzzz';
 
 for (const dialect of DIALECTS) {
   describe(`how refusals and faults are logged (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let world: MarketWorld;
     const lines: any[] = [];
 
     before(async () => {
-      cloud = await startTestCloud(dialect, { logger: createLogger({ level: 'debug', write: (line) => lines.push(JSON.parse(line)) }) });
+      cloud = await startTestApp(dialect, { logger: createLogger({ level: 'debug', write: (line) => lines.push(JSON.parse(line)) }) });
       world = await seedMarketWorld(cloud);
     });
     after(() => cloud?.stop());

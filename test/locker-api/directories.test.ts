@@ -1,17 +1,17 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedLockerWorld, type LockerWorld } from '../helpers/locker-world.ts';
 
 const BASE = '/api/v1/integration/company';
 
 for (const dialect of DIALECTS) {
   describe(`directories (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let w: LockerWorld;
     before(async () => {
-      cloud = await startTestCloud(dialect);
+      cloud = await startTestApp(dialect);
       w = await seedLockerWorld(cloud.storage.db);
     });
     after(() => cloud.stop());

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
 import { seedLockerWorld, type LockerWorld } from '../helpers/locker-world.ts';
 import { startLimitsApp, type LimitsApp } from '../platform/limits-harness.ts';
-import { startTestCloud } from '../helpers/cloud.ts';
+import { startTestApp } from '../helpers/app.ts';
 
 const BASE = '/api/v1/integration/company';
 const TOO_MANY = { statusCode: 429, error: 'Too Many Requests', code: 'RATE_LIMIT_EXCEEDED', message: 'Too Many Requests' };
@@ -97,7 +97,7 @@ describe('the failure limits from the environment', () => {
   // cloud/server.ts builds AppConfig and is not this change's to edit: until it passes
   // `authLimits: authLimitsOf(config)`, a running cloud uses the defaults.
   it('AUTH_FAILURE_MAX reaches the running cloud', async () => {
-    const cloud = await startTestCloud(DIALECTS[0], { env: { AUTH_FAILURE_MAX: '2' } });
+    const cloud = await startTestApp(DIALECTS[0], { env: { AUTH_FAILURE_MAX: '2' } });
     try {
       const statuses = [];
       for (let i = 0; i < 3; i++) statuses.push((await cloud.request('GET', `${BASE}/country`, { token: `plk_guess_${i}` })).status);

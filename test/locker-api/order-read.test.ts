@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { finishOrder, placeOrder, seedLockerWorld, type LockerWorld } from '../helpers/locker-world.ts';
 import type { ManualClock } from '../../shared/clock.ts';
 
@@ -9,11 +9,11 @@ const BASE = '/api/v1/integration/company';
 
 for (const dialect of DIALECTS) {
   describe(`order reads (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let w: LockerWorld;
     let order: any;
     before(async () => {
-      cloud = await startTestCloud(dialect);
+      cloud = await startTestApp(dialect);
       w = await seedLockerWorld(cloud.storage.db);
       order = (await cloud.request('POST', `${BASE}/order/create`, { token: w.companyB.key, body: { toUserPhone: '+996555000111', postomatId: w.near.id, sendMessage: true } })).body;
     });
@@ -110,11 +110,11 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`GET /order/list (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let w: LockerWorld;
     const ids: string[] = [];
     before(async () => {
-      cloud = await startTestCloud(dialect);
+      cloud = await startTestApp(dialect);
       w = await seedLockerWorld(cloud.storage.db);
       const clock = cloud.clock as ManualClock;
       clock.set('2026-05-01T00:00:00.000Z');

@@ -1,15 +1,15 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedLockerWorld, type LockerWorld } from '../helpers/locker-world.ts';
 
 for (const dialect of DIALECTS) {
   describe(`public locker endpoints (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let w: LockerWorld;
     before(async () => {
-      cloud = await startTestCloud(dialect);
+      cloud = await startTestApp(dialect);
       w = await seedLockerWorld(cloud.storage.db);
     });
     after(() => cloud.stop());

@@ -1,18 +1,18 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedLockerWorld, type LockerWorld } from '../helpers/locker-world.ts';
 import { ManualClock } from '../../shared/clock.ts';
 
 const BASE = '/api/v1/integration/company';
 
 describe('rate limit', () => {
-  let cloud: TestCloud;
+  let cloud: TestApp;
   let w: LockerWorld;
   const clock = new ManualClock('2026-06-01T00:00:00.000Z');
   before(async () => {
-    cloud = await startTestCloud(DIALECTS[0], { clock, env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' } });
+    cloud = await startTestApp(DIALECTS[0], { clock, env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' } });
     w = await seedLockerWorld(cloud.storage.db);
   });
   after(() => cloud.stop());

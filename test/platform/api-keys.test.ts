@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedPlatformWorld, PASSWORD, type PlatformWorld } from '../helpers/platform-world.ts';
 import { ManualClock } from '../../shared/clock.ts';
 
@@ -9,13 +9,13 @@ const BASE = '/api/v1/logistic-company/api-key';
 
 for (const dialect of DIALECTS) {
   describe(`platform API keys (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let w: PlatformWorld;
     let admin: string;
     let otherAdmin: string;
     const clock = new ManualClock('2026-03-01T09:00:00.000Z');
     before(async () => {
-      cloud = await startTestCloud(dialect, { clock });
+      cloud = await startTestApp(dialect, { clock });
       w = await seedPlatformWorld(cloud.storage.db, clock.now());
       const token = async (email: string) => (await cloud.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } })).body.accessToken;
       admin = await token('admin@silkroad.example');

@@ -2,7 +2,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import jwt from 'jsonwebtoken';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, TEST_JWT_SECRET, type TestCloud } from '../helpers/cloud.ts';
+import { TEST_JWT_SECRET } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedPlatformWorld, PASSWORD, type PlatformWorld } from '../helpers/platform-world.ts';
 import { ManualClock } from '../../shared/clock.ts';
 import { updatePlatformUser } from '../../cloud/services/platform/users.ts';
@@ -12,11 +13,11 @@ const DAY = 24 * HOUR;
 
 for (const dialect of DIALECTS) {
   describe(`platform sign-in and authentication (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let w: PlatformWorld;
     const clock = new ManualClock('2026-03-01T09:00:00.000Z');
     before(async () => {
-      cloud = await startTestCloud(dialect, { clock });
+      cloud = await startTestApp(dialect, { clock });
       w = await seedPlatformWorld(cloud.storage.db, clock.now());
     });
     after(() => cloud.stop());

@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedPlatformWorld, type PlatformWorld } from '../helpers/platform-world.ts';
 import { qs } from '../helpers/integrations.ts';
 import { ManualClock } from '../../shared/clock.ts';
@@ -9,7 +9,7 @@ import { createCargoType } from '../../cloud/services/platform/cargo-types.ts';
 
 for (const dialect of DIALECTS) {
   describe(`GET /api/v1/public/cargo-types (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let w: PlatformWorld;
     let clothes: number;
     const clock = new ManualClock('2026-03-08T09:00:00.000Z');
@@ -17,7 +17,7 @@ for (const dialect of DIALECTS) {
     const titles = (res: { body: any }) => res.body.map((t: any) => t.title);
 
     before(async () => {
-      cloud = await startTestCloud(dialect, { clock });
+      cloud = await startTestApp(dialect, { clock });
       w = await seedPlatformWorld(cloud.storage.db, clock.now());
       await createCargoType(cloud.storage.db, { title: 'Freight (retired)', type: 'FREIGHT', isActive: false, deliveryTypeIds: [w.road.id] }, clock.now());
       clothes = (await createCargoType(cloud.storage.db, { title: 'Clothes', titleRU: 'Одежда', type: 'CARGO', parentId: w.cargoType.id }, clock.now())).id;

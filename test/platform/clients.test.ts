@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedPlatformWorld, type PlatformWorld } from '../helpers/platform-world.ts';
 import { integrationGet, qs } from '../helpers/integrations.ts';
 import { ManualClock } from '../../shared/clock.ts';
@@ -16,7 +16,7 @@ const CLIENT_KEYS = [
 
 for (const dialect of DIALECTS) {
   describe(`platform clients (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let w: PlatformWorld;
     const clock = new ManualClock('2026-03-02T09:00:00.000Z');
     const get = integrationGet(() => cloud);
@@ -26,7 +26,7 @@ for (const dialect of DIALECTS) {
     let dormant: number;
 
     before(async () => {
-      cloud = await startTestCloud(dialect, { clock });
+      cloud = await startTestApp(dialect, { clock });
       w = await seedPlatformWorld(cloud.storage.db, clock.now());
       const db = cloud.storage.db;
       // A switched-off client: readable by id, never found by search.

@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedPlatformWorld, type PlatformWorld } from '../helpers/platform-world.ts';
 import { integrationGet, qs } from '../helpers/integrations.ts';
 import { ManualClock } from '../../shared/clock.ts';
@@ -15,7 +15,7 @@ const COMPANY_KEYS = [
 
 for (const dialect of DIALECTS) {
   describe(`platform courier and logistics companies (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let w: PlatformWorld;
     const clock = new ManualClock('2026-03-03T09:00:00.000Z');
     const get = integrationGet(() => cloud);
@@ -25,7 +25,7 @@ for (const dialect of DIALECTS) {
     const titles = (res: { body: any }) => res.body.map((c: any) => c.title);
 
     before(async () => {
-      cloud = await startTestCloud(dialect, { clock });
+      cloud = await startTestApp(dialect, { clock });
       w = await seedPlatformWorld(cloud.storage.db, clock.now());
       const db = cloud.storage.db;
       plain = (await createPlatformCompany(db, { title: 'Plain Haul', type: 'LOGIST' }, clock.now())).id;

@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, openTestStorage, type TestStorage } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedPlatformWorld, type PlatformWorld } from '../helpers/platform-world.ts';
 import { ManualClock } from '../../shared/clock.ts';
 import type { Db } from '../../cloud/storage/database.ts';
@@ -45,7 +45,7 @@ for (const dialect of DIALECTS) {
     const clock = new ManualClock('2026-03-10T09:00:00.000Z');
     const log = new StatementLog();
     let storage: TestStorage;
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let w: PlatformWorld;
     let templates: number[];
     const get = (path: string) => timedGet(`${cloud.url}/api/v1/integrations${path}`, { 'x-api-token': w.keys.logist.key });
@@ -68,7 +68,7 @@ for (const dialect of DIALECTS) {
       await createPaymentOrder(db, { companyId: w.logist.id, clientId: w.aibek.id, amount: 100_00, currency: 'KGS', isPaid: true, parcelIds: [paid.id] }, now);
       templates = [waiting.id, sent.id, paid.id];
       await cloneParcels(db, templates, COPIES);
-      cloud = await startTestCloud(dialect, { reuse: loggedStorage(storage, log), clock });
+      cloud = await startTestApp(dialect, { reuse: loggedStorage(storage, log), clock });
       await get('/logistic-company/parcel/list?pageSize=50');
     });
     after(() => (cloud ? cloud.stop() : storage?.destroy()));

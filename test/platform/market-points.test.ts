@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedPlatformWorld, type PlatformWorld } from '../helpers/platform-world.ts';
 import { createWarehouse } from '../../cloud/services/platform/warehouses.ts';
 import { createPlatformCity } from '../../cloud/services/platform/directories.ts';
@@ -11,12 +11,12 @@ const M = '/api/v1/integrations/market-company';
 
 for (const dialect of DIALECTS) {
   describe(`marketplace pickup points and cities (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let w: PlatformWorld;
     /** pickup points the market sees, by name */
     const p: Record<string, { id: number }> = {};
     before(async () => {
-      cloud = await startTestCloud(dialect);
+      cloud = await startTestApp(dialect);
       const db = cloud.storage.db;
       w = await seedPlatformWorld(db);
       // The world's "Pickup Dordoi" (market's own, Bishkek) is p.dordoi.

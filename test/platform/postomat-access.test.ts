@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { placeOrder, seedLockerWorld, type LockerWorld } from '../helpers/locker-world.ts';
 import { seedPlatformWorld, type PlatformWorld } from '../helpers/platform-world.ts';
 import { createLockerApiKey, createLockerCompany } from '../../cloud/services/admin/companies.ts';
@@ -14,7 +14,7 @@ const PHONE = '+996555700700';
 
 for (const dialect of DIALECTS) {
   describe(`locker access through the platform (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let lw: LockerWorld;
     let w: PlatformWorld;
     /** a Locker API key of the market's own locker company: the same orders seen from the Locker API */
@@ -24,7 +24,7 @@ for (const dialect of DIALECTS) {
     /** the warehouse company: linked to a locker company whose balance cannot pay */
     let broke: string;
     before(async () => {
-      cloud = await startTestCloud(dialect);
+      cloud = await startTestApp(dialect);
       lw = await seedLockerWorld(cloud.storage.db);
       w = await seedPlatformWorld(cloud.storage.db);
       lockerKey = (await createLockerApiKey(cloud.storage.db, w.lockerCompany.id, undefined, new Date())).key;

@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedPlatformWorld, PASSWORD, type PlatformWorld } from '../helpers/platform-world.ts';
 
 const BASE = '/api/v1/logistic-company/webhook';
@@ -9,12 +9,12 @@ const DEFAULT = '{"postomatOrderId":"{{postomatOrderId}}","status":{{status}}}';
 
 for (const dialect of DIALECTS) {
   describe(`webhook management (${dialect.name})`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let w: PlatformWorld;
     let admin: string;
     let otherAdmin: string;
     before(async () => {
-      cloud = await startTestCloud(dialect);
+      cloud = await startTestApp(dialect);
       w = await seedPlatformWorld(cloud.storage.db);
       const token = async (email: string) => (await cloud.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } })).body.accessToken;
       admin = await token('admin@silkroad.example');

@@ -9,7 +9,7 @@ import { ManualClock } from '../../shared/clock.ts';
 import { silentLogger } from '../../cloud/logger.ts';
 import { RetentionPruner, retentionOptions } from '../../cloud/retention/pruner.ts';
 import { loadRetentionConfig } from '../../cloud/config.ts';
-import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { DIALECTS } from '../helpers/storage.ts';
 import { marketClient, newKey, seedMarketWorld, type MarketWorld } from '../helpers/market-world.ts';
 import { countingDb, deletesOn } from './statements.ts';
@@ -18,12 +18,12 @@ const MINUTE = 60_000;
 
 for (const dialect of DIALECTS) {
   describe(`[${dialect.name}] retention: marketplace Idempotency-Keys`, () => {
-    let cloud: TestCloud;
+    let cloud: TestApp;
     let world: MarketWorld;
     let m: ReturnType<typeof marketClient>;
     const clock = new ManualClock('2026-04-01T08:00:00.000Z');
     before(async () => {
-      cloud = await startTestCloud(dialect, { clock });
+      cloud = await startTestApp(dialect, { clock });
       world = await seedMarketWorld(cloud);
       m = marketClient(cloud, world);
     });
