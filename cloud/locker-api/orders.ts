@@ -16,6 +16,7 @@ import { findCode, findOrder, findOrderWithDownCode, listOrders, loadOrderExtras
 import type { LockerOrderTable } from '../storage/schema.ts';
 import { CreateOrderBody, IdParams, OrderListQuery, OrderReadQuery } from './schemas.ts';
 import { Order, OrderCode, OrderPage, OrderView } from './responses.ts';
+import { checkReserveUntil } from './sizing.ts';
 import { presentAggregate, presentCell, presentOrder, presentPostomat } from './present.ts';
 
 /** Adds these routes to `r` itself: a nested Router per resource cost a layer walk on every request. */
@@ -23,6 +24,7 @@ export function ordersRoutes(r: Routes, deps: AppDeps): void {
   r.post('/order/create', route({ body: CreateOrderBody, response: Order }, async ({ body, req }) => {
     try {
       const input = { ...body, companyId: lockerCaller(req).companyId };
+      checkReserveUntil(body.reserveUntil, deps.clock.now());
       // An extension (issue 22): with the header, a repeat answers the same and creates nothing.
       const key = idempotencyKeyOf(req, input.companyId, deps.clock.now());
       if (key) return await reusedKeyIs409(() => createOrderOnce(deps, input, key));
