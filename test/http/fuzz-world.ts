@@ -73,6 +73,7 @@ export async function seedFuzzWorld(cloud: TestCloud): Promise<FuzzWorld> {
     [`GET ${L}/order/:id/subtract-code`]: { params: { id: order.body.id } },
     [`POST ${L}/order/:id/cancel`]: { params: { id: toCancel.body.id }, headers: () => ({ 'Idempotency-Key': newKey() }) },
     [`POST ${L}/order/:id/extend`]: { params: { id: toExtend.body.id }, body: { days: 1 } },
+    [`GET ${L}/postomat/:id/availability`]: { params: { id: lw.near.id } },
     [`GET ${L}/webhook-subscriptions`]: {},
     [`POST ${L}/webhook-subscriptions`]: { body: { url: 'http://127.0.0.1:9/more', eventTypes: ['order.completed'] } },
     [`GET ${L}/webhook-subscriptions/events`]: { query: { limit: '5' } },
