@@ -9,7 +9,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../shared/clock.ts';
 import { DIALECTS } from '../helpers/storage.ts';
-import { BASE, agentOrder, codesOf, startSyncWorld, untilAgent, untilOnline, useCell, until, type CloudLocker, type SyncWorld } from '../sync/harness.ts';
+import { BASE, agentOrder, codesOf, operatorProcess, startSyncWorld, untilAgent, untilOnline, useCell, until, type CloudLocker, type SyncWorld } from '../sync/harness.ts';
 import { untilStatus } from '../sync/scenarios.ts';
 import { typeAndWaitOpen, waitForDisplay } from '../helpers/sim-harness.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
@@ -183,7 +183,9 @@ for (const dialect of DIALECTS) {
       await sim.agent.setNetwork(false);
       await untilOnline(w, locker.id, false);
       assert.equal(await lapseAt(new Date(Date.now() + 2 * HOUR)), 1);
-      const cell = await typeAndWaitOpen(sim, DOWN);
+      const cell = await typeAndWaitOpen(sim, DOWN).catch((err) => {
+        throw new Error(`${err.message}; display: ${sim.displayLines.slice(-5).join(' | ')}`);
+      });
       assert.equal(cell, '3');
       await useCell(sim, cell, true);
       await sim.agent.setNetwork(true);
@@ -204,6 +206,26 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(statuses, [200, 409, 409, 409, 409, 409, 409, 409], answers.map((a) => a.text).join('\n'));
       assert.ok(answers.filter((a) => a.status === 409).every((a) => a.body.message === 'NO_FITTING_CELL'));
       assert.deepEqual((await availability(small.id)).M, { cells: 1, free: 1, promised: 1, available: 0 });
+    });
+
+    it("the operator sets a locker's own inner dimensions for a size, and resets them", async () => {
+      const own = await w.newLocker('Own sizes', SML);
+      const parcel = { dimensions: { lengthMm: 300, widthMm: 200, heightMm: 150 } };
+      assert.equal((await create(parcel, own.id)).body.cellSize, 'M', 'too high for the default S (80 mm)');
+      const set = await operatorProcess(w, ['cell', 'size-spec', '--locker', own.id, '--size', 'S', '--length-mm', '400', '--width-mm', '300', '--height-mm', '160', '--max-weight-kg', '10']);
+      assert.equal(set.code, 0, set.stderr);
+      const read = await w.cloud.request('GET', `${BASE}/postomat/${own.id}/availability`, { token: w.company.key });
+      assert.deepEqual(read.body.sizes[0].inner, { lengthMm: 400, widthMm: 300, heightMm: 160, maxWeightKg: 10 });
+      assert.equal((await create(parcel, own.id)).body.cellSize, 'S', 'fits this locker\'s taller S');
+      assert.equal((await create({ ...parcel, weight: 12 }, own.id)).body.cellSize, 'M', 'too heavy for its S (10 kg)');
+      // S, M and L are now each held: the M orders hold M and L, the S order S.
+      assert.equal((await create(parcel, own.id)).body.message, 'NO_FITTING_CELL');
+      const reset = await operatorProcess(w, ['cell', 'size-spec', '--locker', own.id, '--size', 'S', '--reset', 'true']);
+      assert.equal(reset.code, 0, reset.stderr);
+      const after = await w.cloud.request('GET', `${BASE}/postomat/${own.id}/availability`, { token: w.company.key });
+      assert.equal(after.body.sizes[0].inner.heightMm, 80);
+      const bad = await operatorProcess(w, ['cell', 'size-spec', '--locker', own.id, '--size', 'S', '--length-mm', '400']);
+      assert.notEqual(bad.code, 0, 'all four values or --reset');
     });
 
     it('availability of an unknown locker is 404', async () => {
