@@ -195,6 +195,9 @@ for (const dialect of DIALECTS) {
       // (The lapse ran on a clock two hours ahead, so its record sorts after the placement's.)
       assert.deepEqual(read.statuses.map((s: any) => s.type).sort(), ['CREATED', 'DELIVERED', 'EXPIRED']);
       assert.equal(read.currentStatusId, read.statuses.find((s: any) => s.type === 'DELIVERED').id);
+      // The locker dropped it on reconnecting (the lapse), and holds it again once revived.
+      const { UP } = await codesOf(w, res.body.id);
+      await untilAgent(sim, res.body.id, 'revived order held again', (o) => o?.status === 'DELIVERED' && o.codes.UP === UP);
       await collect(res.body.id, cell);
     });
 
