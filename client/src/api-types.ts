@@ -697,7 +697,8 @@ export interface Schemas {
   };
   SandboxExpiredOrder: {
     orderId: string;
-    status: "CREATED" | "DELIVERED" | "COMPLETED" | "SUBTRACTED";
+    /** EXPIRED for a sized order whose reservation was made to lapse */
+    status: "CREATED" | "DELIVERED" | "COMPLETED" | "SUBTRACTED" | "EXPIRED";
     isActive: boolean;
     startDateTime: string | null;
     endDateTime: string | null;
