@@ -172,6 +172,9 @@ for (const dialect of DIALECTS) {
       const notices = await w.db.selectFrom('outbox_event').select('event').where('orderId', '=', res.body.id).execute();
       assert.deepEqual(notices, [], 'no spec notification for EXPIRED');
       assert.equal(await lapseAt(new Date(Date.now() + 3 * HOUR)), 0, 'lapses once');
+      const staff = await operatorProcess(w, ['order', 'list', '--locker', locker.id, '--status', 'EXPIRED', '--json']);
+      assert.equal(staff.code, 0, staff.stderr);
+      assert.deepEqual(JSON.parse(staff.stdout).map((o: any) => o.id), [res.body.id], 'staff list it by its status');
       await w.cloud.request('DELETE', `${BASE}/webhook-subscriptions/${sub.body.id}`, { token: w.company.key });
     });
 
