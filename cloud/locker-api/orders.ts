@@ -24,7 +24,6 @@ export function ordersRoutes(r: Routes, deps: AppDeps): void {
   r.post('/order/create', route({ body: CreateOrderBody, response: Order }, async ({ body, req }) => {
     try {
       const input = { ...body, companyId: lockerCaller(req).companyId };
-      checkReserveUntil(body.reserveUntil, deps.clock.now());
       // An extension (issue 22): with the header, a repeat answers the same and creates nothing.
       const key = idempotencyKeyOf(req, input.companyId, deps.clock.now());
       if (key) return await reusedKeyIs409(() => createOrderOnce(deps, input, key));
@@ -54,13 +53,18 @@ export const ORDER_CODE_PATHS = [['down-code', 'DOWN'], ['up-code', 'UP'], ['sub
 
 /** Creates an order; the answer is the order object without nested objects or codes. */
 export async function createCompanyOrder(deps: AppDeps, input: CreateOrderInput) {
+  checkReserveUntil(input.reserveUntil, deps.clock.now());
   const order = await createOrder({ uow: deps.uow, clock: deps.clock, randomInt: deps.randomInt, config: deps.config }, input);
   return presentOrder(order);
 }
 
 function createOrderOnce(deps: AppDeps, input: CreateOrderInput, key: IdempotencyKey) {
   const createDeps = { clock: deps.clock, randomInt: deps.randomInt, config: deps.config };
-  return runIdempotent(deps.uow, key, async (tx) => presentOrder(await createIn(tx, createDeps, input)), CREATE_REDRAW_ATTEMPTS);
+  return runIdempotent(deps.uow, key, async (tx) => {
+    // Inside: a repeat of a request already answered gets its answer, even once reserveUntil has passed.
+    checkReserveUntil(input.reserveUntil, deps.clock.now());
+    return presentOrder(await createIn(tx, createDeps, input));
+  }, CREATE_REDRAW_ATTEMPTS);
 }
 
 /**

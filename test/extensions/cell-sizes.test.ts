@@ -234,6 +234,22 @@ for (const dialect of DIALECTS) {
       assert.notEqual(bad.code, 0, 'all four values or --reset');
     });
 
+    it('with an Idempotency-Key a repeated sized create answers the same order and holds one cell', async () => {
+      const one = await w.newLocker('Keyed', [{ number: 1, size: 'S', board: 0, lock: 1 }]);
+      const body = { toUserPhone: '+996555000111', postomatId: one.id, sendMessage: false, cellSize: 'S', reserveUntil: new Date(Date.now() + HOUR).toISOString() };
+      const keyed = (b: unknown) => w.cloud.request('POST', `${BASE}/order/create`, { token: w.company.key, body: b, headers: { 'Idempotency-Key': `sized-${one.id}` } });
+      const first = await keyed(body);
+      assert.equal(first.status, 200, first.text);
+      const again = await keyed(body);
+      assert.equal(again.status, 200, again.text);
+      assert.equal(again.body.id, first.body.id);
+      assert.deepEqual((await availability(one.id)).S, { cells: 1, free: 1, promised: 1, available: 0 });
+      const past = await w.cloud.request('POST', `${BASE}/order/create`, {
+        token: w.company.key, body: { ...body, reserveUntil: new Date(Date.now() - HOUR).toISOString() }, headers: { 'Idempotency-Key': `past-${one.id}` },
+      });
+      assert.equal(past.status, 400, 'a keyed request is checked too');
+    });
+
     it('availability of an unknown locker is 404', async () => {
       const res = await w.cloud.request('GET', `${BASE}/postomat/ckx1a2b3c4d5e6f7g8h9i0j1/availability`, { token: w.company.key });
       assert.equal(res.status, 404);
