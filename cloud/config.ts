@@ -108,6 +108,8 @@ const EnvSchema = z.object({
   PENDING_ORDERS_PER_LOCKER: z.coerce.number({ error: 'PENDING_ORDERS_PER_LOCKER must be a number' }).int('PENDING_ORDERS_PER_LOCKER must be a whole number')
     .min(MIN_PENDING_ORDERS_PER_LOCKER, `PENDING_ORDERS_PER_LOCKER must be >= ${MIN_PENDING_ORDERS_PER_LOCKER} (integrators book ahead)`).max(10_000, 'PENDING_ORDERS_PER_LOCKER must be <= 10000').default(DEFAULT_PENDING_ORDERS_PER_LOCKER),
   UNPLACED_ORDER_DAYS: days('UNPLACED_ORDER_DAYS', DEFAULT_UNPLACED_ORDER_DAYS),
+  // Sized orders (issue 22): cells promised per size at most free cells times this (docs/configuration.md).
+  OVERBOOKING_RATIO: z.coerce.number({ error: 'OVERBOOKING_RATIO must be a number' }).min(1, 'OVERBOOKING_RATIO must be >= 1 (1: never promise more cells than are free)').max(3, 'OVERBOOKING_RATIO must be <= 3').default(1),
   ORDER_EXPIRY_INTERVAL_MS: z.coerce.number({ error: 'ORDER_EXPIRY_INTERVAL_MS must be a number' }).int().min(0, 'ORDER_EXPIRY_INTERVAL_MS must be >= 0 (0: never on its own)').default(300_000),
   // An event that keeps failing is set aside after this many attempts (docs/locker-sync.md).
   LOCKER_EVENT_MAX_ATTEMPTS: z.coerce.number({ error: 'LOCKER_EVENT_MAX_ATTEMPTS must be a number' }).int().min(1, 'LOCKER_EVENT_MAX_ATTEMPTS must be >= 1').max(100, 'LOCKER_EVENT_MAX_ATTEMPTS must be <= 100').default(DEFAULT_EVENT_MAX_ATTEMPTS),

@@ -22,6 +22,8 @@ export interface AppConfig extends LimitsConfig {
   jwtSecret: string;
   /** a company's orders waiting for placement at one locker (domain/order-limits.ts default when absent) */
   pendingOrdersPerLocker?: number;
+  /** sized orders: cells promised per size at most free cells times this (1 when absent) */
+  overbookingRatio?: number;
   /** where webhook URLs may point (checked when saved); public addresses only when absent */
   outboundTargets?: TargetPolicy;
 }

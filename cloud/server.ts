@@ -20,7 +20,7 @@ import { startSync, type SyncHandle } from './sync/index.ts';
 import { createUnitOfWork } from './consequences.ts';
 import { listenOn } from '../shared/listen.ts';
 import { every, onDemandOr, type BackgroundTask } from './background.ts';
-import { expireUnplacedOrders } from './services/order-expiry.ts';
+import { expireUnplacedOrders, lapseReservations } from './services/order-expiry.ts';
 import { runBulkJobs } from './services/platform/bulk-rewrites.ts';
 import { startRetention } from './retention/pruner.ts';
 import { brokerAtRequestHost } from './enrolment/routes.ts';
@@ -71,6 +71,7 @@ export function appDepsOf(config: CloudConfig, parts: Pick<AppDeps, 'db' | 'dial
       jwtSecret: resolveJwtSecret(config),
       authLimits: authLimitsOf(config),
       pendingOrdersPerLocker: config.PENDING_ORDERS_PER_LOCKER,
+      overbookingRatio: config.OVERBOOKING_RATIO,
       outboundTargets: targetPolicyOf(config),
     },
   };
@@ -150,6 +151,9 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const orderExpiry = onDemandOr('order expiry', config.ORDER_EXPIRY_INTERVAL_MS, async () => {
     const n = await expireUnplacedOrders({ uow, clock, logger }, { days: config.UNPLACED_ORDER_DAYS, batch: EXPIRY_BATCH });
     if (n) logger.info('unplaced orders expired', { count: n, days: config.UNPLACED_ORDER_DAYS });
+    // Sized orders whose reservation lapsed (issue 22) free their cells and codes.
+    const lapsed = await lapseReservations({ uow, clock, logger }, { batch: EXPIRY_BATCH });
+    if (lapsed) logger.info('reservations lapsed', { count: lapsed });
   }, logger);
   // Rewrites an operator change queued but did not finish (its process died half-way).
   const bulkJobs = every('bulk rewrites', 60_000, async () => {

@@ -14,6 +14,30 @@ export interface Schemas {
     createdAt: string;
     updatedAt: string;
   };
+  Availability: {
+    postomatId: string;
+    /** when these counts were read (live, not cached) */
+    at: string;
+    /** every size, smallest first (S, M, L, XL) */
+    sizes: Array<{
+      size: "S" | "M" | "L" | "XL";
+      /** active cells of this size */
+      cells: number;
+      /** active cells of this size holding no parcel */
+      free: number;
+      /** cells of this size held for pending sized orders (an order takes its own size, or the next larger when those are all held) */
+      promised: number;
+      /** free (times the overbooking ratio) - promised, never below 0: what new sized orders may still take */
+      available: number;
+      /** inner dimensions and the heaviest parcel a cell of this size takes at this locker */
+      inner: {
+        lengthMm: number;
+        widthMm: number;
+        heightMm: number;
+        maxWeightKg: number;
+      };
+    }>;
+  };
   Board: {
     /** cuid2 */
     id: string;
@@ -285,6 +309,10 @@ export interface Schemas {
     promoCodeAmount: number;
     startDateTime: string | null;
     endDateTime: string | null;
+    /** extension, sized orders only: the cell size held (the smallest the parcel fits); the courier's DOWN code opens a cell of this size or the next larger free one, never a smaller one */
+    cellSize?: "S" | "M" | "L" | "XL";
+    /** extension, sized orders only: the cell is held until then; unplaced by then, the order becomes EXPIRED */
+    reserveUntil?: string;
     createdAt: string;
     updatedAt: string;
   };
@@ -335,7 +363,7 @@ export interface Schemas {
       _count: number;
     };
   };
-  OrderStatusName: "CREATED" | "DELIVERED" | "COMPLETED" | "SUBTRACTED";
+  OrderStatusName: "CREATED" | "DELIVERED" | "COMPLETED" | "SUBTRACTED" | "EXPIRED";
   OrderStatusRecord: {
     /** cuid2 */
     id: string;
@@ -377,6 +405,10 @@ export interface Schemas {
     promoCodeAmount: number;
     startDateTime: string | null;
     endDateTime: string | null;
+    /** extension, sized orders only: the cell size held (the smallest the parcel fits); the courier's DOWN code opens a cell of this size or the next larger free one, never a smaller one */
+    cellSize?: "S" | "M" | "L" | "XL";
+    /** extension, sized orders only: the cell is held until then; unplaced by then, the order becomes EXPIRED */
+    reserveUntil?: string;
     createdAt: string;
     updatedAt: string;
     /** with `withToUser=true` */
@@ -401,7 +433,7 @@ export interface Schemas {
     } | null;
     /** with `withPostomat=true` */
     postomat?: Schemas["Postomat"] | null;
-    /** with `withCurrentStatus=true`: the status name (CREATED, DELIVERED, COMPLETED, SUBTRACTED) */
+    /** with `withCurrentStatus=true`: the status name (CREATED, DELIVERED, COMPLETED, SUBTRACTED; EXPIRED for a sized order whose reservation lapsed) */
     currentStatus?: Schemas["OrderStatusRecord"] | null;
     /** with `withStatuses=true`: the history, oldest first */
     statuses?: Array<Schemas["OrderStatusRecord"]>;
@@ -707,7 +739,8 @@ export interface Schemas {
   };
   SandboxExpiredOrder: {
     orderId: string;
-    status: "CREATED" | "DELIVERED" | "COMPLETED" | "SUBTRACTED";
+    /** EXPIRED for a sized order whose reservation was made to lapse */
+    status: "CREATED" | "DELIVERED" | "COMPLETED" | "SUBTRACTED" | "EXPIRED";
     isActive: boolean;
     startDateTime: string | null;
     endDateTime: string | null;
@@ -818,7 +851,7 @@ export interface Schemas {
       object: Schemas["Order"];
     };
   };
-  WebhookEventType: "order.created" | "order.delivered" | "order.completed" | "order.subtracted" | "order.cancelled" | "order.extended" | "order.redirected";
+  WebhookEventType: "order.created" | "order.delivered" | "order.completed" | "order.subtracted" | "order.cancelled" | "order.extended" | "order.redirected" | "order.expired";
   WebhookSubscription: {
     id: string;
     url: string;
@@ -997,6 +1030,16 @@ export interface Operations {
       customData?: string;
       /** true: pay the order from the company balance */
       pay?: boolean;
+      /** extension: the cell size the parcel needs (it or a larger one); not with `dimensions` */
+      cellSize?: "S" | "M" | "L" | "XL";
+      /** extension: the parcel's outer dimensions in millimetres; the smallest cell size they (and `weight`, in kg) fit is booked; not with `cellSize` */
+      dimensions?: {
+        lengthMm: number;
+        widthMm: number;
+        heightMm: number;
+      };
+      /** extension, sized orders only: until when the cell is held (default 72 hours from now, at most 14 days); unplaced by then, the order becomes EXPIRED */
+      reserveUntil?: string;
     };
     response: Schemas["Order"];
   };
@@ -1135,6 +1178,16 @@ export interface Operations {
     };
     body: undefined;
     response: Schemas["PostomatView"] | null;
+  };
+  getIntegrationCompanyPostomatIdAvailability: {
+    method: "GET";
+    path: "/api/v1/integration/company/postomat/{id}/availability";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: undefined;
+    response: Schemas["Availability"];
   };
   getIntegrationCompanyWebhookSubscriptions: {
     method: "GET";

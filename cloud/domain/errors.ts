@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   'TOO_MANY_SUBSCRIPTIONS',
   'SUBSCRIPTION_NOT_FOUND',
   'EVENT_NOT_FOUND',
+  'PARCEL_TOO_BIG',
+  'NO_FITTING_CELL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -3,7 +3,7 @@
  * announced its sync version, which orders a locker's agent holds, and what an event from a
  * locker may do to an order.
  */
-import { OPEN_STATUSES, canTransition, type OrderStatus } from './order-states.ts';
+import { OPEN_STATUSES, canTransition, type CloudOrderStatus, type OrderStatus } from './order-states.ts';
 
 export type SyncPlan = { kind: 'none' } | { kind: 'full' } | { kind: 'delta'; since: number };
 
@@ -59,7 +59,7 @@ export function decideLockerEvent(f: EventFacts): EventDecision {
   if (!f.orderId) return { action: 'reject', reason: `${f.type} without an order` };
   if (!f.order || f.order.postomatId !== f.lockerId) return { action: 'reject', reason: 'not an order of this locker' };
   if (f.type === 'PLACED' && !f.cellKnown) return { action: 'reject', reason: 'no such cell at this locker' };
-  const from = f.order.status as OrderStatus;
+  const from = f.order.status as CloudOrderStatus;
   const to = TRANSITION_OF[f.type];
   if (canTransition(from, to)) return { action: 'apply', to };
   // Collected or taken out before the placement is in: the placement comes first from the

@@ -1,9 +1,19 @@
 /** The locker order's state machine, as the spec's "States and transitions" table gives it. */
+import { z } from 'zod';
 import { CodeKind, OrderStatus as OrderStatusSchema } from '../../shared/mqtt/schemas.ts';
 
 // The enums are owned once, as zod, by the contract the cloud shares with the lockers.
 export const ORDER_STATUSES = OrderStatusSchema.options;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/**
+ * The cloud's statuses: the spec's (and the lockers') and EXPIRED, a sized order whose
+ * reservation lapsed unplaced (issue 22). An EXPIRED order is never held by a locker, so the
+ * MQTT contract and the spec's list filters keep the shared enum; order reads show this one.
+ */
+export const CloudOrderStatusSchema = z.enum([...ORDER_STATUSES, 'EXPIRED']);
+export const CLOUD_ORDER_STATUSES = CloudOrderStatusSchema.options;
+export type CloudOrderStatus = z.infer<typeof CloudOrderStatusSchema>;
 
 export const CODE_TYPES = CodeKind.options;
 export type CodeType = (typeof CODE_TYPES)[number];
@@ -12,15 +22,17 @@ export const FINAL_STATUSES: readonly OrderStatus[] = ['COMPLETED', 'SUBTRACTED'
 /** Orders whose codes are live at the locker, and whose codes must not repeat. */
 export const OPEN_STATUSES: readonly OrderStatus[] = ['CREATED', 'DELIVERED'];
 
-const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
-  CREATED: ['DELIVERED'],
+const TRANSITIONS: Record<CloudOrderStatus, readonly CloudOrderStatus[]> = {
+  CREATED: ['DELIVERED', 'EXPIRED'],
   DELIVERED: ['COMPLETED', 'SUBTRACTED'],
   COMPLETED: [],
   SUBTRACTED: [],
+  // A parcel placed after the reservation lapsed (the locker had not heard): it is in the cell.
+  EXPIRED: ['DELIVERED'],
 };
 
-export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
-  return TRANSITIONS[from].includes(to);
+export function canTransition(from: CloudOrderStatus, to: CloudOrderStatus): boolean {
+  return TRANSITIONS[from]?.includes(to) ?? false;
 }
 
 export const isFinal = (s: OrderStatus) => FINAL_STATUSES.includes(s);

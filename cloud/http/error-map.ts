@@ -39,6 +39,9 @@ export const DEFAULT_STATUS: Record<ErrorCode, number> = {
   TOO_MANY_SUBSCRIPTIONS: 409,
   SUBSCRIPTION_NOT_FOUND: 404,
   EVENT_NOT_FOUND: 404,
+  // Size-aware booking (issue 22): no cell of the locker fits the parcel / none is left free.
+  PARCEL_TOO_BIG: 409,
+  NO_FITTING_CELL: 409,
 };
 
 /** Codes the spec answers with a text rather than the code itself. */

@@ -10,6 +10,7 @@ import { postomatsRoutes } from './postomats.ts';
 import { directoriesRoutes } from './directories.ts';
 import { publicRoutes } from './public.ts';
 import { extensionRoutes } from './extensions.ts';
+import { sizingRoutes } from './sizing.ts';
 
 export const LOCKER_API_BASE = '/api/v1/integration/company';
 
@@ -29,6 +30,7 @@ export function mountLockerApi(app: Express, deps: AppDeps, json: RequestHandler
   postomatsRoutes(api, deps);
   directoriesRoutes(api, deps);
   extensionRoutes(api, deps);
+  sizingRoutes(api, deps);
   // A path under the base that no route serves is counted and authenticated like the others
   // before it is a 404: unauthenticated callers learn nothing about which paths exist.
   app.use(LOCKER_API_BASE, ...guards);

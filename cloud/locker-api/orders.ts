@@ -16,6 +16,7 @@ import { findCode, findOrder, findOrderWithDownCode, listOrders, loadOrderExtras
 import type { LockerOrderTable } from '../storage/schema.ts';
 import { CreateOrderBody, IdParams, OrderListQuery, OrderReadQuery } from './schemas.ts';
 import { Order, OrderCode, OrderPage, OrderView } from './responses.ts';
+import { checkReserveUntil } from './sizing.ts';
 import { presentAggregate, presentCell, presentOrder, presentPostomat } from './present.ts';
 
 /** Adds these routes to `r` itself: a nested Router per resource cost a layer walk on every request. */
@@ -52,13 +53,18 @@ export const ORDER_CODE_PATHS = [['down-code', 'DOWN'], ['up-code', 'UP'], ['sub
 
 /** Creates an order; the answer is the order object without nested objects or codes. */
 export async function createCompanyOrder(deps: AppDeps, input: CreateOrderInput) {
+  checkReserveUntil(input.reserveUntil, deps.clock.now());
   const order = await createOrder({ uow: deps.uow, clock: deps.clock, randomInt: deps.randomInt, config: deps.config }, input);
   return presentOrder(order);
 }
 
 function createOrderOnce(deps: AppDeps, input: CreateOrderInput, key: IdempotencyKey) {
   const createDeps = { clock: deps.clock, randomInt: deps.randomInt, config: deps.config };
-  return runIdempotent(deps.uow, key, async (tx) => presentOrder(await createIn(tx, createDeps, input)), CREATE_REDRAW_ATTEMPTS);
+  return runIdempotent(deps.uow, key, async (tx) => {
+    // Inside: a repeat of a request already answered gets its answer, even once reserveUntil has passed.
+    checkReserveUntil(input.reserveUntil, deps.clock.now());
+    return presentOrder(await createIn(tx, createDeps, input));
+  }, CREATE_REDRAW_ATTEMPTS);
 }
 
 /**

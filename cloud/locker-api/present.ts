@@ -30,6 +30,9 @@ export function presentOrder(o: LockerOrderTable): OrderOut {
     promoCodeAmount: toMajor(o.promoCodeAmount),
     startDateTime: o.startDateTime,
     endDateTime: o.endDateTime,
+    // Sized orders only (issue 22): an unsized order's answer is the spec's, field for field.
+    ...(o.cellSize ? { cellSize: o.cellSize as CellSize } : {}),
+    ...(o.cellSize && o.reserveUntil ? { reserveUntil: o.reserveUntil } : {}),
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,
   };

@@ -6,7 +6,7 @@
  * contract tests close them to catch a field sent but not written here.
  */
 import { z } from 'zod';
-import { CODE_TYPES, ORDER_STATUSES } from '../domain/order-states.ts';
+import { CLOUD_ORDER_STATUSES, CODE_TYPES } from '../domain/order-states.ts';
 import { CellSize } from '../../shared/mqtt/schemas.ts';
 
 /** Timestamps leave storage as ISO 8601 strings. */
@@ -14,7 +14,8 @@ export const isoTime = () => z.string().meta({ format: 'date-time', example: '20
 const id = (example = 'ckx1a2b3c4d5e6f7g8h9') => z.string().meta({ description: 'cuid2', example });
 const money = () => z.number().meta({ description: 'major units (e.g. 150.5)' });
 
-export const OrderStatusName = z.enum(ORDER_STATUSES).meta({ id: 'OrderStatusName' });
+/** The spec's statuses, and EXPIRED: a sized order whose reservation lapsed unplaced (an extension, issue 22). */
+export const OrderStatusName = z.enum(CLOUD_ORDER_STATUSES).meta({ id: 'OrderStatusName' });
 
 export const OrderCode = z.object({
   id: id(),
@@ -52,6 +53,9 @@ export const Order = z.object({
   promoCodeAmount: money(),
   startDateTime: isoTime().nullable(),
   endDateTime: isoTime().nullable(),
+  // Extension (issue 22): present on sized orders only, so the spec's orders answer as before.
+  cellSize: CellSize.optional().meta({ description: 'extension, sized orders only: the cell size held (the smallest the parcel fits); the courier\'s DOWN code opens a cell of this size or the next larger free one, never a smaller one' }),
+  reserveUntil: isoTime().optional().meta({ description: 'extension, sized orders only: the cell is held until then; unplaced by then, the order becomes EXPIRED' }),
   createdAt: isoTime(),
   updatedAt: isoTime(),
 }).meta({ id: 'Order' });
@@ -109,7 +113,7 @@ export const OrderView = Order.extend({
   toUser: Recipient.nullable().optional().meta({ description: 'with `withToUser=true`' }),
   cell: Cell.extend({ postomat: Postomat.nullable() }).nullable().optional().meta({ description: 'with `withCell=true`; null before placement' }),
   postomat: Postomat.nullable().optional().meta({ description: 'with `withPostomat=true`' }),
-  currentStatus: OrderStatusRecord.nullable().optional().meta({ description: 'with `withCurrentStatus=true`: the status name (CREATED, DELIVERED, COMPLETED, SUBTRACTED)' }),
+  currentStatus: OrderStatusRecord.nullable().optional().meta({ description: 'with `withCurrentStatus=true`: the status name (CREATED, DELIVERED, COMPLETED, SUBTRACTED; EXPIRED for a sized order whose reservation lapsed)' }),
   statuses: z.array(OrderStatusRecord).optional().meta({ description: 'with `withStatuses=true`: the history, oldest first' }),
   rent: z.null().optional().meta({ description: 'with `withRent=true`; lockers here rent no cells' }),
   passwords: z.array(OrderCode).meta({ description: 'always only the DOWN code (the UP code is the recipient\'s secret); `withPasswords` has no effect' }),

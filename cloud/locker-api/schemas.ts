@@ -4,6 +4,8 @@ import { cuid2, integer, optionalPaging, pageNumber, pageSize, qArray, qBool, qI
 import { line, text, TEXT_MAX } from '../http/text.ts';
 import { MAX_STORAGE_DAYS, ORDER_STATUSES } from '../domain/order-states.ts';
 import { LOCKER_PHONE, LOCKER_PHONE_MAX } from '../domain/phone.ts';
+import { CellSize } from '../../shared/mqtt/schemas.ts';
+import { DEFAULT_RESERVE_HOURS, DIMENSION_MAX_MM, MAX_RESERVE_DAYS } from '../domain/cell-sizes.ts';
 
 export const IdParams = z.object({ id: cuid2() });
 export const PostomatIdParams = z.object({ postomatId: cuid2() });
@@ -20,6 +22,20 @@ export const CreateOrderBody = z.object({
   weight: z.number().min(0).optional(),
   customData: text(TEXT_MAX.customData).optional().meta({ description: 'your reference, returned as given', example: 'my-ref-1' }),
   pay: z.boolean().optional().meta({ description: 'true: pay the order from the company balance' }),
+  // Size-aware booking (issue 22), an extension: absent, the order is the spec's.
+  cellSize: CellSize.optional().meta({ description: 'extension: the cell size the parcel needs (it or a larger one); not with `dimensions`' }),
+  dimensions: z.object({
+    lengthMm: integer().min(1).max(DIMENSION_MAX_MM),
+    widthMm: integer().min(1).max(DIMENSION_MAX_MM),
+    heightMm: integer().min(1).max(DIMENSION_MAX_MM),
+  }).optional().meta({ description: 'extension: the parcel\'s outer dimensions in millimetres; the smallest cell size they (and `weight`, in kg) fit is booked; not with `cellSize`' }),
+  reserveUntil: z.iso.datetime({ offset: true }).optional().meta({
+    description: `extension, sized orders only: until when the cell is held (default ${DEFAULT_RESERVE_HOURS} hours from now, at most ${MAX_RESERVE_DAYS} days); unplaced by then, the order becomes EXPIRED`,
+    example: '2026-01-18T09:30:00.000Z',
+  }),
+}).superRefine((b, ctx) => {
+  if (b.cellSize !== undefined && b.dimensions !== undefined) ctx.addIssue({ code: 'custom', path: ['dimensions'], message: 'must not be given with cellSize' });
+  if (b.reserveUntil !== undefined && b.cellSize === undefined && b.dimensions === undefined) ctx.addIssue({ code: 'custom', path: ['reserveUntil'], message: 'must come with cellSize or dimensions' });
 });
 export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
 

@@ -41,6 +41,14 @@ export const EXTENSION_OPERATIONS: Record<string, OperationDoc> = {
     ],
     example: { postomatId: 'tz4a98xxat96iws9zmbrgj3a' },
   }),
+  [`GET ${L}/postomat/{id}/availability`]: {
+    tag: TAG,
+    summary: "A locker's live availability per cell size",
+    description: 'For each size (S, M, L, XL): `cells` (active), `free` (holding no parcel), `promised` (held for pending sized orders: each takes its own size, else the next larger), ' +
+      'and `available` (free - promised, never below 0; times OVERBOOKING_RATIO when the operator set one), with the inner dimensions and heaviest parcel of that size at this locker. ' +
+      'Read live from the database at each request. A parcel of a size can be booked while that size or a larger one has `available` above 0.',
+    errors: [row(404, 'POSTOMAT_NOT_FOUND', 'no active locker has this id')],
+  },
   [`GET ${S}`]: { tag: TAG, summary: 'List webhook subscriptions', description: "The company's live subscriptions, oldest first (secrets are never listed)." },
   [`POST ${S}`]: post({
     summary: 'Subscribe to events',

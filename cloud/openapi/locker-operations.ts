@@ -44,12 +44,17 @@ export const LOCKER_OPERATIONS: Record<string, OperationDoc> = {
       'The courier places the parcel with the DOWN code; the storage period counts from placement. With `sendMessage: true` the recipient gets an SMS with the pickup code after placement. ' +
       '**A `postomatId` that names no locker is a 500 server error** (the spec\'s rule, message POSTOMAT_NOT_FOUND), not a 404. ' +
       'Without an `Idempotency-Key`, retrying a failed create may duplicate the order (the spec): list orders and look for your reference in `customData` first. ' +
-      '**Extension:** with an `Idempotency-Key`, a repeat with the same body within 24 hours gets the first answer and creates nothing.',
+      '**Extension:** with an `Idempotency-Key`, a repeat with the same body within 24 hours gets the first answer and creates nothing. ' +
+      '**Extension (size-aware booking):** with `cellSize` (S, M, L, XL) or `dimensions` (mm, with `weight` in kg) the smallest cell size the parcel fits is held for it until `reserveUntil` ' +
+      '(default 72 hours, at most 14 days); the answer then carries `cellSize` and `reserveUntil`, and the DOWN code opens a free cell of that size or the next larger, never a smaller one. ' +
+      'Unplaced by `reserveUntil`, the order becomes EXPIRED. Without these fields the order is the spec\'s. See `GET /postomat/{id}/availability`.',
     headers: [IDEMPOTENCY_HEADER_DOC],
     errors: [
       row(500, 'POSTOMAT_NOT_FOUND', 'no locker has this `postomatId` (the spec makes it a server error)'),
       row(403, 'INSUFFICIENT_FUNDS', '`pay: true` and the company balance does not cover the price'),
       row(409, 'TOO_MANY_PENDING_ORDERS', 'the company has too many orders waiting for placement at this locker'),
+      row(409, 'PARCEL_TOO_BIG', 'extension: no cell of the locker is of a size the parcel fits (its size, dimensions or weight)'),
+      row(409, 'NO_FITTING_CELL', 'extension: the locker has cells the parcel fits, but none left free and not held for other sized orders'),
       row(503, 'CODES_EXHAUSTED', 'no free four-digit code is left at this locker'),
       KEY_REUSED,
     ],

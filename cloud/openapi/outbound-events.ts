@@ -42,7 +42,7 @@ export const OUTBOUND_EVENTS = {
   },
   subscriptionEvent: {
     summary: 'Webhook subscription event (extension)',
-    description: 'Sent to each URL a Locker API company subscribed (`/webhook-subscriptions`) for the event\'s type: `order.created`, `order.delivered`, `order.completed`, `order.subtracted`, `order.cancelled`, `order.extended`, `order.redirected`. ' +
+    description: 'Sent to each URL a Locker API company subscribed (`/webhook-subscriptions`) for the event\'s type: `order.created`, `order.delivered`, `order.completed`, `order.subtracted`, `order.cancelled`, `order.extended`, `order.redirected`, `order.expired` (a sized order\'s reservation lapsed unplaced). ' +
       'Signed: `Locker-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`, one `v1` per signing secret (two while a secret rotates). ' +
       'A 2xx answer delivers it; anything else is retried with exponential backoff and jitter for up to 24 hours, then dead-lettered; the same `id` on every attempt and replay (docs/integrators.md).',
     body: WebhookEvent,

@@ -32,7 +32,7 @@ export const SANDBOX_OPERATIONS: Record<string, OperationDoc> = {
   [`POST ${S}/orders/{id}/expire`]: {
     tag: 'Sandbox',
     summary: "Move an order's time past its end",
-    description: `${ONLY} A DELIVERED order's storage period is shifted to have ended a minute ago (it counts in \`expiredAggregate\` at once); a CREATED order is archived as an order never placed (\`isActive: false\`, \`expiredAt\`), its codes withdrawn from the locker. Nothing else moves.`,
+    description: `${ONLY} A DELIVERED order's storage period is shifted to have ended a minute ago (it counts in \`expiredAggregate\` at once); a CREATED order is archived as an order never placed (\`isActive: false\`, \`expiredAt\`), its codes withdrawn from the locker; a sized CREATED order's reservation lapses instead (status EXPIRED, \`order.expired\` to subscriptions). Nothing else moves.`,
     errors: [ORDER_NOT_FOUND, STATE, ACCESS_OFF],
   },
   [`POST ${S}/lockers/{id}/offline`]: {

@@ -13,6 +13,8 @@ import { newId } from '../storage/ids.ts';
 import { addToStats, amountsOf } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import type { Tx, UnitOfWork } from './unit-of-work.ts';
+import { reserveCell, type Reservation } from './cell-capacity.ts';
+import type { CellSize, ParcelDimensions } from '../domain/cell-sizes.ts';
 
 export interface CreateOrderInput {
   companyId: string;
@@ -23,13 +25,18 @@ export interface CreateOrderInput {
   weight?: number;
   customData?: string;
   pay?: boolean;
+  /** Size-aware booking (issue 22): a size or the parcel's dimensions, held until reserveUntil. */
+  cellSize?: CellSize;
+  dimensions?: ParcelDimensions;
+  /** ISO time, checked against the clock by the caller (domain/cell-sizes.ts reserveUntilProblem) */
+  reserveUntil?: string;
 }
 
 export interface CreateOrderDeps {
   clock: Clock;
   randomInt?: RandomInt;
   /** `pendingOrdersPerLocker`: DEFAULT_PENDING_ORDERS_PER_LOCKER when absent */
-  config?: { pendingOrdersPerLocker?: number };
+  config?: { pendingOrdersPerLocker?: number; overbookingRatio?: number };
 }
 
 /** Two concurrent creations may draw the same code: the unique index refuses one, which draws again. */
@@ -57,6 +64,8 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
   if ((await pendingOrdersAt(trx, input.postomatId, input.companyId)) >= limit) {
     throw new DomainError('TOO_MANY_PENDING_ORDERS', `company ${input.companyId} has ${limit} orders waiting for placement at locker ${input.postomatId}`);
   }
+  const sized = input.cellSize || input.dimensions;
+  const held: Reservation | undefined = sized ? await reserveCell(trx, input.postomatId, { ...input, reserveUntil: input.reserveUntil ? new Date(input.reserveUntil) : undefined }, deps.clock.now(), deps.config?.overbookingRatio) : undefined;
   const company = await trx.selectFrom('locker_company').selectAll().where('id', '=', input.companyId).executeTakeFirstOrThrow();
 
   const due = company.orderPrice + company.deliveryPrice;
@@ -102,6 +111,7 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
     promoCodeAmount: 0,
     startDateTime: null,
     endDateTime: null,
+    ...(held ? { cellSize: held.cellSize, reserveUntil: held.reserveUntil } : {}),
     createdAt: now,
     updatedAt: now,
   };

@@ -4,7 +4,9 @@
  * the lists and counters, its codes free again, dropped by its locker at the next sync), with
  * `expiredAt` saying why. A parcel placed after all revives it (order-transitions.ts).
  */
+import { sql } from 'kysely';
 import type { Clock } from '../../shared/clock.ts';
+import { newId } from '../storage/ids.ts';
 import { unplacedCutoff } from '../domain/order-limits.ts';
 import type { Logger } from '../logger.ts';
 import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
@@ -75,6 +77,67 @@ export async function expireOrder(tx: Tx, orderId: string, at: Date): Promise<bo
   await trx.updateTable('order_code').set({ active: 0, updatedAt: now }).where('orderId', '=', orderId).execute();
   await addToStats(trx, order.companyId, 'CREATED', -1, negate(amountsOf(order)));
   // Its locker drops it, and its codes stop working there.
+  await tx.after.lockerChanged(order.postomatId, orderId);
+  return true;
+}
+
+/**
+ * Sized orders whose reservation lapsed unplaced (issue 22): each becomes EXPIRED (its status
+ * record written, shown by GET /order/{id}), leaves the lists and counters, frees its codes and
+ * its cell's capacity, and its locker drops it at the next sync; subscriptions get
+ * `order.expired`. The spec's company notification is not sent (its shapes know no EXPIRED).
+ * A batch per transaction, oldest deadline first; returns how many lapsed.
+ */
+export async function lapseReservations(deps: ExpiryDeps, options: { batch: number }): Promise<number> {
+  const now = deps.clock.now();
+  let total = 0;
+  for (;;) {
+    // Literal status and flag: the partial index locker_order_reservation_due covers this read.
+    const due = await deps.uow.db
+      .selectFrom('locker_order')
+      .select(['id', 'postomatId', 'companyId'])
+      .where('status', '=', sql.lit('CREATED'))
+      .where('isActive', '=', sql.lit(1))
+      .where('reserveUntil', 'is not', null)
+      .where('reserveUntil', '<=', now.toISOString())
+      .orderBy('reserveUntil')
+      .limit(options.batch)
+      .execute();
+    if (!due.length) break;
+    const lapsed = await deps.uow.run(async (tx) => {
+      const done = [];
+      for (const o of due) if (await lapseReservation(tx, o.id, now)) done.push(o);
+      return done;
+    });
+    for (const o of lapsed) deps.logger.info('reservation lapsed', { orderId: o.id, lockerId: o.postomatId, companyId: o.companyId });
+    total += lapsed.length;
+    if (due.length < options.batch) break;
+    await yieldTurn();
+  }
+  return total;
+}
+
+/** One reservation lapses if its order is still an active, unplaced one (a placement racing with it wins). */
+export async function lapseReservation(tx: Tx, orderId: string, at: Date): Promise<boolean> {
+  const trx = tx.db;
+  const order = await trx.selectFrom('locker_order').selectAll().where('id', '=', orderId).executeTakeFirst();
+  if (!order || order.isActive !== 1 || order.status !== 'CREATED' || !order.reserveUntil) return false;
+  const now = at.toISOString();
+  const statusId = newId();
+  const changes = { status: 'EXPIRED', currentStatusId: statusId, isActive: 0, expiredAt: now, updatedAt: now };
+  const res = await trx
+    .updateTable('locker_order')
+    .set(changes)
+    .where('id', '=', orderId)
+    .where('status', '=', 'CREATED')
+    .where('isActive', '=', 1)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) return false;
+  await trx.insertInto('order_status').values({ id: statusId, orderId, type: 'EXPIRED', createdAt: now, updatedAt: now }).execute();
+  await trx.updateTable('order_code').set({ active: 0, updatedAt: now }).where('orderId', '=', orderId).execute();
+  await addToStats(trx, order.companyId, 'CREATED', -1, negate(amountsOf(order)));
+  await tx.after.orderEvent({ ...order, ...changes }, 'order.expired', at);
+  // Last: its locker drops it (the DOWN code then says "Wrong code"); on PostgreSQL it holds the sync row until commit.
   await tx.after.lockerChanged(order.postomatId, orderId);
   return true;
 }

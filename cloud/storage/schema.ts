@@ -85,6 +85,17 @@ export interface CellTable {
   updatedAt: Iso;
 }
 
+/** A locker's own inner dimensions of a cell size, overriding domain/cell-sizes.ts defaults (migration 024). */
+export interface LockerCellSizeTable {
+  postomatId: string;
+  size: string;
+  lengthMm: number;
+  widthMm: number;
+  heightMm: number;
+  maxWeightKg: number;
+  updatedAt: Iso;
+}
+
 export interface RecipientTable { id: string; phone: string; createdAt: Iso; updatedAt: Iso }
 
 export interface LockerOrderTable {
@@ -115,6 +126,10 @@ export interface LockerOrderTable {
   expiredAt?: Iso | null;
   /** When its company cancelled it before placement (migration 023; null otherwise). */
   cancelledAt?: Iso | null;
+  /** The cell size a sized order holds (migration 024; null: any cell, no reservation). */
+  cellSize?: string | null;
+  /** Until when a sized order holds its cell; past it, unplaced, it becomes EXPIRED (migration 024). */
+  reserveUntil?: Iso | null;
   createdAt: Iso;
   updatedAt: Iso;
 }
@@ -179,6 +194,7 @@ export interface Database extends PlatformDatabase, ExtensionTables {
   postomat: PostomatTable;
   board: BoardTable;
   cell: CellTable;
+  locker_cell_size: LockerCellSizeTable;
   recipient: RecipientTable;
   locker_order: LockerOrderTable;
   order_status: OrderStatusTable;

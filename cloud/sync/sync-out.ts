@@ -34,7 +34,7 @@ export async function fullSync(db: Db, postomatId: string, version: number): Pro
   const orders = await db
     .selectFrom('locker_order as o')
     .leftJoin('cell as c', 'c.id', 'o.cellId')
-    .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.notPaidAmount', 'o.endDateTime', 'c.number as cellNumber'])
+    .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.notPaidAmount', 'o.endDateTime', 'o.cellSize', 'c.number as cellNumber'])
     .where('o.postomatId', '=', postomatId)
     .where('o.status', 'in', ['CREATED', 'DELIVERED'])
     .where('o.isActive', '=', 1)
@@ -57,7 +57,7 @@ export async function deltaSync(db: Db, postomatId: string, since: number, versi
       ...(await db
         .selectFrom('locker_order as o')
         .leftJoin('cell as c', 'c.id', 'o.cellId')
-        .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.notPaidAmount', 'o.endDateTime', 'c.number as cellNumber'])
+        .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.notPaidAmount', 'o.endDateTime', 'o.cellSize', 'c.number as cellNumber'])
         .where('o.id', 'in', ids.slice(i, i + CHUNK))
         .execute()),
     );
@@ -83,6 +83,7 @@ interface OrderRow {
   isActive: number;
   notPaidAmount: number;
   endDateTime: string | null;
+  cellSize?: string | null;
   cellNumber: number | null;
 }
 
@@ -103,6 +104,8 @@ async function withCodes(db: Db, orders: OrderRow[]): Promise<SyncOrder[]> {
       codes: { DOWN: c.DOWN, UP: c.UP, SUBTRACT: c.SUBTRACT },
       notPaidAmount: Number(o.notPaidAmount),
       status: o.status as SyncOrder['status'],
+      // A sized order (issue 22): the agent opens a free cell of this size or the next larger.
+      ...(o.cellSize ? { cellSize: o.cellSize as SyncOrder['cellSize'] } : {}),
       // The agent names cells by their number (docs/field-technicians.md).
       cellId: o.cellNumber === null ? null : String(o.cellNumber),
       // Only a placed parcel has a storage end (issue 22: an extension reaches the locker).

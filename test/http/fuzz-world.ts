@@ -93,6 +93,7 @@ export async function seedFuzzWorld(cloud: TestCloud): Promise<FuzzWorld> {
     [`POST ${L}/order/:id/cancel`]: { params: { id: toCancel.body.id }, headers: () => ({ 'Idempotency-Key': newKey() }) },
     [`POST ${L}/order/:id/extend`]: { params: { id: toExtend.body.id }, body: { days: 1 } },
     [`POST ${L}/order/:id/redirect`]: { params: { id: toRedirect.body.id }, body: { postomatId: lw.far.id } },
+    [`GET ${L}/postomat/:id/availability`]: { params: { id: lw.near.id } },
     [`GET ${L}/webhook-subscriptions`]: {},
     [`POST ${L}/webhook-subscriptions`]: { body: { url: 'http://127.0.0.1:9/more', eventTypes: ['order.completed'] } },
     [`GET ${L}/webhook-subscriptions/events`]: { query: { limit: '5' } },

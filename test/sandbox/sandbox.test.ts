@@ -108,6 +108,31 @@ for (const dialect of DIALECTS) {
       assert.equal(place.body.code, 'LOCKER_REFUSED');
     });
 
+    it('expire: a sized order (issue 22) is placed in a cell of its size, and another one\'s reservation lapses now: EXPIRED, capacity freed', async () => {
+      const sized = await orderAtLocker({ pay: true, cellSize: 'L' });
+      assert.equal(sized.cellSize, 'L');
+      const placed = await post(`/orders/${sized.id}/place`);
+      assert.equal(placed.status, 200, placed.text);
+      assert.equal(sim.hardwareCells().find((c) => c.cellId === placed.body.cell)?.size, 'L', 'L, the smallest size the order may take that is free');
+
+      const availability = async () =>
+        (await w.cloud.request('GET', `${BASE}/postomat/${locker.id}/availability`, { token: w.company.key })).body.sizes.find((x: any) => x.size === 'M');
+      const held = await orderAtLocker({ pay: true, cellSize: 'M' });
+      assert.equal((await availability()).promised, 1);
+      const res = await post(`/orders/${held.id}/expire`);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.status, 'EXPIRED');
+      assert.equal(res.body.isActive, false);
+      assert.equal((await availability()).promised, 0, 'its cell is available again');
+      const read = await w.cloud.request('GET', `${BASE}/order/${held.id}?withCurrentStatus=true`, { token: w.company.key });
+      assert.equal(read.body.currentStatus.type, 'EXPIRED');
+      await untilAgent(sim, held.id, 'the locker drops the lapsed order', (o) => o === undefined);
+      // EXPIRED is not CREATED: the sandbox refuses before typing (the keypad's "Wrong code" is in test/extensions/cell-sizes.test.ts).
+      const place = await post(`/orders/${held.id}/place`);
+      assert.equal(place.status, 409, place.text);
+      assert.equal(place.body.code, 'ORDER_STATE');
+    });
+
     it('offline: the locker works on, the cloud hears of the placement when it is back online', async () => {
       const order = await orderAtLocker();
       await untilAgent(sim, order.id, 'the codes reach the locker before it goes offline', (o) => o !== undefined);

@@ -4,7 +4,7 @@ import type { Db } from '../../storage/database.ts';
 import { defineCommand, type Command } from '../command.ts';
 import { fBool, fInt, fText, flagsOf } from '../flags.ts';
 import { block, money, table } from '../format.ts';
-import { ORDER_STATUSES } from '../../domain/order-states.ts';
+import { CLOUD_ORDER_STATUSES as ORDER_STATUSES } from '../../domain/order-states.ts';
 import { withBooleans, withMajor } from '../present.ts';
 import { MONEY_FIELDS } from '../../storage/order-stats.ts';
 import { listOrdersForStaff, orderDetails, payOrder, subtractOrderByStaff } from '../../services/admin/orders.ts';

@@ -14,7 +14,9 @@ import {
   type PostomatInput,
   type PostomatView,
 } from '../../services/admin/postomats.ts';
-import { addCellsToPostomat, updateCell } from '../../services/admin/cells.ts';
+import { addCellsToPostomat, setSizeSpec, updateCell } from '../../services/admin/cells.ts';
+import { DIMENSION_MAX_MM } from '../../domain/cell-sizes.ts';
+import { sizeSpecsAt } from '../../services/cell-capacity.ts';
 import { recordCellMapChange } from '../../sync/changes.ts';
 import type { CellTable } from '../../storage/schema.ts';
 
@@ -176,6 +178,29 @@ export const commands: Command[] = [
       const c = await updateCell(ctx.db, f.id, { size: f.size, title: f.title, isActive: f.active }, ctx.clock.now());
       await cellMapChanged(ctx, c.postomatId);
       return { json: withBooleans(c), text: `updated cell\n${block({ ...c, active: yesNo(c.isActive) }, ['id', 'postomatId', 'number', 'title', 'size', 'lock', 'active'])}` };
+    },
+  }),
+  defineCommand({
+    name: 'cell size-spec',
+    summary: "set a locker's inner dimensions and heaviest parcel for one cell size (sized orders, docs/integrators.md), or --reset to the defaults",
+    usage: ['--locker <lockerId> --size S|M|L|XL   (required)', '--length-mm <n> --width-mm <n> --height-mm <n> --max-weight-kg <n>', 'or --reset true'],
+    flags: flagsOf({
+      locker: fText(),
+      size: fSize(),
+      'length-mm': fInt(1, DIMENSION_MAX_MM).optional(),
+      'width-mm': fInt(1, DIMENSION_MAX_MM).optional(),
+      'height-mm': fInt(1, DIMENSION_MAX_MM).optional(),
+      'max-weight-kg': fInt(1, 1000).optional(),
+      reset: fBool().optional(),
+    }).refine(
+      (f) => (f.reset ? [f['length-mm'], f['width-mm'], f['height-mm'], f['max-weight-kg']].every((x) => x === undefined) : [f['length-mm'], f['width-mm'], f['height-mm'], f['max-weight-kg']].every((x) => x !== undefined)),
+      { message: 'give --length-mm, --width-mm, --height-mm and --max-weight-kg, or --reset true alone' },
+    ),
+    async run(ctx, f) {
+      const spec = f.reset ? 'reset' : { lengthMm: f['length-mm']!, widthMm: f['width-mm']!, heightMm: f['height-mm']!, maxWeightKg: f['max-weight-kg']! };
+      await setSizeSpec(ctx.db, f.locker, f.size, spec, ctx.clock.now());
+      const now = (await sizeSpecsAt(ctx.db, f.locker))[f.size];
+      return { json: { postomatId: f.locker, size: f.size, ...now }, text: `locker ${f.locker} size ${f.size}\n${block({ ...now })}` };
     },
   }),
   defineCommand({

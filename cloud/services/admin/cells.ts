@@ -140,3 +140,22 @@ export async function addCellsToPostomat(
     return addCells(trx, postomatId, list, now);
   });
 }
+
+/**
+ * A locker's own inner dimensions and heaviest parcel for one cell size (issue 22), replacing
+ * the defaults of domain/cell-sizes.ts there; `reset` goes back to the defaults. Sized orders
+ * already booked keep their size.
+ */
+export async function setSizeSpec(
+  db: Db,
+  postomatId: string,
+  size: CellSize,
+  spec: { lengthMm: number; widthMm: number; heightMm: number; maxWeightKg: number } | 'reset',
+  now: Date,
+) {
+  const postomat = await db.selectFrom('postomat').select('id').where('id', '=', postomatId).executeTakeFirst();
+  if (!postomat) throw new DomainError('POSTOMAT_NOT_FOUND', `no locker ${postomatId}`);
+  await db.deleteFrom('locker_cell_size').where('postomatId', '=', postomatId).where('size', '=', size).execute();
+  if (spec === 'reset') return;
+  await db.insertInto('locker_cell_size').values({ postomatId, size, ...spec, updatedAt: now.toISOString() }).execute();
+}

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { isFinal, type OrderStatus } from '../../domain/order-states.ts';
+import { isFinal, type CloudOrderStatus, type OrderStatus } from '../../domain/order-states.ts';
 import { markPaid, transitionOrder } from '../order-transitions.ts';
 import { queueOpenCell } from '../staff-commands.ts';
 import type { UnitOfWork } from '../unit-of-work.ts';
@@ -71,7 +71,7 @@ export async function subtractOrderByStaff(uow: UnitOfWork, id: string, at: Date
 export interface StaffOrderFilter {
   companyId?: string;
   postomatId?: string;
-  status?: OrderStatus;
+  status?: CloudOrderStatus;
   limit: number;
 }
 

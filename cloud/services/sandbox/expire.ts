@@ -2,12 +2,13 @@
  * Time travel for one order, so an integrator can see expiry without waiting days: a DELIVERED
  * order's storage period is moved so that it ended a minute ago (it counts in `expiredAggregate`
  * at once, its length unchanged); a CREATED order is archived as an order never placed would be
- * (services/order-expiry.ts), its codes withdrawn from the locker at the next sync. The clock of
+ * (services/order-expiry.ts), its codes withdrawn from the locker at the next sync; a sized one's
+ * reservation lapses (EXPIRED, `order.expired`). The clock of
  * the cloud does not move: nothing else expires.
  */
 import { DomainError } from '../../domain/errors.ts';
-import type { OrderStatus } from '../../domain/order-states.ts';
-import { expireOrder } from '../order-expiry.ts';
+import type { CloudOrderStatus } from '../../domain/order-states.ts';
+import { expireOrder, lapseReservation } from '../order-expiry.ts';
 import type { UnitOfWork } from '../unit-of-work.ts';
 import { findOrder } from '../../storage/order-queries.ts';
 import { SandboxRefusal } from './flows.ts';
@@ -22,7 +23,9 @@ export async function expireNow(uow: UnitOfWork, companyId: string, orderId: str
     const order = await findOrder(tx.db, companyId, orderId);
     if (!order) throw new DomainError('ORDER_NOT_FOUND');
     if (order.status === 'CREATED') {
-      if (!(await expireOrder(tx, order.id, now))) throw new SandboxRefusal('ORDER_STATE', `order ${orderId} was already archived`);
+      // A sized order (issue 22): its reservation lapses now, as at its reserveUntil (EXPIRED).
+      const done = order.reserveUntil ? await lapseReservation(tx, order.id, now) : await expireOrder(tx, order.id, now);
+      if (!done) throw new SandboxRefusal('ORDER_STATE', `order ${orderId} was already archived`);
       return;
     }
     if (order.status !== 'DELIVERED' || !order.endDateTime || !order.startDateTime) {
@@ -42,7 +45,7 @@ export async function expireNow(uow: UnitOfWork, companyId: string, orderId: str
   if (!after) throw new DomainError('ORDER_NOT_FOUND');
   return {
     orderId,
-    status: after.status as OrderStatus,
+    status: after.status as CloudOrderStatus,
     isActive: after.isActive === 1,
     startDateTime: after.startDateTime,
     endDateTime: after.endDateTime,

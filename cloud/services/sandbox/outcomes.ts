@@ -1,6 +1,7 @@
 /** The sandbox's answers, in zod: the routes answer in them and the OpenAPI document shows them. */
 import { z } from 'zod';
 import { OrderStatus } from '../../../shared/mqtt/schemas.ts';
+import { CloudOrderStatusSchema } from '../../domain/order-states.ts';
 
 export const SandboxOutcome = z.object({
   orderId: z.string(),
@@ -13,7 +14,7 @@ export type SandboxOutcome = z.infer<typeof SandboxOutcome>;
 
 export const ExpiredOrder = z.object({
   orderId: z.string(),
-  status: OrderStatus,
+  status: CloudOrderStatusSchema.meta({ description: 'EXPIRED for a sized order whose reservation was made to lapse' }),
   isActive: z.boolean(),
   startDateTime: z.string().nullable(),
   endDateTime: z.string().nullable(),
