@@ -5,7 +5,7 @@
 import type { Db } from './storage/database.ts';
 import { UnitOfWork, type ChangeSignals } from './services/unit-of-work.ts';
 import { recordLockerChange } from './sync/changes.ts';
-import { recordExtensionSms, recordTransitionEvents } from './events/record.ts';
+import { recordDropOffSms, recordExtensionSms, recordTransitionEvents } from './events/record.ts';
 import { eventTypeForStatus, recordIntegratorEvent } from './webhooks/record.ts';
 import type { WebhookEventType } from './webhooks/schemas.ts';
 
@@ -14,10 +14,12 @@ export function createUnitOfWork(db: Db, signals?: ChangeSignals): UnitOfWork {
     lockerChange: recordLockerChange,
     // The spec's events, then the subscriptions' (issue 22): both in the change's transaction.
     orderEvents: async (tx, order, to, at) => {
-      const type = eventTypeForStatus(to);
+      const type = eventTypeForStatus(to, order.kind);
       return (await recordTransitionEvents(tx, order, to, at)) + (type ? await recordIntegratorEvent(tx, order, type, at) : 0);
     },
     integratorEvent: async (tx, order, type, at) =>
-      (await recordIntegratorEvent(tx, order, type as WebhookEventType, at)) + (type === 'order.extended' ? await recordExtensionSms(tx, order, at) : 0),
+      (await recordIntegratorEvent(tx, order, type as WebhookEventType, at)) +
+      (type === 'order.extended' ? await recordExtensionSms(tx, order, at) : 0) +
+      (type === 'order.created' ? await recordDropOffSms(tx, order, at) : 0),
   }, signals);
 }

@@ -9,7 +9,8 @@ CREATE TABLE IF NOT EXISTS orders (
     not_paid_amount INTEGER NOT NULL,
     status TEXT NOT NULL,
     cell_size TEXT,
-    cell_id TEXT
+    cell_id TEXT,
+    kind TEXT
 );
 CREATE INDEX IF NOT EXISTS orders_down ON orders (down_code);
 CREATE INDEX IF NOT EXISTS orders_up ON orders (up_code);
@@ -26,3 +27,12 @@ CREATE TABLE IF NOT EXISTS intents (
 CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS commands_done (command_id TEXT PRIMARY KEY, response TEXT NOT NULL);
 `;
+
+/**
+ * Columns added after stores were in the field: a store written by an older agent gets them
+ * when it is opened (SQLite has no ADD COLUMN IF NOT EXISTS). NULL reads as the old meaning.
+ */
+export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type: string }> = [
+    // Returns (issue 22): NULL is a delivery.
+    { table: 'orders', column: 'kind', type: 'TEXT' },
+];

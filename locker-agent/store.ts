@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
-import { CONTRACT_VERSION, SyncMessageWithCells, type CellMapEntry, type CellSize, type CodeKind, type LockerEvent, type OrderStatus, type SyncOrder } from '../shared/mqtt/index.ts';
-import { SCHEMA } from './store-schema.ts';
+import { CONTRACT_VERSION, SyncMessageWithCells, type CellMapEntry, type CellSize, type CodeKind, type LockerEvent, type OrderKind, type OrderStatus, type SyncOrder } from '../shared/mqtt/index.ts';
+import { ADDED_COLUMNS, SCHEMA } from './store-schema.ts';
 import { prepareSqliteFile, restrictSqliteCompanions } from '../shared/private-files.ts';
 
 export interface StoredOrder {
@@ -12,6 +12,8 @@ export interface StoredOrder {
     status: OrderStatus;
     cellSize: CellSize | null;
     cellId: string | null;
+    /** RETURN: the sender drops off (DOWN), a courier collects (UP); only the words differ */
+    kind: OrderKind;
 }
 
 export type IntentKind = 'PLACE' | 'PICKUP' | 'SUBTRACT' | 'OPEN';
@@ -91,6 +93,10 @@ export class AgentStore {
         // keypad → unlock path. Checkpoint from a timer instead, between operations.
         db.pragma('wal_autocheckpoint = 0');
         db.exec(SCHEMA);
+        for (const { table, column, type } of ADDED_COLUMNS) {
+            const columns = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+            if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+        }
         const store = new AgentStore(db);
         store.checkpointTimer = setInterval(() => store.checkpoint(), CHECKPOINT_EVERY_MS);
         store.checkpointTimer.unref();
@@ -162,10 +168,10 @@ export class AgentStore {
         const local = this.order(o.orderId);
         const keepLocal = local !== undefined && STATUS_RANK[local.status] > STATUS_RANK[o.status];
         this.sql(
-                `INSERT INTO orders (order_id, down_code, up_code, subtract_code, not_paid_amount, status, cell_size, cell_id)
-                 VALUES (@orderId, @down, @up, @subtract, @notPaid, @status, @cellSize, @cellId)
+                `INSERT INTO orders (order_id, down_code, up_code, subtract_code, not_paid_amount, status, cell_size, cell_id, kind)
+                 VALUES (@orderId, @down, @up, @subtract, @notPaid, @status, @cellSize, @cellId, @kind)
                  ON CONFLICT(order_id) DO UPDATE SET down_code = @down, up_code = @up, subtract_code = @subtract,
-                   not_paid_amount = @notPaid, status = @status, cell_size = @cellSize, cell_id = @cellId`,
+                   not_paid_amount = @notPaid, status = @status, cell_size = @cellSize, cell_id = @cellId, kind = @kind`,
         ).run({
                 orderId: o.orderId,
                 down: o.codes.DOWN,
@@ -174,6 +180,7 @@ export class AgentStore {
                 notPaid: o.notPaidAmount,
                 status: keepLocal ? local.status : o.status,
                 cellSize: o.cellSize ?? null,
+                kind: o.kind === 'RETURN' ? 'RETURN' : null,
                 cellId: (keepLocal ? local.cellId : o.cellId) ?? local?.cellId ?? null,
             });
     }
@@ -334,6 +341,7 @@ interface OrderRow {
     status: OrderStatus;
     cell_size: CellSize | null;
     cell_id: string | null;
+    kind: string | null;
 }
 
 interface IntentRow {
@@ -353,5 +361,6 @@ function toOrder(row: OrderRow): StoredOrder {
         status: row.status,
         cellSize: row.cell_size,
         cellId: row.cell_id,
+        kind: row.kind === 'RETURN' ? 'RETURN' : 'DELIVERY',
     };
 }

@@ -15,6 +15,7 @@ export async function recordTransitionEvents(trx: Db, order: LockerOrderTable, t
     orderId: order.id,
     to,
     sendMessage: order.sendMessage === 1,
+    kind: order.kind,
     recipientPhone: recipient?.phone ?? '',
     companyNotificationUrl: company?.notificationUrl ?? null,
     // Platform webhooks live in the same database: matched in the same transaction.
@@ -51,12 +52,24 @@ export async function recordTransitionEvents(trx: Db, order: LockerOrderTable, t
  * The recipient's SMS again after the storage period was extended (issue 22): the text, read at
  * sending time, names the new end date. Only for orders whose recipient gets messages.
  */
-export async function recordExtensionSms(trx: Db, order: LockerOrderTable, at: Date): Promise<number> {
+export function recordExtensionSms(trx: Db, order: LockerOrderTable, at: Date): Promise<number> {
+  return recordOrderSms(trx, order, 'STORAGE_EXTENDED', at);
+}
+
+/**
+ * A return's sender gets the drop-off (DOWN) code when the return is created (issue 22): the
+ * text, with the code, is rendered at sending time like every SMS. Only with sendMessage.
+ */
+export function recordDropOffSms(trx: Db, order: LockerOrderTable, at: Date): Promise<number> {
+  return order.kind === 'RETURN' ? recordOrderSms(trx, order, 'DROP_OFF_CODE', at) : Promise.resolve(0);
+}
+
+async function recordOrderSms(trx: Db, order: LockerOrderTable, event: 'STORAGE_EXTENDED' | 'DROP_OFF_CODE', at: Date): Promise<number> {
   if (order.sendMessage !== 1) return 0;
   const recipient = await trx.selectFrom('recipient').select('phone').where('id', '=', order.toUserId).executeTakeFirst();
   if (!recipient) return 0;
   await trx.insertInto('outbox_event').values({
-    id: newId(), kind: 'SMS', event: 'STORAGE_EXTENDED', orderId: order.id, target: recipient.phone, payload: JSON.stringify({ orderId: order.id }),
+    id: newId(), kind: 'SMS', event, orderId: order.id, target: recipient.phone, payload: JSON.stringify({ orderId: order.id }),
     secretHeader: null, state: 'PENDING', claimedBy: null, claimedUntil: null, httpStatus: null, error: null, latencyMs: null, createdAt: at.toISOString(), sentAt: null,
   }).execute();
   return 1;

@@ -54,6 +54,7 @@ export const Order = z.object({
   endDateTime: isoTime().nullable(),
   createdAt: isoTime(),
   updatedAt: isoTime(),
+  kind: z.literal('RETURN').optional().meta({ description: 'extension: present only on a return (created with `kind: RETURN`); absent on a delivery' }),
 }).meta({ id: 'Order' });
 
 export const Postomat = z.object({

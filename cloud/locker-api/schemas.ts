@@ -20,6 +20,9 @@ export const CreateOrderBody = z.object({
   weight: z.number().min(0).optional(),
   customData: text(TEXT_MAX.customData).optional().meta({ description: 'your reference, returned as given', example: 'my-ref-1' }),
   pay: z.boolean().optional().meta({ description: 'true: pay the order from the company balance' }),
+  kind: z.enum(['DELIVERY', 'RETURN']).optional().meta({
+    description: 'extension: RETURN makes `toUserPhone` the sender, who drops the parcel off with the DOWN code (sent by SMS at creation when `sendMessage` is true); a courier collects it with the UP code. Default DELIVERY',
+  }),
 });
 export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
 

@@ -23,6 +23,8 @@ export interface CreateOrderInput {
   weight?: number;
   customData?: string;
   pay?: boolean;
+  /** RETURN: the phone is the sender's, who drops the parcel off (docs/decisions.md, "Returns") */
+  kind?: 'DELIVERY' | 'RETURN';
 }
 
 export interface CreateOrderDeps {
@@ -102,6 +104,7 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
     promoCodeAmount: 0,
     startDateTime: null,
     endDateTime: null,
+    kind: input.kind ?? 'DELIVERY',
     createdAt: now,
     updatedAt: now,
   };

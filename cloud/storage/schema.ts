@@ -115,6 +115,8 @@ export interface LockerOrderTable {
   expiredAt?: Iso | null;
   /** When its company cancelled it before placement (migration 023; null otherwise). */
   cancelledAt?: Iso | null;
+  /** DELIVERY or RETURN (migration 025; the column defaults to DELIVERY, hence optional here). */
+  kind?: 'DELIVERY' | 'RETURN';
   createdAt: Iso;
   updatedAt: Iso;
 }

@@ -34,7 +34,7 @@ export async function fullSync(db: Db, postomatId: string, version: number): Pro
   const orders = await db
     .selectFrom('locker_order as o')
     .leftJoin('cell as c', 'c.id', 'o.cellId')
-    .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.notPaidAmount', 'c.number as cellNumber'])
+    .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.notPaidAmount', 'o.kind', 'c.number as cellNumber'])
     .where('o.postomatId', '=', postomatId)
     .where('o.status', 'in', ['CREATED', 'DELIVERED'])
     .where('o.isActive', '=', 1)
@@ -57,7 +57,7 @@ export async function deltaSync(db: Db, postomatId: string, since: number, versi
       ...(await db
         .selectFrom('locker_order as o')
         .leftJoin('cell as c', 'c.id', 'o.cellId')
-        .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.notPaidAmount', 'c.number as cellNumber'])
+        .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.notPaidAmount', 'o.kind', 'c.number as cellNumber'])
         .where('o.id', 'in', ids.slice(i, i + CHUNK))
         .execute()),
     );
@@ -82,6 +82,7 @@ interface OrderRow {
   status: string;
   isActive: number;
   notPaidAmount: number;
+  kind?: string;
   cellNumber: number | null;
 }
 
@@ -104,6 +105,8 @@ async function withCodes(db: Db, orders: OrderRow[]): Promise<SyncOrder[]> {
       status: o.status as SyncOrder['status'],
       // The agent names cells by their number (docs/field-technicians.md).
       cellId: o.cellNumber === null ? null : String(o.cellNumber),
+      // Only a return says so: a delivery's message stays as it was (older agents, the contract's 1.0).
+      ...(o.kind === 'RETURN' && { kind: 'RETURN' as const }),
     };
   });
 }

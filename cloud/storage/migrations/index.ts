@@ -26,6 +26,7 @@ import * as m017 from './017_field.ts';
 import * as m019 from './019_sync_publish_claim.ts';
 import * as m022 from './022_webhook_subscriptions.ts';
 import * as m023 from './023_api_hygiene.ts';
+import * as m025 from './025_returns.ts';
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -48,6 +49,7 @@ export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['019_sync_publish_claim', m019],
   ['022_webhook_subscriptions', m022],
   ['023_api_hygiene', m023],
+  ['025_returns', m025],
 ];
 
 const LOCK_KEY = 7_340_021;
