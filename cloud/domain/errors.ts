@@ -36,6 +36,7 @@ export const ERROR_CODES = [
   'TOO_MANY_SUBSCRIPTIONS',
   'SUBSCRIPTION_NOT_FOUND',
   'EVENT_NOT_FOUND',
+  'ORDER_NOT_A_RETURN',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

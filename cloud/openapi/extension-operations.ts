@@ -28,6 +28,14 @@ export const EXTENSION_OPERATIONS: Record<string, OperationDoc> = {
     errors: [ORDER_NOT_FOUND, row(409, 'ORDER_NOT_DELIVERED', 'the order is not in a cell (not placed yet, or collected)'), row(409, 'STORAGE_PERIOD_TOO_LONG', 'the storage period would exceed 365 days')],
     example: { days: 3 },
   }),
+  [`GET ${L}/order/{id}/qr.svg`]: {
+    tag: TAG,
+    summary: "A return's drop-off code as a QR code (SVG)",
+    description: 'For an order created with `kind: RETURN`: its DOWN code (the sender\'s drop-off code, four digits) as a QR code, an SVG image to show the sender ' +
+      '(a locker\'s code scanner reads it like typed digits). Byte mode, error correction level M, a quiet zone of four modules. The code is a secret: the answer is `Cache-Control: no-store`.',
+    errors: [ORDER_NOT_FOUND, row(409, 'ORDER_NOT_A_RETURN', 'the order is a delivery: its codes are not shown as QR codes')],
+    contentType: 'image/svg+xml',
+  },
   [`GET ${S}`]: { tag: TAG, summary: 'List webhook subscriptions', description: "The company's live subscriptions, oldest first (secrets are never listed)." },
   [`POST ${S}`]: post({
     summary: 'Subscribe to events',

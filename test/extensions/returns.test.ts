@@ -14,6 +14,9 @@ import { typeAndWaitOpen, waitForDisplay } from '../helpers/sim-harness.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { fullSync } from '../../cloud/sync/sync-out.ts';
+import { encodeQr } from '../../cloud/domain/qr-code.ts';
+import { createLockerApiKey, createLockerCompany } from '../../cloud/services/admin/companies.ts';
+import { svgMatrix } from '../helpers/qr.ts';
 
 const SENDER = '+996555000222';
 
@@ -151,6 +154,25 @@ for (const dialect of DIALECTS) {
       const sent = (await fullSync(w.db, locker.id, 1)).upserts.filter((o) => ids.includes(o.orderId));
       assert.equal(sent.length, 2);
       assert.ok(sent.every((o) => !('kind' in o)));
+    });
+
+    it('the drop-off code as a QR code (SVG): a return\'s only, its company\'s only', async () => {
+      const order = await w.createOrder(locker.id, { toUserPhone: SENDER, sendMessage: false, kind: 'RETURN' });
+      const { DOWN } = await codesOf(w, order.id);
+      const res = await get(`/order/${order.id}/qr.svg`);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.headers.get('content-type'), 'image/svg+xml; charset=utf-8');
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      assert.deepEqual(svgMatrix(res.text), encodeQr(DOWN).matrix, 'the QR code of the DOWN code');
+      const delivery = await w.createOrder(locker.id);
+      const refused = await get(`/order/${delivery.id}/qr.svg`);
+      assert.equal(refused.status, 409);
+      assert.equal(refused.body.message, 'ORDER_NOT_A_RETURN');
+      const c = await createLockerCompany(w.db, { title: 'Other Co', defaultDays: 2 }, new Date());
+      const key = (await createLockerApiKey(w.db, c.id, undefined, new Date())).key;
+      const other = await w.cloud.request('GET', `${BASE}/order/${order.id}/qr.svg`, { token: key });
+      assert.equal(other.status, 404);
+      assert.equal(other.body.message, 'ORDER_NOT_FOUND');
     });
 
     it('a bad kind is a validation error', async () => {
