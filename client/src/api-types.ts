@@ -287,6 +287,8 @@ export interface Schemas {
     endDateTime: string | null;
     createdAt: string;
     updatedAt: string;
+    /** extension: present only on a return (created with `kind: RETURN`); absent on a delivery */
+    kind?: "RETURN";
   };
   OrderCode: {
     /** cuid2 */
@@ -379,6 +381,8 @@ export interface Schemas {
     endDateTime: string | null;
     createdAt: string;
     updatedAt: string;
+    /** extension: present only on a return (created with `kind: RETURN`); absent on a delivery */
+    kind?: "RETURN";
     /** with `withToUser=true` */
     toUser?: Schemas["Recipient"] | null;
     /** with `withCell=true`; null before placement */
@@ -776,7 +780,7 @@ export interface Schemas {
       object: Schemas["Order"];
     };
   };
-  WebhookEventType: "order.created" | "order.delivered" | "order.completed" | "order.subtracted" | "order.cancelled" | "order.extended";
+  WebhookEventType: "order.created" | "order.delivered" | "order.completed" | "order.subtracted" | "order.cancelled" | "order.extended" | "order.dropped_off" | "order.collected";
   WebhookSubscription: {
     id: string;
     url: string;
@@ -955,6 +959,8 @@ export interface Operations {
       customData?: string;
       /** true: pay the order from the company balance */
       pay?: boolean;
+      /** extension: RETURN makes `toUserPhone` the sender, who drops the parcel off with the DOWN code (sent by SMS at creation when `sendMessage` is true); a courier collects it with the UP code. Default DELIVERY */
+      kind?: "DELIVERY" | "RETURN";
     };
     response: Schemas["Order"];
   };
@@ -1027,6 +1033,16 @@ export interface Operations {
       days: number;
     };
     response: Schemas["Order"];
+  };
+  getIntegrationCompanyOrderIdQrSvg: {
+    method: "GET";
+    path: "/api/v1/integration/company/order/{id}/qr.svg";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: undefined;
+    response: unknown;
   };
   getIntegrationCompanyOrderIdSubtractCode: {
     method: "GET";
