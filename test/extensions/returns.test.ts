@@ -30,7 +30,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       sms = await startReceiver();
       hooks = await startReceiver();
-      w = await startSyncWorld(dialect, { env: { SMS_PROVIDER: 'http', SMS_GATEWAY_URL: `${sms.url}/send`, EVENT_POLL_MS: '200' } });
+      w = await startSyncWorld(dialect, { env: { SMS_PROVIDER: 'http', SMS_GATEWAY_URL: `${sms.url}/send` } });
       // The spec's company notification, to a receiver this time: its body is checked.
       await w.db.updateTable('locker_company').set({ notificationUrl: `${hooks.url}/notify` }).where('id', '=', w.company.id).execute();
       locker = await w.newLocker();
