@@ -144,6 +144,8 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable> {
       case 'SMS': {
         const message = await this.smsFor(payload.orderId, row.event === 'DROP_OFF_CODE' ? 'DOWN' : 'UP');
         if (!message) return { state: 'FAILED', result: { error: 'order or pickup code not found', latencyMs: 0 } };
+        // The last guard of the courier's code: a return's sender gets only the drop-off code.
+        if (message.isReturn && row.event !== 'DROP_OFF_CODE') return { state: 'SKIPPED', result: { error: "a return's sender never gets the pickup code", latencyMs: 0 } };
         const result = await this.deps.sms.send(row.target, message.text, [message.code]);
         return { state: isSuccess(result) ? 'SENT' : 'FAILED', result };
       }
@@ -157,13 +159,14 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable> {
       .innerJoin('postomat as p', 'p.id', 'o.postomatId')
       .leftJoin('cell as c', 'c.id', 'o.cellId')
       .innerJoin('order_code as k', (j) => j.onRef('k.orderId', '=', 'o.id').on('k.type', '=', codeType))
-      .select(['p.title', 'p.shortId', 'c.number', 'k.password', 'o.endDateTime'])
+      .select(['p.title', 'p.shortId', 'c.number', 'k.password', 'o.endDateTime', 'o.kind'])
       .where('o.id', '=', orderId)
       .executeTakeFirst();
     if (!row) return undefined;
     const mapUrl = `${this.options.publicBaseUrl.replace(/\/$/, '')}/api/v1/public/postomat/map/${encodeURIComponent(row.shortId)}`;
-    if (codeType === 'DOWN') return { code: row.password, text: dropOffSmsText({ lockerTitle: row.title, code: row.password, mapUrl }) };
-    return { code: row.password, text: smsText({ lockerTitle: row.title, cellNumber: row.number, code: row.password, until: row.endDateTime, mapUrl }) };
+    const isReturn = row.kind === 'RETURN';
+    if (codeType === 'DOWN') return { code: row.password, isReturn, text: dropOffSmsText({ lockerTitle: row.title, code: row.password, mapUrl }) };
+    return { code: row.password, isReturn, text: smsText({ lockerTitle: row.title, cellNumber: row.number, code: row.password, until: row.endDateTime, mapUrl }) };
   }
 }
 

@@ -66,6 +66,9 @@ export function recordDropOffSms(trx: Db, order: LockerOrderTable, at: Date): Pr
 
 async function recordOrderSms(trx: Db, order: LockerOrderTable, event: 'STORAGE_EXTENDED' | 'DROP_OFF_CODE', at: Date): Promise<number> {
   if (order.sendMessage !== 1) return 0;
+  // A return's phone is its sender's: after the drop-off code it has nothing to collect, and a
+  // pickup text would carry the courier's UP code to them.
+  if (order.kind === 'RETURN' && event !== 'DROP_OFF_CODE') return 0;
   const recipient = await trx.selectFrom('recipient').select('phone').where('id', '=', order.toUserId).executeTakeFirst();
   if (!recipient) return 0;
   await trx.insertInto('outbox_event').values({

@@ -75,6 +75,10 @@ for (const dialect of DIALECTS) {
       const placed = await w.order(order.id);
       assert.equal(placed.cell.number, Number(cell));
       assert.ok(placed.endDateTime, 'the storage period runs from the drop-off');
+      // Extended while it waits for the courier: nothing goes to the sender (a pickup text would carry the UP code).
+      const extended = await post(`/order/${order.id}/extend`, { days: 1 });
+      assert.equal(extended.status, 200, extended.text);
+      assert.equal(extended.body.kind, 'RETURN');
 
       // The courier collects with the UP code, which the company reads (GET /up-code).
       from = sim.displayLines.length;
