@@ -5,7 +5,7 @@
 import type { Db } from './storage/database.ts';
 import { UnitOfWork, type ChangeSignals } from './services/unit-of-work.ts';
 import { recordLockerChange } from './sync/changes.ts';
-import { recordChangeSms, recordTransitionEvents } from './events/record.ts';
+import { recordChangeSms, recordDropOffSms, recordTransitionEvents } from './events/record.ts';
 import { eventTypeForStatus, recordIntegratorEvent } from './webhooks/record.ts';
 import type { WebhookEventType } from './webhooks/schemas.ts';
 import { recordPlatformEvents } from './webhooks/platform-record.ts';
@@ -16,11 +16,12 @@ export function createUnitOfWork(db: Db, signals?: ChangeSignals): UnitOfWork {
     // The spec's events, then the subscriptions' (issue 22), the Locker API company's and the
     // platform companies': all in the change's transaction.
     orderEvents: async (tx, order, to, at) => {
-      const type = eventTypeForStatus(to);
+      const type = eventTypeForStatus(to, order.kind);
       return (await recordTransitionEvents(tx, order, to, at)) + (type ? await recordIntegratorEvent(tx, order, type, at) : 0) +
         (await recordPlatformEvents(tx, order, to, at));
     },
     integratorEvent: async (tx, order, type, at) =>
-      (await recordIntegratorEvent(tx, order, type as WebhookEventType, at)) + (await recordChangeSms(tx, order, type, at)),
+      (await recordIntegratorEvent(tx, order, type as WebhookEventType, at)) + (await recordChangeSms(tx, order, type, at)) +
+      (type === 'order.created' ? await recordDropOffSms(tx, order, at) : 0),
   }, signals);
 }

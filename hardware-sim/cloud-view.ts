@@ -11,6 +11,8 @@ export interface CloudOrder {
     /** Unpaid remainder, minor units: the locker keeps the parcel until it is 0. */
     notPaidAmount: number;
     createdAt: string;
+    /** Present on a return (the sender drops off, a courier collects); absent on a delivery. */
+    kind?: 'RETURN';
 }
 
 /**

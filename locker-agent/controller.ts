@@ -79,7 +79,9 @@ export class Controller {
             const intent = this.store.beginIntent('PLACE', cell.cellId, order.orderId, isoNow(this.clock));
             const outcome = await this.sessions.open(intent);
             if (outcome === 'OPENED') {
-                this.display.show(`Cell ${cell.cellId} is open: put the parcel in and close the door`);
+                // A return's sender is not a courier: tell them what the cell is for.
+                const what = order.kind === 'RETURN' ? 'your return' : 'the parcel';
+                this.display.show(`Cell ${cell.cellId} is open: put ${what} in and close the door`);
                 return this.sessions.track(intent);
             }
             this.display.show(`Cell ${cell.cellId} is out of order, trying another cell`);
@@ -95,7 +97,8 @@ export class Controller {
         }
         // Whoever takes a parcel out sees whether its storage period is over (an extension moves it).
         const stored = order.storageEnd ? ` (stored until ${storedUntil(order.storageEnd)})` : '';
-        this.display.show(kind === 'PICKUP' ? `Cell ${cellId} is open: take your parcel and close the door` : `Cell ${cellId} is open for removal${stored}`);
+        const what = order.kind === 'RETURN' ? 'collect the return' : 'take your parcel';
+        this.display.show(kind === 'PICKUP' ? `Cell ${cellId} is open: ${what} and close the door` : `Cell ${cellId} is open for removal${stored}`);
         this.sessions.track(intent);
         return true;
     }

@@ -111,17 +111,18 @@ export class DoorSessions {
         let event: NewEvent | undefined;
         let order: OrderChange | undefined;
         let message: string;
+        const isReturn = intent.orderId !== null && this.store.order(intent.orderId)?.kind === 'RETURN';
         if (intent.kind === 'PLACE') {
             if (parcelPresent) {
                 event = { type: 'PLACED', ...base };
                 order = { orderId: intent.orderId!, status: 'DELIVERED', cellId: intent.cellId };
-                message = `Parcel placed in cell ${intent.cellId}. Thank you`;
+                message = isReturn ? `Return dropped off in cell ${intent.cellId}. Thank you` : `Parcel placed in cell ${intent.cellId}. Thank you`;
             } else message = `No parcel detected in cell ${intent.cellId}: the order was not placed`;
         } else if (intent.kind === 'PICKUP' || intent.kind === 'SUBTRACT') {
             if (!parcelPresent) {
                 event = { type: intent.kind === 'PICKUP' ? 'PICKED_UP' : 'SUBTRACTED', ...base };
                 order = { orderId: intent.orderId!, status: intent.kind === 'PICKUP' ? 'COMPLETED' : 'SUBTRACTED', cellId: intent.cellId };
-                message = intent.kind === 'PICKUP' ? 'Thank you, goodbye' : `Parcel removed from cell ${intent.cellId}`;
+                message = intent.kind === 'SUBTRACT' ? `Parcel removed from cell ${intent.cellId}` : isReturn ? `Return collected from cell ${intent.cellId}` : 'Thank you, goodbye';
             } else message = `The parcel is still in cell ${intent.cellId}`;
         } else message = `Cell ${intent.cellId} closed`;
         const events = this.store.resolveIntent(intent.intentId, { events: event ? [event] : [], order });

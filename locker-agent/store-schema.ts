@@ -10,7 +10,8 @@ CREATE TABLE IF NOT EXISTS orders (
     status TEXT NOT NULL,
     cell_size TEXT,
     cell_id TEXT,
-    storage_end TEXT
+    storage_end TEXT,
+    kind TEXT
 );
 CREATE INDEX IF NOT EXISTS orders_down ON orders (down_code);
 CREATE INDEX IF NOT EXISTS orders_up ON orders (up_code);
@@ -35,4 +36,6 @@ CREATE TABLE IF NOT EXISTS commands_done (command_id TEXT PRIMARY KEY, response 
 export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type: string }> = [
     // The cloud's storage end of a placed order (issue 22).
     { table: 'orders', column: 'storage_end', type: 'TEXT' },
+    // Returns (issue 22): NULL is a delivery.
+    { table: 'orders', column: 'kind', type: 'TEXT' },
 ];

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
-import { CONTRACT_VERSION, SyncMessageWithCells, type CellMapEntry, type CellSize, type CodeKind, type LockerEvent, type OrderStatus, type SyncOrder } from '../shared/mqtt/index.ts';
+import { CONTRACT_VERSION, SyncMessageWithCells, type CellMapEntry, type CellSize, type CodeKind, type LockerEvent, type OrderKind, type OrderStatus, type SyncOrder } from '../shared/mqtt/index.ts';
 import { ADDED_COLUMNS, SCHEMA } from './store-schema.ts';
 import { prepareSqliteFile, restrictSqliteCompanions } from '../shared/private-files.ts';
 
@@ -14,6 +14,8 @@ export interface StoredOrder {
     cellId: string | null;
     /** End of the storage period (ISO) as the cloud last sent it; null until placed, or from an older cloud. */
     storageEnd: string | null;
+    /** RETURN: the sender drops off (DOWN), a courier collects (UP); only the words differ */
+    kind: OrderKind;
 }
 
 export type IntentKind = 'PLACE' | 'PICKUP' | 'SUBTRACT' | 'OPEN';
@@ -165,10 +167,10 @@ export class AgentStore {
         const local = this.order(o.orderId);
         const keepLocal = local !== undefined && STATUS_RANK[local.status] > STATUS_RANK[o.status];
         this.sql(
-                `INSERT INTO orders (order_id, down_code, up_code, subtract_code, not_paid_amount, status, cell_size, cell_id, storage_end)
-                 VALUES (@orderId, @down, @up, @subtract, @notPaid, @status, @cellSize, @cellId, @storageEnd)
+                `INSERT INTO orders (order_id, down_code, up_code, subtract_code, not_paid_amount, status, cell_size, cell_id, storage_end, kind)
+                 VALUES (@orderId, @down, @up, @subtract, @notPaid, @status, @cellSize, @cellId, @storageEnd, @kind)
                  ON CONFLICT(order_id) DO UPDATE SET down_code = @down, up_code = @up, subtract_code = @subtract,
-                   not_paid_amount = @notPaid, status = @status, cell_size = @cellSize, cell_id = @cellId, storage_end = @storageEnd`,
+                   not_paid_amount = @notPaid, status = @status, cell_size = @cellSize, cell_id = @cellId, storage_end = @storageEnd, kind = @kind`,
         ).run({
                 orderId: o.orderId,
                 down: o.codes.DOWN,
@@ -177,6 +179,7 @@ export class AgentStore {
                 notPaid: o.notPaidAmount,
                 status: keepLocal ? local.status : o.status,
                 cellSize: o.cellSize ?? null,
+                kind: o.kind === 'RETURN' ? 'RETURN' : null,
                 cellId: (keepLocal ? local.cellId : o.cellId) ?? local?.cellId ?? null,
                 storageEnd: o.storageEnd ?? local?.storageEnd ?? null,
             });
@@ -339,6 +342,7 @@ interface OrderRow {
     cell_size: CellSize | null;
     cell_id: string | null;
     storage_end: string | null;
+    kind: string | null;
 }
 
 interface IntentRow {
@@ -359,6 +363,7 @@ function toOrder(row: OrderRow): StoredOrder {
         cellSize: row.cell_size,
         cellId: row.cell_id,
         storageEnd: row.storage_end,
+        kind: row.kind === 'RETURN' ? 'RETURN' : 'DELIVERY',
     };
 }
 

@@ -35,6 +35,7 @@ export function localCloudView(deps: AppDeps, testOrders: { companyId: string })
         endDateTime: o.endDateTime,
         notPaidAmount: o.notPaidAmount,
         createdAt: o.createdAt,
+        ...(o.kind === 'RETURN' && { kind: 'RETURN' as const }),
       }));
     },
     async createTestOrder(lockerId, { pay }) {

@@ -315,6 +315,8 @@ export interface Schemas {
     reserveUntil?: string;
     createdAt: string;
     updatedAt: string;
+    /** extension: present only on a return (created with `kind: RETURN`); absent on a delivery */
+    kind?: "RETURN";
   };
   OrderCode: {
     /** cuid2 */
@@ -411,6 +413,8 @@ export interface Schemas {
     reserveUntil?: string;
     createdAt: string;
     updatedAt: string;
+    /** extension: present only on a return (created with `kind: RETURN`); absent on a delivery */
+    kind?: "RETURN";
     /** with `withToUser=true` */
     toUser?: Schemas["Recipient"] | null;
     /** with `withCell=true`; null before placement */
@@ -851,7 +855,7 @@ export interface Schemas {
       object: Schemas["Order"];
     };
   };
-  WebhookEventType: "order.created" | "order.delivered" | "order.completed" | "order.subtracted" | "order.cancelled" | "order.extended" | "order.redirected" | "order.expired";
+  WebhookEventType: "order.created" | "order.delivered" | "order.completed" | "order.subtracted" | "order.cancelled" | "order.extended" | "order.redirected" | "order.expired" | "order.dropped_off" | "order.collected";
   WebhookSubscription: {
     id: string;
     url: string;
@@ -1040,6 +1044,8 @@ export interface Operations {
       };
       /** extension, sized orders only: until when the cell is held (default 72 hours from now, at most 14 days); unplaced by then, the order becomes EXPIRED */
       reserveUntil?: string;
+      /** extension: RETURN makes `toUserPhone` the sender, who drops the parcel off with the DOWN code (sent by SMS at creation when `sendMessage` is true); a courier collects it with the UP code. Default DELIVERY */
+      kind?: "DELIVERY" | "RETURN";
     };
     response: Schemas["Order"];
   };
@@ -1112,6 +1118,16 @@ export interface Operations {
       days: number;
     };
     response: Schemas["Order"];
+  };
+  getIntegrationCompanyOrderIdQrSvg: {
+    method: "GET";
+    path: "/api/v1/integration/company/order/{id}/qr.svg";
+    params: {
+      id: string;
+    };
+    query: Record<string, unknown>;
+    body: undefined;
+    response: unknown;
   };
   postIntegrationCompanyOrderIdRedirect: {
     method: "POST";

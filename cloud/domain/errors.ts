@@ -38,6 +38,7 @@ export const ERROR_CODES = [
   'EVENT_NOT_FOUND',
   'PARCEL_TOO_BIG',
   'NO_FITTING_CELL',
+  'ORDER_NOT_A_RETURN',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -5,8 +5,12 @@
  *   DELIVERED_TO_POSTOMAT webhooks (status 0);
  * - COMPLETED: PARCEL / TRANSFERRED_TO_CLIENT webhooks (status 1);
  * - never anything for CREATED.
+ * A RETURN (an extension) follows the same rules but one: its phone is the sender's, who
+ * dropped the parcel off, so its placement sends no pickup code to that phone (the UP code is
+ * the collecting courier's, read by the company); the sender got the DOWN code at creation.
  * Pure rules: the caller loads the facts and writes the rows.
  */
+import type { OrderKind } from '../../shared/mqtt/schemas.ts';
 import type { EventKind } from './event-kinds.ts';
 import type { WebhookSubtype } from './platform/enums.ts';
 
@@ -20,6 +24,8 @@ export interface TransitionFacts {
   orderId: string;
   to: string;
   sendMessage: boolean;
+  /** absent: DELIVERY */
+  kind?: OrderKind;
   recipientPhone: string;
   companyNotificationUrl: string | null;
   /** webhooks of the matching subtype for this order's companies */
@@ -51,7 +57,7 @@ export function eventsForTransition(f: TransitionFacts): NewEvent[] {
     // The status is read again at sending time, as the spec says; the row keeps the order id.
     out.push({ kind: 'COMPANY_NOTIFICATION', event: f.to, target: f.companyNotificationUrl, payload: { orderId: f.orderId }, secretHeader: null });
   }
-  if (f.to === 'DELIVERED' && f.sendMessage) {
+  if (f.to === 'DELIVERED' && f.sendMessage && f.kind !== 'RETURN') {
     // Only the order id: the text, with the pickup code, is rendered when it is sent.
     out.push({ kind: 'SMS', event: 'PICKUP_CODE', target: f.recipientPhone, payload: { orderId: f.orderId }, secretHeader: null });
   }

@@ -15,7 +15,7 @@ import { newId } from '../storage/ids.ts';
 import type { OutboxEventTable, EventState } from '../storage/outbox-schema.ts';
 import { postJson, type PostJson, type PostResult } from './http-post.ts';
 import { webhookBody } from './webhook-body.ts';
-import { smsText, type SmsProvider } from './sms.ts';
+import { dropOffSmsText, smsText, type SmsProvider } from './sms.ts';
 import { ClaimLoop } from './claim-loop.ts';
 
 export interface DispatcherOptions {
@@ -144,24 +144,30 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable> {
       case 'SMS': {
         const message = await this.smsFor(payload.orderId, row.event);
         if (!message) return { state: 'FAILED', result: { error: 'order or pickup code not found', latencyMs: 0 } };
+        // The last guard of the courier's code: a return's sender gets only the drop-off code.
+        if (message.isReturn && row.event !== 'DROP_OFF_CODE') return { state: 'SKIPPED', result: { error: "a return's sender never gets the pickup code", latencyMs: 0 } };
         const result = await this.deps.sms.send(row.target, message.text, [message.code]);
         return { state: isSuccess(result) ? 'SENT' : 'FAILED', result };
       }
     }
   }
 
+  /** A return's sender gets its DOWN code (drop-off, DROP_OFF_CODE); everyone else the UP code (pickup). */
   private async smsFor(orderId: string, event: string) {
+    const codeType = event === 'DROP_OFF_CODE' ? 'DOWN' : 'UP';
     const row = await this.deps.db
       .selectFrom('locker_order as o')
       .innerJoin('postomat as p', 'p.id', 'o.postomatId')
       .leftJoin('cell as c', 'c.id', 'o.cellId')
-      .innerJoin('order_code as k', (j) => j.onRef('k.orderId', '=', 'o.id').on('k.type', '=', 'UP'))
-      .select(['p.title', 'p.shortId', 'c.number', 'k.password', 'o.endDateTime'])
+      .innerJoin('order_code as k', (j) => j.onRef('k.orderId', '=', 'o.id').on('k.type', '=', codeType))
+      .select(['p.title', 'p.shortId', 'c.number', 'k.password', 'o.endDateTime', 'o.kind'])
       .where('o.id', '=', orderId)
       .executeTakeFirst();
     if (!row) return undefined;
     const mapUrl = `${this.options.publicBaseUrl.replace(/\/$/, '')}/api/v1/public/postomat/map/${encodeURIComponent(row.shortId)}`;
-    return { code: row.password, text: smsText({ lockerTitle: row.title, cellNumber: row.number, code: row.password, until: row.endDateTime, mapUrl, redirected: event === 'REDIRECTED' }) };
+    const isReturn = row.kind === 'RETURN';
+    if (codeType === 'DOWN') return { code: row.password, isReturn, text: dropOffSmsText({ lockerTitle: row.title, code: row.password, mapUrl }) };
+    return { code: row.password, isReturn, text: smsText({ lockerTitle: row.title, cellNumber: row.number, code: row.password, until: row.endDateTime, mapUrl, redirected: event === 'REDIRECTED' }) };
   }
 }
 

@@ -15,6 +15,7 @@ export async function recordTransitionEvents(trx: Db, order: LockerOrderTable, t
     orderId: order.id,
     to,
     sendMessage: order.sendMessage === 1,
+    kind: order.kind,
     recipientPhone: recipient?.phone ?? '',
     companyNotificationUrl: company?.notificationUrl ?? null,
     // Platform webhooks live in the same database: matched in the same transaction.
@@ -56,9 +57,24 @@ const CHANGE_SMS: Record<string, string> = {
 };
 
 /** The recipient's SMS after a change (extended, redirected): only for orders whose recipient gets messages. */
-export async function recordChangeSms(trx: Db, order: LockerOrderTable, type: string, at: Date): Promise<number> {
+export function recordChangeSms(trx: Db, order: LockerOrderTable, type: string, at: Date): Promise<number> {
   const event = CHANGE_SMS[type];
-  if (!event || order.sendMessage !== 1) return 0;
+  return event ? recordOrderSms(trx, order, event, at) : Promise.resolve(0);
+}
+
+/**
+ * A return's sender gets the drop-off (DOWN) code when the return is created (issue 22): the
+ * text, with the code, is rendered at sending time like every SMS. Only with sendMessage.
+ */
+export function recordDropOffSms(trx: Db, order: LockerOrderTable, at: Date): Promise<number> {
+  return order.kind === 'RETURN' ? recordOrderSms(trx, order, 'DROP_OFF_CODE', at) : Promise.resolve(0);
+}
+
+async function recordOrderSms(trx: Db, order: LockerOrderTable, event: string, at: Date): Promise<number> {
+  if (order.sendMessage !== 1) return 0;
+  // A return's phone is its sender's: after the drop-off code it has nothing to collect, and a
+  // pickup text (extended, redirected) would carry the courier's UP code to them.
+  if (order.kind === 'RETURN' && event !== 'DROP_OFF_CODE') return 0;
   const recipient = await trx.selectFrom('recipient').select('phone').where('id', '=', order.toUserId).executeTakeFirst();
   if (!recipient) return 0;
   await trx.insertInto('outbox_event').values({

@@ -46,3 +46,8 @@ export function smsText(o: { lockerTitle: string; cellNumber: number | null; cod
   const cell = o.cellNumber === null ? '' : `, cell ${o.cellNumber}`;
   return `Your parcel is in locker "${o.lockerTitle}"${cell}${until}. Pickup code: ${o.code}. Map: ${o.mapUrl}`;
 }
+
+/** A return's sender: where to drop it off and the code that opens a cell for it. */
+export function dropOffSmsText(o: { lockerTitle: string; code: string; mapUrl: string }): string {
+  return `Drop your return off at locker "${o.lockerTitle}". Drop-off code: ${o.code}. Map: ${o.mapUrl}`;
+}

@@ -35,6 +35,8 @@ export const DEFAULT_STATUS: Record<ErrorCode, number> = {
   // Extensions (issue 22): the state forbids the change.
   ORDER_ALREADY_PLACED: 409,
   ORDER_NOT_DELIVERED: 409,
+  // Returns: the drop-off QR code is a return's.
+  ORDER_NOT_A_RETURN: 409,
   STORAGE_PERIOD_TOO_LONG: 409,
   TOO_MANY_SUBSCRIPTIONS: 409,
   SUBSCRIPTION_NOT_FOUND: 404,

@@ -24,6 +24,9 @@ import { IdParams } from './schemas.ts';
 import { Order } from './responses.ts';
 import { presentOrder } from './present.ts';
 import { idempotencyKeyOf, reusedKeyIs409 } from './idempotency-key.ts';
+import { DomainError } from '../domain/errors.ts';
+import { encodeQr, qrSvg } from '../domain/qr-code.ts';
+import { findOrderWithDownCode } from '../storage/order-queries.ts';
 
 export const ExtendBody = z.object({ days: integer().min(1).max(MAX_STORAGE_DAYS).meta({ description: 'days added to the storage period' }) });
 
@@ -52,6 +55,14 @@ export function extensionRoutes(r: Routes, deps: AppDeps): void {
 
   r.post('/order/:id/redirect', route({ params: IdParams, body: RedirectBody, response: Order }, ({ params, body, req }) =>
     once(req, async (tx, now) => presentOrder(await redirectOrder(tx, { randomInt: deps.randomInt, config: deps.config }, company(req), params.id, body.postomatId, now)), CREATE_REDRAW_ATTEMPTS)));
+  // Returns: the sender's drop-off code as a QR code, for a scanner at the locker (the code's
+  // digits, nothing else: the scanner types them like the keypad). A secret: never cached.
+  r.get('/order/:id/qr.svg', route({ params: IdParams }, async ({ params, req, res }) => {
+    const found = await findOrderWithDownCode(deps.db, company(req), params.id);
+    if (!found?.down) throw new DomainError('ORDER_NOT_FOUND');
+    if (found.order.kind !== 'RETURN') throw new DomainError('ORDER_NOT_A_RETURN', `order ${found.order.id} is a delivery`);
+    res.type('image/svg+xml').set('Cache-Control', 'no-store').send(qrSvg(encodeQr(found.down.password).matrix));
+  }));
 
   const S = '/webhook-subscriptions';
   const owner = (req: Request) => lockerOwner(company(req));

@@ -35,6 +35,8 @@ export function presentOrder(o: LockerOrderTable): OrderOut {
     ...(o.cellSize && o.reserveUntil ? { reserveUntil: o.reserveUntil } : {}),
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,
+    // An extension field, only on returns: a delivery's answer stays the spec's, to the letter.
+    ...(o.kind === 'RETURN' && { kind: o.kind }),
   };
 }
 

@@ -58,6 +58,7 @@ export const Order = z.object({
   reserveUntil: isoTime().optional().meta({ description: 'extension, sized orders only: the cell is held until then; unplaced by then, the order becomes EXPIRED' }),
   createdAt: isoTime(),
   updatedAt: isoTime(),
+  kind: z.literal('RETURN').optional().meta({ description: 'extension: present only on a return (created with `kind: RETURN`); absent on a delivery' }),
 }).meta({ id: 'Order' });
 
 export const Postomat = z.object({

@@ -4,7 +4,7 @@ import { cuid2, integer, optionalPaging, pageNumber, pageSize, qArray, qBool, qI
 import { line, text, TEXT_MAX } from '../http/text.ts';
 import { MAX_STORAGE_DAYS, ORDER_STATUSES } from '../domain/order-states.ts';
 import { LOCKER_PHONE, LOCKER_PHONE_MAX } from '../domain/phone.ts';
-import { CellSize } from '../../shared/mqtt/schemas.ts';
+import { CellSize, OrderKind } from '../../shared/mqtt/schemas.ts';
 import { DEFAULT_RESERVE_HOURS, DIMENSION_MAX_MM, MAX_RESERVE_DAYS } from '../domain/cell-sizes.ts';
 
 export const IdParams = z.object({ id: cuid2() });
@@ -32,6 +32,9 @@ export const CreateOrderBody = z.object({
   reserveUntil: z.iso.datetime({ offset: true }).optional().meta({
     description: `extension, sized orders only: until when the cell is held (default ${DEFAULT_RESERVE_HOURS} hours from now, at most ${MAX_RESERVE_DAYS} days); unplaced by then, the order becomes EXPIRED`,
     example: '2026-01-18T09:30:00.000Z',
+  }),
+  kind: OrderKind.optional().meta({
+    description: 'extension: RETURN makes `toUserPhone` the sender, who drops the parcel off with the DOWN code (sent by SMS at creation when `sendMessage` is true); a courier collects it with the UP code. Default DELIVERY',
   }),
 }).superRefine((b, ctx) => {
   if (b.cellSize !== undefined && b.dimensions !== undefined) ctx.addIssue({ code: 'custom', path: ['dimensions'], message: 'must not be given with cellSize' });

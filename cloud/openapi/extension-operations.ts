@@ -49,6 +49,14 @@ export const EXTENSION_OPERATIONS: Record<string, OperationDoc> = {
       'Read live from the database at each request. A parcel of a size can be booked while that size or a larger one has `available` above 0.',
     errors: [row(404, 'POSTOMAT_NOT_FOUND', 'no active locker has this id')],
   },
+  [`GET ${L}/order/{id}/qr.svg`]: {
+    tag: TAG,
+    summary: "A return's drop-off code as a QR code (SVG)",
+    description: 'For an order created with `kind: RETURN`: its DOWN code (the sender\'s drop-off code, four digits) as a QR code, an SVG image to show the sender ' +
+      '(a locker\'s code scanner reads it like typed digits). Byte mode, error correction level M, a quiet zone of four modules. The code is a secret: the answer is `Cache-Control: no-store`.',
+    errors: [ORDER_NOT_FOUND, row(409, 'ORDER_NOT_A_RETURN', 'the order is a delivery: its codes are not shown as QR codes')],
+    contentType: 'image/svg+xml',
+  },
   [`GET ${S}`]: { tag: TAG, summary: 'List webhook subscriptions', description: "The company's live subscriptions, oldest first (secrets are never listed)." },
   [`POST ${S}`]: post({
     summary: 'Subscribe to events',

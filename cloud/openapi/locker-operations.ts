@@ -21,6 +21,8 @@ export interface OperationDoc {
   example?: unknown;
   /** extra request headers */
   headers?: Array<{ name: string; required: boolean; description: string; maxLength?: number }>;
+  /** a success answer that is not JSON (its media type) */
+  contentType?: string;
 }
 
 const L = '/api/v1/integration/company';

@@ -26,8 +26,8 @@ const action = (summary: string, what: string, extra: ErrorRow[] = []): Operatio
 });
 
 export const SANDBOX_OPERATIONS: Record<string, OperationDoc> = {
-  [`POST ${S}/orders/{id}/place`]: action('A courier places the parcel', 'Types the DOWN code on the simulated keypad, puts the parcel into the cell that opens and shuts the door: the order becomes DELIVERED, and its SMS and webhooks follow as in production.'),
-  [`POST ${S}/orders/{id}/collect`]: action('The recipient collects the parcel', 'Types the UP code, takes the parcel, shuts the door: COMPLETED, and the company is notified. While the order is unpaid the locker refuses (409 `LOCKER_REFUSED` with its display) and the order stays DELIVERED.'),
+  [`POST ${S}/orders/{id}/place`]: action('A courier places the parcel', 'Types the DOWN code on the simulated keypad, puts the parcel into the cell that opens and shuts the door: the order becomes DELIVERED, and its SMS and webhooks follow as in production. For a return (`kind: RETURN`) this is the sender\'s drop-off.'),
+  [`POST ${S}/orders/{id}/collect`]: action('The recipient collects the parcel', 'Types the UP code, takes the parcel, shuts the door: COMPLETED, and the company is notified. While the order is unpaid the locker refuses (409 `LOCKER_REFUSED` with its display) and the order stays DELIVERED. For a return this is the courier\'s collection.'),
   [`POST ${S}/orders/{id}/subtract`]: action('Staff take the parcel back', 'Types the SUBTRACT code, takes the parcel out, shuts the door: SUBTRACTED.'),
   [`POST ${S}/orders/{id}/expire`]: {
     tag: 'Sandbox',

@@ -3,6 +3,7 @@
  * company's maintained counters, (with `pay`) the balance debit and the change record that
  * carries the codes to the locker commit together or not at all.
  */
+import type { OrderKind } from '../../shared/mqtt/schemas.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { DomainError } from '../domain/errors.ts';
 import { CODE_TYPES } from '../domain/order-states.ts';
@@ -30,6 +31,8 @@ export interface CreateOrderInput {
   dimensions?: ParcelDimensions;
   /** ISO time, checked against the clock by the caller (domain/cell-sizes.ts reserveUntilProblem) */
   reserveUntil?: string;
+  /** RETURN: the phone is the sender's, who drops the parcel off (docs/decisions.md, "Returns") */
+  kind?: OrderKind;
 }
 
 export interface CreateOrderDeps {
@@ -112,6 +115,7 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
     startDateTime: null,
     endDateTime: null,
     ...(held ? { cellSize: held.cellSize, reserveUntil: held.reserveUntil } : {}),
+    kind: input.kind ?? 'DELIVERY',
     createdAt: now,
     updatedAt: now,
   };

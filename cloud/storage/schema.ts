@@ -4,6 +4,7 @@
  * - timestamps as fixed-width ISO 8601 text (sorts and compares the same in both),
  * - money as integer minor units (sums stay exact), shown as numbers by the API layer.
  */
+import type { OrderKind } from '../../shared/mqtt/schemas.ts';
 import type { ExtensionTables } from './webhook-schema.ts';
 import type { ColumnType, Generated } from 'kysely';
 
@@ -130,6 +131,8 @@ export interface LockerOrderTable {
   cellSize?: string | null;
   /** Until when a sized order holds its cell; past it, unplaced, it becomes EXPIRED (migration 024). */
   reserveUntil?: Iso | null;
+  /** DELIVERY or RETURN (migration 025; the column defaults to DELIVERY, hence optional here). */
+  kind?: OrderKind;
   createdAt: Iso;
   updatedAt: Iso;
 }

@@ -34,7 +34,7 @@ export async function fullSync(db: Db, postomatId: string, version: number): Pro
   const orders = await db
     .selectFrom('locker_order as o')
     .leftJoin('cell as c', 'c.id', 'o.cellId')
-    .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.notPaidAmount', 'o.endDateTime', 'o.cellSize', 'c.number as cellNumber'])
+    .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.notPaidAmount', 'o.endDateTime', 'o.cellSize', 'o.kind', 'c.number as cellNumber'])
     .where('o.postomatId', '=', postomatId)
     .where('o.status', 'in', ['CREATED', 'DELIVERED'])
     .where('o.isActive', '=', 1)
@@ -57,7 +57,7 @@ export async function deltaSync(db: Db, postomatId: string, since: number, versi
       ...(await db
         .selectFrom('locker_order as o')
         .leftJoin('cell as c', 'c.id', 'o.cellId')
-        .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.notPaidAmount', 'o.endDateTime', 'o.cellSize', 'c.number as cellNumber'])
+        .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.notPaidAmount', 'o.endDateTime', 'o.cellSize', 'o.kind', 'c.number as cellNumber'])
         .where('o.id', 'in', ids.slice(i, i + CHUNK))
         .execute()),
     );
@@ -84,6 +84,7 @@ interface OrderRow {
   notPaidAmount: number;
   endDateTime: string | null;
   cellSize?: string | null;
+  kind?: string;
   cellNumber: number | null;
 }
 
@@ -110,6 +111,8 @@ async function withCodes(db: Db, orders: OrderRow[]): Promise<SyncOrder[]> {
       cellId: o.cellNumber === null ? null : String(o.cellNumber),
       // Only a placed parcel has a storage end (issue 22: an extension reaches the locker).
       ...(o.status === 'DELIVERED' && o.endDateTime ? { storageEnd: o.endDateTime } : {}),
+      // Only a return says so: a delivery's message stays as it was (older agents, the contract's 1.0).
+      ...(o.kind === 'RETURN' && { kind: 'RETURN' as const }),
     };
   });
 }

@@ -11,10 +11,14 @@ import { presentOrder } from '../locker-api/present.ts';
 import type { WebhookEventType } from './schemas.ts';
 import { lockerOwner, ownedBy, ownerColumns, type WebhookOwner } from './owner.ts';
 
-/** The event a status change is, if any (CREATED has its own call at creation). */
-export function eventTypeForStatus(to: string): WebhookEventType | undefined {
-  if (to === 'DELIVERED') return 'order.delivered';
-  if (to === 'COMPLETED') return 'order.completed';
+/**
+ * The event a status change is, if any (CREATED has its own call at creation). A return's
+ * placement and collection have their own types: the sender dropped it off, a courier collected it.
+ */
+export function eventTypeForStatus(to: string, kind?: string): WebhookEventType | undefined {
+  const isReturn = kind === 'RETURN';
+  if (to === 'DELIVERED') return isReturn ? 'order.dropped_off' : 'order.delivered';
+  if (to === 'COMPLETED') return isReturn ? 'order.collected' : 'order.completed';
   if (to === 'SUBTRACTED') return 'order.subtracted';
   return undefined;
 }

@@ -4,7 +4,11 @@ import { cuid2, integer, qInt } from '../http/query.ts';
 import { Order, isoTime } from '../locker-api/responses.ts';
 import { DELIVERY_STATES } from './tables.ts';
 
-export const WEBHOOK_EVENT_TYPES = ['order.created', 'order.delivered', 'order.completed', 'order.subtracted', 'order.cancelled', 'order.extended', 'order.redirected', 'order.expired'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'order.created', 'order.delivered', 'order.completed', 'order.subtracted', 'order.cancelled', 'order.extended', 'order.redirected', 'order.expired',
+  // A return's steps (kind RETURN): the sender dropped it off, a courier collected it.
+  'order.dropped_off', 'order.collected',
+] as const;
 export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({ id: 'WebhookEventType' });
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 

@@ -260,7 +260,7 @@ function renderCloud(cloud, problem) {
         'tr',
         { dataset: { order: o.orderId, status: o.status } },
         el('td', { class: 'mono', text: o.orderId }),
-        el('td', {}, el('span', { class: `badge status-${o.status}`, text: o.status })),
+        el('td', {}, el('span', { class: `badge status-${o.status}`, text: o.kind === 'RETURN' ? `${o.status} · return` : o.status })),
         el('td', { text: o.cell ?? '–' }),
         el('td', { text: o.endDateTime ? new Date(o.endDateTime).toLocaleString() : '–' }),
         el('td', { text: o.notPaidAmount ? money(o.notPaidAmount) : '–' }),

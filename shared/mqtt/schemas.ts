@@ -31,6 +31,15 @@ export const LockerCode = z.string().regex(/^\d{4}$/, 'a code is 4 digits');
 export const CodeKind = z.enum(['DOWN', 'UP', 'SUBTRACT']);
 export type CodeKind = z.infer<typeof CodeKind>;
 
+/**
+ * What the order carries through the locker: a DELIVERY (the spec's flow: a courier places, the
+ * recipient collects) or a RETURN (the sender drops off with the DOWN code, a courier collects
+ * with the UP code). The codes work the same either way; the kind changes only what the agent
+ * tells the person at the door.
+ */
+export const OrderKind = z.enum(['DELIVERY', 'RETURN']);
+export type OrderKind = z.infer<typeof OrderKind>;
+
 /** One order as the agent needs it: its three codes, what is still to pay, where it is. */
 export const SyncOrder = z.object({
     orderId: MessageId,
@@ -44,6 +53,11 @@ export const SyncOrder = z.object({
     cellId: CellName.nullable().optional(),
     /** End of the storage period, set by the cloud for a placed (DELIVERED) order; an extension moves it. */
     storageEnd: timestamp.optional(),
+    /**
+     * Sent only for a RETURN (absent = DELIVERY), so a delivery's message is unchanged. An agent
+     * that ignores it runs a return as a delivery, which opens the same cells on the same codes.
+     */
+    kind: OrderKind.optional(),
 });
 export type SyncOrder = z.infer<typeof SyncOrder>;
 

@@ -76,3 +76,32 @@ describe('agent store', () => {
         assert.equal(store.order('a'), undefined);
     });
 });
+
+describe('agent store: returns (issue 22)', () => {
+    it('keeps an order\'s kind, and an older store without the column gets it when opened', async () => {
+        const dir = tempDir('store-kind');
+        try {
+            // A store written by an agent older than returns: the orders table without `kind`.
+            const { default: Database } = await import('better-sqlite3');
+            const old = new Database(`${dir.path}/agent.db`);
+            old.exec(`CREATE TABLE orders (order_id TEXT PRIMARY KEY, down_code TEXT NOT NULL, up_code TEXT NOT NULL, subtract_code TEXT NOT NULL,
+                not_paid_amount INTEGER NOT NULL, status TEXT NOT NULL, cell_size TEXT, cell_id TEXT)`);
+            old.exec(`INSERT INTO orders VALUES ('old', '1111', '2222', '3333', 0, 'CREATED', NULL, NULL)`);
+            old.close();
+            const store = AgentStore.open(dir.path);
+            try {
+                assert.equal(store.order('old')?.kind, 'DELIVERY', 'an order from before returns is a delivery');
+                store.applySync(syncOf([order('ret', ['4444', '5555', '6666'], { kind: 'RETURN' }), order('del', ['7777', '8888', '9999'])], 1));
+                assert.equal(store.order('ret')?.kind, 'RETURN');
+                assert.equal(store.order('del')?.kind, 'DELIVERY');
+                // A later upsert without the field (a delivery) is a delivery.
+                store.applySync(syncOf([order('ret', ['4444', '5555', '6666'])], 2, false));
+                assert.equal(store.order('ret')?.kind, 'DELIVERY');
+            } finally {
+                store.close();
+            }
+        } finally {
+            dir.remove();
+        }
+    });
+});

@@ -61,6 +61,35 @@ for (const dialect of DIALECTS) {
       assert.ok(!logLines.some((l) => l.includes(up) && l.includes('sms')), 'the code never reaches the log');
     });
 
+    it("a return (issue 22): the sender's SMS carries the DOWN code at creation, and never the UP code", async () => {
+      const res = await cloud.request('POST', `${BASE}/order/create`, { token: w.companyB.key, body: { toUserPhone: '+996555123457', postomatId: w.near.id, sendMessage: true, kind: 'RETURN' } });
+      assert.equal(res.status, 200, res.text);
+      const order = res.body;
+      const [row] = await settled(order.id, 1);
+      assert.deepEqual([row.kind, row.event, row.state], ['SMS', 'DROP_OFF_CODE', 'SENT']);
+      const code = (type: string) => cloud.request('GET', `${BASE}/order/${order.id}/${type}`, { token: w.companyB.key }).then((r) => r.body.password as string);
+      const [down, up] = [await code('down-code'), await code('up-code')];
+      const { to, text } = JSON.parse(sms.received.at(-1)!.body);
+      assert.equal(to, '+996555123457');
+      assert.equal(text, `Drop your return off at locker "${w.near.title}". Drop-off code: ${down}. Map: https://lockers.example.com/api/v1/public/postomat/map/ZETA01`);
+      // Dropped off: no pickup SMS to the sender.
+      await placeOrder(cloud.storage, order.id, w.near.cells[2].id, cloud.clock.now());
+      await settled(order.id, 1);
+      // Whatever queued one anyway (a later change's SMS), the dispatcher will not send the UP code to a return's phone.
+      const sent = sms.received.length;
+      await cloud.storage.db.insertInto('outbox_event').values({
+        id: 'manualpickupsms0000000000', kind: 'SMS', event: 'PICKUP_CODE', orderId: order.id, target: '+996555123457', payload: JSON.stringify({ orderId: order.id }),
+        secretHeader: null, state: 'PENDING', claimedBy: null, claimedUntil: null, httpStatus: null, error: null, latencyMs: null, createdAt: cloud.clock.now().toISOString(), sentAt: null,
+      }).execute();
+      cloud.dispatcher.wake();
+      const rows2 = await settled(order.id, 2);
+      const skipped = rows2.find((r) => r.event === 'PICKUP_CODE')!;
+      assert.equal(skipped.state, 'SKIPPED');
+      assert.match(skipped.error ?? '', /never gets the pickup code/);
+      assert.equal(sms.received.length, sent);
+      assert.ok(!sms.received.some((m) => JSON.parse(m.body).text.includes(`code: ${up}.`)), 'the UP code never left');
+    });
+
     it('no SMS for an order created with sendMessage: false', async () => {
       const order = await create(false);
       await placeOrder(cloud.storage, order.id, w.near.cells[2].id, cloud.clock.now());

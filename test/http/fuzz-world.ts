@@ -53,6 +53,10 @@ export async function seedFuzzWorld(cloud: TestCloud): Promise<FuzzWorld> {
   const toRedirect = await cloud.request('POST', '/api/v1/integration/company/order/create', {
     token: lockerKey, body: { toUserPhone: '+996700000006', postomatId: lw.near.id, sendMessage: false },
   });
+  // Returns: a return, for its drop-off QR code.
+  const aReturn = await cloud.request('POST', '/api/v1/integration/company/order/create', {
+    token: lockerKey, body: { toUserPhone: '+996700000007', postomatId: lw.near.id, sendMessage: false, kind: 'RETURN' },
+  });
   await placeOrder(cloud.storage, toExtend.body.id, lw.near.cells[0].id, new Date());
   const events = await cloud.request('GET', '/api/v1/integration/company/webhook-subscriptions/events', { token: lockerKey });
   const eventId = events.body?.data?.[0]?.id as string;
@@ -76,7 +80,7 @@ export async function seedFuzzWorld(cloud: TestCloud): Promise<FuzzWorld> {
   }
   // Deleted by the baseline request; never the key the suite authenticates with.
   const spareKey = await cloud.request('POST', '/api/v1/logistic-company/api-key/create', { token: accessToken, body: { title: 'spare' } });
-  for (const res of [login, order, parcel, webhook, spareKey, subscription, spareSubscription, toCancel, toExtend, toRedirect, events]) {
+  for (const res of [login, order, parcel, webhook, spareKey, subscription, spareSubscription, toCancel, toExtend, toRedirect, events, aReturn]) {
     if (res.status >= 300) throw new Error(`fuzz world: setup request failed ${res.status} ${res.text}`);
   }
 
@@ -94,6 +98,7 @@ export async function seedFuzzWorld(cloud: TestCloud): Promise<FuzzWorld> {
     [`POST ${L}/order/:id/extend`]: { params: { id: toExtend.body.id }, body: { days: 1 } },
     [`POST ${L}/order/:id/redirect`]: { params: { id: toRedirect.body.id }, body: { postomatId: lw.far.id } },
     [`GET ${L}/postomat/:id/availability`]: { params: { id: lw.near.id } },
+    [`GET ${L}/order/:id/qr.svg`]: { params: { id: aReturn.body.id } },
     [`GET ${L}/webhook-subscriptions`]: {},
     [`POST ${L}/webhook-subscriptions`]: { body: { url: 'http://127.0.0.1:9/more', eventTypes: ['order.completed'] } },
     [`GET ${L}/webhook-subscriptions/events`]: { query: { limit: '5' } },

@@ -77,6 +77,20 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await outboxEvents(paid.id), ['COMPLETED'], "the company's notification is queued");
     });
 
+    it('a return: place is the sender\'s drop-off, collect the courier\'s collection (issue 22)', async () => {
+      const order = await orderAtLocker({ pay: true, sendMessage: true, kind: 'RETURN', toUserPhone: '+996555000333' });
+      const dropped = await post(`/orders/${order.id}/place`);
+      assert.equal(dropped.status, 200, dropped.text);
+      assert.equal(dropped.body.status, 'DELIVERED');
+      assert.match(dropped.body.display, /put your return in/, 'the locker speaks to a sender');
+      const collected = await post(`/orders/${order.id}/collect`);
+      assert.equal(collected.status, 200, collected.text);
+      assert.equal(collected.body.status, 'COMPLETED');
+      assert.equal(collected.body.cell, dropped.body.cell);
+      assert.match(collected.body.display, /collect the return/);
+      assert.deepEqual((await outboxEvents(order.id)).sort(), ['COMPLETED', 'DROP_OFF_CODE'], 'the drop-off code to the sender, no pickup code to them');
+    });
+
     it('subtract: staff take a placed parcel back: SUBTRACTED', async () => {
       const order = await orderAtLocker();
       assert.equal((await post(`/orders/${order.id}/place`)).status, 200);

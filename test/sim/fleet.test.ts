@@ -107,6 +107,27 @@ describe('simulator fleet and control API', () => {
         assert.equal(events.filter((e: any) => e.type === 'PLACED').length, 1);
     });
 
+    it('runs a return (issue 22): the sender drops off with the DOWN code, a courier collects with the UP code', async () => {
+        const orders = [
+            { orderId: 'o1', codes: { DOWN: '1234', UP: '5678', SUBTRACT: '9012' }, notPaidAmount: 0, status: 'DELIVERED', cellId: '1' },
+            { orderId: 'r1', codes: { DOWN: '4011', UP: '4012', SUBTRACT: '4013' }, notPaidAmount: 0, status: 'CREATED', kind: 'RETURN' },
+        ];
+        assert.equal((await call(url, 'POST', '/lockers/alpha/orders', orders)).json.applied, true);
+        const dropOff = await call(url, 'POST', '/lockers/alpha/keypad', { code: '4011' });
+        assert.equal(dropOff.json.display, 'Cell 2 is open: put your return in and close the door');
+        await call(url, 'POST', '/lockers/alpha/cells/2/parcel', { present: true });
+        await call(url, 'POST', '/lockers/alpha/cells/2/close');
+        const placed = await poll('PLACED of the return', async () => (await call(url, 'GET', '/lockers/alpha/events')).json.outbox.find((e: any) => e.type === 'PLACED' && e.orderId === 'r1'));
+        assert.equal(placed.cellId, '2');
+        await poll('the display: Return dropped off in cell 2. Thank you', async () => ((await call(url, 'GET', '/lockers/alpha/display')).json.last === 'Return dropped off in cell 2. Thank you' ? true : undefined));
+        const collect = await call(url, 'POST', '/lockers/alpha/keypad', { code: '4012' });
+        assert.equal(collect.json.display, 'Cell 2 is open: collect the return and close the door');
+        await call(url, 'POST', '/lockers/alpha/cells/2/parcel', { present: false });
+        await call(url, 'POST', '/lockers/alpha/cells/2/close');
+        await poll('PICKED_UP of the return', async () => (await call(url, 'GET', '/lockers/alpha/events')).json.outbox.find((e: any) => e.type === 'PICKED_UP' && e.orderId === 'r1'));
+        await poll('the display: Return collected from cell 2', async () => ((await call(url, 'GET', '/lockers/alpha/display')).json.last === 'Return collected from cell 2' ? true : undefined));
+    });
+
     it('names the field of a bad body or path: orders, commands, boards', async () => {
         const orders = await call(url, 'POST', '/lockers/beta/orders', [{ orderId: 'x' }]);
         assert.equal(orders.status, 400);

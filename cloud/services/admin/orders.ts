@@ -83,7 +83,7 @@ export async function listOrdersForStaff(db: Db, f: StaffOrderFilter) {
     .selectFrom('locker_order as o')
     .innerJoin('postomat as p', 'p.id', 'o.postomatId')
     .leftJoin('cell as c', 'c.id', 'o.cellId')
-    .select(['o.id', 'o.status', 'o.companyId', 'o.postomatId', 'p.shortId', 'c.number as cellNumber', 'o.price', 'o.deliveryPrice', 'o.paidAmount', 'o.notPaidAmount', 'o.endDateTime', 'o.createdAt']);
+    .select(['o.id', 'o.status', 'o.companyId', 'o.postomatId', 'p.shortId', 'c.number as cellNumber', 'o.price', 'o.deliveryPrice', 'o.paidAmount', 'o.notPaidAmount', 'o.endDateTime', 'o.createdAt', 'o.kind']);
   if (f.companyId) q = q.where('o.companyId', '=', f.companyId);
   if (f.postomatId) q = q.where('o.postomatId', '=', f.postomatId);
   if (f.status) q = q.where('o.status', '=', f.status);

@@ -27,6 +27,7 @@ import * as m019 from './019_sync_publish_claim.ts';
 import * as m022 from './022_webhook_subscriptions.ts';
 import * as m023 from './023_api_hygiene.ts';
 import * as m024 from './024_cell_sizes.ts';
+import * as m025 from './025_returns.ts';
 import * as m027 from './027_platform_webhook_subscriptions.ts';
 
 export interface DialectMigration {
@@ -51,6 +52,7 @@ export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['022_webhook_subscriptions', m022],
   ['023_api_hygiene', m023],
   ['024_cell_sizes', m024],
+  ['025_returns', m025],
   ['027_platform_webhook_subscriptions', m027],
 ];
 
