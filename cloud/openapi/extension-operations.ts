@@ -38,6 +38,8 @@ export const EXTENSION_OPERATIONS: Record<string, OperationDoc> = {
       row(404, 'POSTOMAT_NOT_FOUND', 'no active locker has the id `postomatId`'),
       row(409, 'ORDER_ALREADY_PLACED', 'the parcel is in the locker already (or further on)'),
       row(409, 'TOO_MANY_PENDING_ORDERS', 'the company has as many orders waiting for placement at the target locker as it may'),
+      row(409, 'PARCEL_TOO_BIG', 'a sized order: the target locker has no cell of its size or larger'),
+      row(409, 'NO_FITTING_CELL', 'a sized order: every cell of its size or larger at the target is held'),
     ],
     example: { postomatId: 'tz4a98xxat96iws9zmbrgj3a' },
   }),

@@ -11,6 +11,8 @@ import type { Db } from '../storage/database.ts';
 import { pendingOrdersAt } from '../storage/order-queries.ts';
 import { DEFAULT_PENDING_ORDERS_PER_LOCKER } from '../domain/order-limits.ts';
 import type { RandomInt } from '../domain/codes.ts';
+import { CellSize } from '../../shared/mqtt/schemas.ts';
+import { reserveCell } from './cell-capacity.ts';
 import { moveOrderToPostomat } from './order-moves.ts';
 import type { Tx } from './unit-of-work.ts';
 
@@ -80,8 +82,8 @@ export async function extendOrder(tx: Tx, companyId: string, orderId: string, da
 
 export interface RedirectDeps {
   randomInt?: RandomInt;
-  /** `pendingOrdersPerLocker`: DEFAULT_PENDING_ORDERS_PER_LOCKER when absent */
-  config?: { pendingOrdersPerLocker?: number };
+  /** `pendingOrdersPerLocker`: DEFAULT_PENDING_ORDERS_PER_LOCKER when absent; `overbookingRatio` as for a new sized order */
+  config?: { pendingOrdersPerLocker?: number; overbookingRatio?: number };
 }
 
 /**
@@ -104,6 +106,11 @@ export async function redirectOrder(tx: Tx, deps: RedirectDeps, companyId: strin
   const limit = deps.config?.pendingOrdersPerLocker ?? DEFAULT_PENDING_ORDERS_PER_LOCKER;
   if ((await pendingOrdersAt(trx, postomatId, companyId)) >= limit) {
     throw new DomainError('TOO_MANY_PENDING_ORDERS', `company ${companyId} has ${limit} orders waiting for placement at locker ${postomatId}`);
+  }
+  // A sized order holds its size at the target as a new one would (the same refusals: PARCEL_TOO_BIG,
+  // NO_FITTING_CELL), with its reservation's end unchanged.
+  if (order.cellSize) {
+    await reserveCell(trx, postomatId, { cellSize: CellSize.parse(order.cellSize), reserveUntil: order.reserveUntil ? new Date(order.reserveUntil) : undefined }, at, deps.config?.overbookingRatio);
   }
   try {
     return await moveOrderToPostomat(tx, order.id, postomatId, at, deps.randomInt, {

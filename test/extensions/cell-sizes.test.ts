@@ -250,6 +250,31 @@ for (const dialect of DIALECTS) {
       assert.equal(past.status, 400, 'a keyed request is checked too');
     });
 
+    it('a sized order redirected holds its size at the target, refused there as a new order would be', async () => {
+      const cell = (size: 'S' | 'M' | 'L', n = 1) => ({ number: n, size, board: 0, lock: n });
+      const from = await w.newLocker('Redirect from', [cell('M')]);
+      const smallOnly = await w.newLocker('Small only', [cell('S')]);
+      const full = await w.newLocker('M taken', [cell('M')]);
+      const roomy = await w.newLocker('Roomy', [cell('M'), cell('L', 2)]);
+      const sized = await create({ cellSize: 'M' }, from.id);
+      assert.equal(sized.status, 200, sized.text);
+      assert.equal((await create({ cellSize: 'M' }, full.id)).status, 200);
+      const redirect = (to: string) => w.cloud.request('POST', `${BASE}/order/${sized.body.id}/redirect`, { token: w.company.key, body: { postomatId: to } });
+      const tooBig = await redirect(smallOnly.id);
+      assert.equal(tooBig.status, 409, tooBig.text);
+      assert.equal(tooBig.body.message, 'PARCEL_TOO_BIG');
+      const noRoom = await redirect(full.id);
+      assert.equal(noRoom.status, 409, noRoom.text);
+      assert.equal(noRoom.body.message, 'NO_FITTING_CELL');
+      assert.deepEqual((await availability(from.id)).M, { cells: 1, free: 1, promised: 1, available: 0 }, 'a refused redirect leaves the order where it was');
+      const moved = await redirect(roomy.id);
+      assert.equal(moved.status, 200, moved.text);
+      assert.equal(moved.body.cellSize, 'M');
+      assert.equal(moved.body.reserveUntil, sized.body.reserveUntil, 'the reservation keeps its end');
+      assert.deepEqual((await availability(from.id)).M, { cells: 1, free: 1, promised: 0, available: 1 });
+      assert.deepEqual((await availability(roomy.id)).M, { cells: 1, free: 1, promised: 1, available: 0 });
+    });
+
     it('availability of an unknown locker is 404', async () => {
       const res = await w.cloud.request('GET', `${BASE}/postomat/ckx1a2b3c4d5e6f7g8h9i0j1/availability`, { token: w.company.key });
       assert.equal(res.status, 404);
