@@ -172,7 +172,8 @@ async function main() {
     const c = connections;
     console.log(
       `\n${c.connectedAtOnce} lockers connected at once in ${c.wallMs} ms (${c.connectsPerSecond}/s); broker RSS ${c.rssBeforeMb} → ${c.rssAfterMb} MB ` +
-        `(${c.rssPerLockerKb} KB per locker), heap ${c.heapBeforeMb} → ${c.heapAfterMb} MB (${c.heapPerLockerKb} KB per locker).` +
+        `(${c.rssPerLockerKb} KB per locker), heap ${c.heapBeforeMb} → ${c.heapAfterMb} MB (${c.heapPerLockerKb} KB per locker); ` +
+        `the same lockers connecting again (steady state): ${c.steadyRssPerLockerKb} KB of RSS per locker, ${c.steadyHeapPerLockerKb} KB of heap.` +
         `\nAgent passwords at scrypt N=${AGENT_SECRET_SCRYPT_N}: ${c.connectsPerSecond} logins/s; at the human-password cost (N=16384) ${humanCost.connectsPerSecond}/s, ${c.lockers} lockers would need ~${humanCost.secondsFor.seconds} s.` +
         `\np99 order → usable: ${sync.toUsable.p99Ms} ms (target < ${TARGET_P99_MS} ms). Written to bench/results/sync.json`,
     );
