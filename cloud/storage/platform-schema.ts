@@ -182,13 +182,10 @@ export interface PlatformWebhookTable {
 }
 
 /** Warehouses of a company; marketplace pickup points are warehouses with isPickupPoint. */
-export interface WarehouseTable {
+export interface WarehouseTable extends TitleColumns {
   id: Id;
   companyId: number;
   title: string;
-  titleCN: string | null;
-  titleEN: string | null;
-  titleKY: string | null;
   address: string | null;
   lat: number | null;
   lng: number | null;
