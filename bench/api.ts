@@ -12,7 +12,7 @@
  */
 import SQLite from 'better-sqlite3';
 import { seedBenchDatabase } from './lib/seed-orders.ts';
-import { seededCloud } from './lib/processes.ts';
+import { CLOUD_ENV, seededCloud, startChild } from './lib/processes.ts';
 import { byName, ratioToBare, report, type Case, type CaseResult, SECONDS } from './lib/load.ts';
 import { measureBoth, printPostgres } from './lib/postgres-runs.ts';
 
@@ -72,11 +72,28 @@ const cloudCases = (url: string): Case[] => [
   },
 ];
 
-const cases: Case[] = [bareCase, { name: 'bare Express JSON, answered at the end of the turn', url: bare.url, req: { path: '/bare-end-of-turn' } }, ...cloudCases(cloud.url)];
+/**
+ * The end-of-turn read batching (cloud/storage/end-of-turn.ts), measured against the same reads
+ * run where they are asked for: a second cloud on the same file, with a bench-only module in
+ * place of end-of-turn.ts (lib/reads-in-place/). BENCH_API_END_OF_TURN=0 leaves it out.
+ */
+const inPlace = process.env.BENCH_API_END_OF_TURN === '0' ? undefined : await startChild('cloud/main.ts', CLOUD_ENV(file), [], ['--import', './bench/lib/reads-in-place/hook.mjs']);
+const inPlaceCases: Case[] = inPlace
+  ? [
+      { name: 'GET /order/{id} reads in place (no end-of-turn batching)', url: inPlace.url, req: { path: nextOrder, headers: auth } },
+      { name: 'GET /order/{id} cold, reads in place (no end-of-turn batching)', url: inPlace.url, req: { path: nextColdOrder, headers: auth } },
+    ]
+  : [];
+const [orderRead, coldRead, ...otherCloudCases] = cloudCases(cloud.url);
+const cases: Case[] = [bareCase, { name: 'bare Express JSON, answered at the end of the turn', url: bare.url, req: { path: '/bare-end-of-turn' } }, orderRead!, coldRead!, ...inPlaceCases, ...otherCloudCases];
 
 // Then the same rows on PostgreSQL, the same bare baseline, and order reads and creates on two instances.
 const { results, postgres } = await measureBoth({
-  name: 'api', cases, sqliteCloud: cloud, sqliteFile: file, bare: bareCase, cloudCases, spread: ['GET /order/{id}', 'POST /order/create'], seconds: SECONDS, log, cleanup,
+  name: 'api', cases, sqliteCloud: cloud, sqliteFile: file, bare: bareCase, cloudCases, spread: ['GET /order/{id}', 'POST /order/create'], seconds: SECONDS, log,
+  cleanup: async () => {
+    await inPlace?.stop();
+    await cleanup();
+  },
 });
 /** The targets of one run's results (SQLite's, or PostgreSQL's beside its own bare runs). */
 const meetsOf = (rs: CaseResult[]) => {
@@ -94,12 +111,28 @@ const meets = { ...meetsOf(results), ...(postgres ? { postgres: meetsOf(postgres
 // is taken against its own adjacent bare runs, so the drift between the two cases cancels out.
 const orderReadVsEndOfTurnBare = ratioToBare(result('GET /order/{id}')) / ratioToBare(result('bare Express JSON, answered'));
 console.log(`GET /order/{id} against the bare endpoint answered at the end of the turn: ${Math.round(orderReadVsEndOfTurnBare * 100)}%`);
+/** With the end-of-turn batching over without it, each against its own adjacent bare runs; p99 at 200/s beside. */
+function endOfTurnComparison() {
+  const pair = (batched: string, inPlaceName: string) => {
+    const b = result(batched);
+    const p = result(inPlaceName);
+    return {
+      throughputRatio: Math.round((ratioToBare(b) / ratioToBare(p)) * 1000) / 1000,
+      batchedVsBare: Math.round(ratioToBare(b) * 1000) / 1000,
+      inPlaceVsBare: Math.round(ratioToBare(p) * 1000) / 1000,
+      p99AtFixedRateMs: { batched: b.fixedRate.p99, inPlace: p.fixedRate.p99 },
+    };
+  };
+  return { warm: pair('GET /order/{id}', 'GET /order/{id} reads in place'), cold: pair('GET /order/{id} cold', 'GET /order/{id} cold, reads in place') };
+}
+if (inPlace) console.log(`end-of-turn batching (with ÷ without, each against its adjacent bare runs): ${JSON.stringify(endOfTurnComparison())}`);
 report('api', results, meets, {
   dataset: { orders: ORDERS, lockers: LOCKERS, storage: 'sqlite' },
   durationSeconds: SECONDS,
   comparisons: {
     orderReadVsEndOfTurnBare: Math.round(orderReadVsEndOfTurnBare * 1000) / 1000,
     coldOrderReadVsWarm: Math.round((ratioToBare(result('GET /order/{id} cold')) / ratioToBare(result('GET /order/{id}'))) * 1000) / 1000,
+    ...(inPlace ? { endOfTurn: endOfTurnComparison() } : {}),
   },
   ...(postgres ? { postgres } : {}),
 }, log);

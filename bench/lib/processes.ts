@@ -45,8 +45,8 @@ function spawnScript(script: string, env: Record<string, string>, stdin: 'ignore
 }
 
 /** Starts a script as `spawnScript` does; resolves on the first stdout line with a port, or a "cloud ready" log line. */
-export function startChild(script: string, env: Record<string, string> = {}, args: string[] = []): Promise<Child> {
-  const proc = spawnScript(script, env, 'ignore', [], args);
+export function startChild(script: string, env: Record<string, string> = {}, args: string[] = [], nodeArgs: string[] = []): Promise<Child> {
+  const proc = spawnScript(script, env, 'ignore', nodeArgs, args);
   return new Promise((resolve, reject) => {
     let buf = '';
     proc.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
@@ -126,6 +126,9 @@ export function startChildUntil<T>(script: string, env: Record<string, string>, 
   });
 }
 
+/** The environment of a benchmarked cloud on `databaseUrl` (its own ports, no rate limit, no metrics listener). */
+export const CLOUD_ENV = (databaseUrl: string): Record<string, string> => ({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info', MQTT_PORT: '0', METRICS_PORT: 'off' });
+
 export interface SeededCloud<S> {
   seed: S;
   /** the cloud (`npm run cloud`) on the seeded SQLite file */
@@ -167,7 +170,7 @@ export async function seededCloud<S>(what: string, log: (line: string) => void, 
     if (keep) fs.writeFileSync(seedFile, JSON.stringify({ what, seed: seeded }));
   }
   await readThrough(file, log);
-  const cloud = await startChild('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: file, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info', MQTT_PORT: '0', METRICS_PORT: 'off' });
+  const cloud = await startChild('cloud/main.ts', CLOUD_ENV(file));
   const bare = await startChild('bench/lib/bare-server.ts');
   return {
     seed: seeded,
