@@ -21,6 +21,7 @@
  * BENCH_PEAK_SEARCH=1 then raises every rate in steps of BENCH_PEAK_SEARCH_STEP (×1.25) for
  * BENCH_PEAK_SEARCH_SECONDS (60) each, until the first target breaks: the headroom.
  * With BENCH_DATABASE_URL the same runs on PostgreSQL (schema bench_peak, made and dropped).
+ * BENCH_PEAK_NODELAY=1: the cloud and the agents with Nagle's algorithm off (an experiment, lib/tcp-nodelay.mjs).
  * Writes bench/results/peak.json. Never part of `npm test`; run it on a quiet machine.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -44,6 +45,8 @@ const LOCKERS = num('BENCH_PEAK_LOCKERS', 10_000);
 const SECONDS = num('BENCH_PEAK_SECONDS', 180);
 const RATES = { create: num('BENCH_PEAK_CREATE_RATE', 160), read: num('BENCH_PEAK_READ_RATE', 1_000), list: num('BENCH_PEAK_LIST_RATE', 50) };
 const WEBHOOKS = process.env.BENCH_PEAK_WEBHOOKS !== '0';
+/** BENCH_PEAK_NODELAY=1: the cloud and the agents with Nagle's algorithm off on every socket (lib/tcp-nodelay.mjs), an experiment */
+const NODELAY = process.env.BENCH_PEAK_NODELAY === '1' ? ['--import', './bench/lib/tcp-nodelay.mjs'] : [];
 const SEARCH = process.env.BENCH_PEAK_SEARCH === '1';
 const SEARCH_STEP = num('BENCH_PEAK_SEARCH_STEP', 1.25);
 const SEARCH_SECONDS = num('BENCH_PEAK_SEARCH_SECONDS', Math.min(60, SECONDS));
@@ -80,7 +83,7 @@ async function startAgents(lockers: SeededLocker[], mqttUrl: string, dir: string
   const out: AgentProcess[] = [];
   for (let i = 0; i < lockers.length; i += AGENTS_PER_PROCESS) {
     const share = lockers.slice(i, i + AGENTS_PER_PROCESS);
-    const proc = fork(path.join(ROOT, 'bench/lib/peak-agents.ts'), [], { cwd: ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const proc = fork(path.join(ROOT, 'bench/lib/peak-agents.ts'), [], { cwd: ROOT, execArgv: [...NODELAY, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     process.once('exit', () => proc.kill('SIGKILL'));
     const waiting: Array<{ answer: (m: any) => boolean; resolve: (m: any) => void }> = [];
     proc.on('message', (m: any) => {
@@ -422,6 +425,7 @@ async function lostAnything(w: World, created: Order[], eventIds: string[]) {
 async function runOn(databaseUrl: string, env: Record<string, string>, key: string, lockers: SeededLocker[], dir: string) {
   const cloud = await startChildUntil('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0', MQTT_LOGIN_FAILURE_MAX: '0', MQTT_MAX_CONNECTIONS: String(LOCKERS + 1_000), WEBHOOK_ALLOW_HOSTS: '127.0.0.1', DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '0', METRICS_PORT: 'off', ...env }, (m) =>
     m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined,
+    NODELAY,
   );
   const storage = await openStorage(databaseUrl, { migrate: false });
   const w: World = {
@@ -517,6 +521,7 @@ async function main() {
       seconds: SECONDS,
       rates: { creates: RATES.create, doorEvents: RATES.create * 2, reads: RATES.read, lists: RATES.list },
       webhooks: WEBHOOKS,
+      tcpNoDelay: NODELAY.length > 0,
       targets: { p99Ms: TARGET_P99_MS, syncLagP99Ms: TARGET_SYNC_LAG_P99_MS },
       agentKind: 'lightweight: locker-agent/sync.ts + the real agent store on tmpfs, no boards, in processes of their own',
       sqlite,
