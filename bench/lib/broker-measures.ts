@@ -9,6 +9,7 @@ import { AGENT_SECRET_SCRYPT_N } from '../../cloud/services/admin/postomats.ts';
 import { CLOUD_USERNAME } from '../../cloud/sync/broker.ts';
 import { topics } from '../../shared/mqtt/index.ts';
 import { startChildUntil } from './processes.ts';
+import type { Probe as LoopProbe } from './server-probe.ts';
 import type { SeededLocker } from './sync-seed.ts';
 import { atRate, perSecond, round, sleep, stats, untilAll } from './sync-timing.ts';
 
@@ -47,6 +48,8 @@ export interface Probe {
   secret: string;
   /** the probe's memory after a GC, and how many clients its broker has */
   mem(): Promise<{ rss: number; heapUsed: number; clients: number }>;
+  /** its event-loop delay and GC pauses over a window (bench/lib/loop-probe.mjs) */
+  loop: LoopProbe;
 }
 
 /** Runs `fn` against a fresh broker-probe process (bench/lib/broker-probe.ts) on the seeded database. */
@@ -58,9 +61,16 @@ export async function withProbe<T>(file: string, fn: (probe: Probe) => Promise<T
       pid: child_.proc.pid!,
       url: `mqtt://127.0.0.1:${child_.ready.port}`,
       secret: child_.ready.secret,
+      loop: child_.probe,
       mem: () =>
         new Promise((resolve) => {
-          lines.once('line', (l) => resolve(JSON.parse(l)));
+          // The loop probe answers on the same stdout: its lines are not this answer.
+          const onLine = (l: string) => {
+            if (l.startsWith('{"loopDelay"')) return;
+            lines.off('line', onLine);
+            resolve(JSON.parse(l));
+          };
+          lines.on('line', onLine);
           child_.proc.stdin!.write('mem\n');
         }),
     });
@@ -87,15 +97,18 @@ export async function barePublishReceive(probe: Probe, lockers: SeededLocker[], 
   const payload = (orderId: string) =>
     JSON.stringify({ v: '1.0', version: 7, full: false, since: 6, orderId, upserts: [{ orderId, codes: { DOWN: '1234', UP: '5678', SUBTRACT: '9012' }, notPaidAmount: 0, status: 'CREATED', cellId: null }], removals: [] });
   log(`baseline: ${ORDERS} bare publishes at ${RATE}/s to ${lockers.length} connected lockers`);
+  // The broker process's event-loop delay and GC over the same window, as the cloud's beside the orders.
+  await probe.loop.start();
   await atRate(ORDERS, RATE, async (i) => {
     const id = `o${i}`;
     sent.set(id, performance.now());
     await cloud.publishAsync(topics.sync(lockers[i % lockers.length].id), payload(id), { qos: 1 });
   });
   await untilAll('every bare publish received', () => received.size >= ORDERS);
+  const brokerProcess = await probe.loop.stop();
   await cloud.endAsync();
   await Promise.all(receivers.clients.map((c) => c.endAsync(true)));
-  return stats([...sent].map(([id, t]) => received.get(id)! - t));
+  return { ...stats([...sent].map(([id, t]) => received.get(id)! - t)), brokerProcess };
 }
 
 /**

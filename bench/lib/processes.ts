@@ -4,14 +4,23 @@ import readline from 'node:readline';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { childProbe, registerProbe, type Probe } from './server-probe.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
 export interface Child {
   proc: ChildProcess;
   url: string;
+  /** its event-loop delay and GC pauses over a window (loop-probe.mjs, preloaded in every child) */
+  probe: Probe;
   stop(): Promise<void>;
 }
+
+/**
+ * Preloaded into every child: the probe that measures its event-loop delay and GC pauses when
+ * asked (SIGUSR2); it costs nothing until then.
+ */
+const PROBE_FLAGS = ['--import', './bench/lib/loop-probe.mjs'];
 
 /**
  * The node flags `npm run cloud` runs with, read from package.json so a benchmark cannot drift
@@ -28,7 +37,7 @@ const CLOUD_NODE_FLAGS = cloudNodeFlags();
 
 /** `node <cloud flags> <extra flags> --import tsx <script> <args>` in the project folder. */
 function spawnScript(script: string, env: Record<string, string>, stdin: 'ignore' | 'pipe', nodeArgs: string[] = [], args: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...CLOUD_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', script, ...args], {
+  return spawn(process.execPath, [...CLOUD_NODE_FLAGS, ...PROBE_FLAGS, ...nodeArgs, '--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: [stdin, 'pipe', 'inherit'],
@@ -36,8 +45,8 @@ function spawnScript(script: string, env: Record<string, string>, stdin: 'ignore
 }
 
 /** Starts a script as `spawnScript` does; resolves on the first stdout line with a port, or a "cloud ready" log line. */
-export function startChild(script: string, env: Record<string, string> = {}, args: string[] = []): Promise<Child> {
-  const proc = spawnScript(script, env, 'ignore', [], args);
+export function startChild(script: string, env: Record<string, string> = {}, args: string[] = [], nodeArgs: string[] = []): Promise<Child> {
+  const proc = spawnScript(script, env, 'ignore', nodeArgs, args);
   return new Promise((resolve, reject) => {
     let buf = '';
     proc.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
@@ -51,7 +60,9 @@ export function startChild(script: string, env: Record<string, string> = {}, arg
             proc.stdout!.removeAllListeners('data');
             proc.stdout!.resume();
             proc.removeAllListeners('exit');
-            resolve({ proc, url, stop: () => stopChild(proc) });
+            const probe = childProbe(proc);
+            registerProbe(url, probe);
+            resolve({ proc, url, probe, stop: () => stopChild(proc) });
             return;
           }
         } catch { /* not a JSON line yet */ }
@@ -84,7 +95,7 @@ export async function startClouds(databaseUrl: string, env: Record<string, strin
 const CHILD_PROBLEMS_SHOWN = 20;
 
 /** Starts a script as `spawnScript` does; resolves with the first stdout JSON line that `pick` accepts. */
-export function startChildUntil<T>(script: string, env: Record<string, string>, pick: (msg: any) => T | undefined, nodeArgs: string[] = []): Promise<{ proc: ChildProcess; ready: T; stop(): Promise<void> }> {
+export function startChildUntil<T>(script: string, env: Record<string, string>, pick: (msg: any) => T | undefined, nodeArgs: string[] = []): Promise<{ proc: ChildProcess; ready: T; probe: Probe; stop(): Promise<void> }> {
   const proc = spawnScript(script, env, 'pipe', nodeArgs);
   // Never leave a child behind, whatever way this process ends.
   process.once('exit', () => proc.kill('SIGKILL'));
@@ -110,10 +121,13 @@ export function startChildUntil<T>(script: string, env: Record<string, string>, 
         process.stderr.write(`[${path.basename(script)}] ${next.slice(0, 500)}\n`);
       });
       proc.removeAllListeners('exit');
-      resolve({ proc, ready, stop: () => stopChild(proc) });
+      resolve({ proc, ready, probe: childProbe(proc), stop: () => stopChild(proc) });
     });
   });
 }
+
+/** The environment of a benchmarked cloud on `databaseUrl` (its own ports, no rate limit, no metrics listener). */
+export const CLOUD_ENV = (databaseUrl: string): Record<string, string> => ({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info', MQTT_PORT: '0', METRICS_PORT: 'off' });
 
 export interface SeededCloud<S> {
   seed: S;
@@ -156,7 +170,7 @@ export async function seededCloud<S>(what: string, log: (line: string) => void, 
     if (keep) fs.writeFileSync(seedFile, JSON.stringify({ what, seed: seeded }));
   }
   await readThrough(file, log);
-  const cloud = await startChild('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: file, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info', MQTT_PORT: '0', METRICS_PORT: 'off' });
+  const cloud = await startChild('cloud/main.ts', CLOUD_ENV(file));
   const bare = await startChild('bench/lib/bare-server.ts');
   return {
     seed: seeded,

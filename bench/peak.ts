@@ -1,0 +1,544 @@
+/**
+ * `npm run bench:peak`: a whole country's peak on one small box (issue 23). InPost's 2024 peak
+ * day carried ~14 million parcels: ≈ 160 parcels a second nationally, ≈ 320 door events a
+ * second. One cloud process (`npm run cloud`), BENCH_PEAK_LOCKERS (10,000) lockers connected as
+ * lightweight agents (bench/lib/bench-agents.ts, in processes of their own: peak-agents.ts),
+ * and at once, open loop, for BENCH_PEAK_SECONDS (180):
+ * - BENCH_PEAK_CREATE_RATE (160) order creates/s over HTTP;
+ * - each created order, once its code is usable at its locker, placed (PLACED) and then
+ *   collected (PICKED_UP) by its agent over MQTT: twice the create rate in door events/s (320);
+ * - BENCH_PEAK_READ_RATE (1,000) order reads/s (ids drawn from every order created so far);
+ * - BENCH_PEAK_LIST_RATE (50) order lists/s (page 1; every other one filtered by status);
+ * - webhooks: the company's notification URL points at a local receiver (BENCH_PEAK_WEBHOOKS=0
+ *   leaves it unset), so the outbox carries the events' notifications as it would on the day.
+ * Reports p50/p99 of every operation (latency counted from when the request was due, as
+ * bench/lib/load.ts's paced sender does), the sync lag (create answered → code usable at the
+ * agent), the cloud's event-loop delay and GC pauses, the CPU and memory of every process, the
+ * outbox backlog sampled each second, and whether anything was lost: every created order
+ * reaches its agent, every event is acknowledged and recorded exactly once as APPLIED, every
+ * collected order is COMPLETED, every notification is sent.
+ * Targets: p99 < 25 ms for every operation, sync lag p99 < 50 ms, nothing lost.
+ * BENCH_PEAK_SEARCH=1 then raises every rate in steps of BENCH_PEAK_SEARCH_STEP (×1.25) for
+ * BENCH_PEAK_SEARCH_SECONDS (60) each, until the first target breaks: the headroom.
+ * With BENCH_DATABASE_URL the same runs on PostgreSQL (schema bench_peak, made and dropped).
+ * BENCH_PEAK_NODELAY=1: the cloud and the agents with Nagle's algorithm off (an experiment, lib/tcp-nodelay.mjs).
+ * Writes bench/results/peak.json. Never part of `npm test`; run it on a quiet machine.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { openStorage, type Storage } from '../cloud/storage/database.ts';
+import { benchDatabaseUrl, copyToPostgres } from './lib/postgres-copy.ts';
+import { ROOT, startChild, startChildUntil } from './lib/processes.ts';
+import { monoMs } from './lib/peak-clock.ts';
+import { selfProbe, type Probe, type ProcessFigures } from './lib/server-probe.ts';
+import { seed, type SeededLocker } from './lib/sync-seed.ts';
+import { round, sleep, stats } from './lib/sync-timing.ts';
+import { table } from './lib/load.ts';
+
+const num = (name: string, fallback: number) => (process.env[name] !== undefined && process.env[name] !== '' ? Number(process.env[name]) : fallback);
+const LOCKERS = num('BENCH_PEAK_LOCKERS', 10_000);
+const SECONDS = num('BENCH_PEAK_SECONDS', 180);
+const RATES = { create: num('BENCH_PEAK_CREATE_RATE', 160), read: num('BENCH_PEAK_READ_RATE', 1_000), list: num('BENCH_PEAK_LIST_RATE', 50) };
+const WEBHOOKS = process.env.BENCH_PEAK_WEBHOOKS !== '0';
+/** BENCH_PEAK_NODELAY=1: the cloud and the agents with Nagle's algorithm off on every socket (lib/tcp-nodelay.mjs), an experiment */
+const NODELAY = process.env.BENCH_PEAK_NODELAY === '1' ? ['--import', './bench/lib/tcp-nodelay.mjs'] : [];
+const SEARCH = process.env.BENCH_PEAK_SEARCH === '1';
+const SEARCH_STEP = num('BENCH_PEAK_SEARCH_STEP', 1.25);
+const SEARCH_SECONDS = num('BENCH_PEAK_SEARCH_SECONDS', Math.min(60, SECONDS));
+const SEARCH_MAX_STEPS = num('BENCH_PEAK_SEARCH_MAX_STEPS', 10);
+/** lockers per agent process: each agent holds ~4 file descriptors, and a process may hold 20,000 here */
+const AGENTS_PER_PROCESS = num('BENCH_PEAK_AGENTS_PER_PROCESS', 2_500);
+/** a parcel is placed this long after its code reached the locker, and collected this long after */
+const PLACE_AFTER_MS = 200;
+const COLLECT_AFTER_MS = 200;
+const CELLS_PER_LOCKER = 4; // sync-seed.ts
+const TARGET_P99_MS = 25;
+const TARGET_SYNC_LAG_P99_MS = 50;
+/** how long a run may take to settle (every order usable, every event acknowledged, every notification sent) */
+const DRAIN_MS = 60_000;
+const TICKS = 100; // USER_HZ
+
+const log = (line: string) => process.stderr.write(`[bench:peak] ${line}\n`);
+const BASE = '/api/v1/integration/company';
+
+/** CPU seconds (user + system) a process has used so far, and its resident memory, from /proc. */
+function procStat(pid: number): { cpuSeconds: number; rssMb: number } {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return { cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS, rssMb: round((Number(fields[21]) * 4096) / 1e6) };
+}
+
+interface AgentProcess {
+  proc: ChildProcess;
+  lockers: Set<string>;
+  request(msg: any, answer: (m: any) => boolean): Promise<any>;
+}
+
+/** The agents, in processes of AGENTS_PER_PROCESS lockers each (peak-agents.ts). */
+async function startAgents(lockers: SeededLocker[], mqttUrl: string, dir: string, onUsable: (orderId: string, at: number) => void, onAcked: (eventId: string, sentAt: number, at: number, orderId: string, kind: 'PLACED' | 'PICKED_UP') => void): Promise<AgentProcess[]> {
+  const out: AgentProcess[] = [];
+  for (let i = 0; i < lockers.length; i += AGENTS_PER_PROCESS) {
+    const share = lockers.slice(i, i + AGENTS_PER_PROCESS);
+    const proc = fork(path.join(ROOT, 'bench/lib/peak-agents.ts'), [], { cwd: ROOT, execArgv: [...NODELAY, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    process.once('exit', () => proc.kill('SIGKILL'));
+    const waiting: Array<{ answer: (m: any) => boolean; resolve: (m: any) => void }> = [];
+    proc.on('message', (m: any) => {
+      if (m.usable || m.acked) {
+        for (const [orderId, at] of m.usable) onUsable(orderId, at);
+        for (const [eventId, sentAt, at, orderId, kind] of m.acked) onAcked(eventId, sentAt, at, orderId, kind);
+        return;
+      }
+      const w = waiting.findIndex((x) => x.answer(m));
+      if (w >= 0) waiting.splice(w, 1)[0]!.resolve(m);
+    });
+    proc.once('exit', (code) => code && log(`an agent process exited with ${code}`));
+    const a: AgentProcess = {
+      proc,
+      lockers: new Set(share.map((l) => l.id)),
+      request: (msg, answer) => new Promise((resolve) => {
+        waiting.push({ answer, resolve });
+        proc.send(msg);
+      }),
+    };
+    out.push(a);
+  }
+  // Connected one process after the other: the cloud checks every login's password (scrypt).
+  for (const [k, a] of out.entries()) {
+    const share = lockers.slice(k * AGENTS_PER_PROCESS, (k + 1) * AGENTS_PER_PROCESS);
+    const t0 = performance.now();
+    await a.request({ start: { lockers: share, mqttUrl, dir: path.join(dir, `agents-${k}`), cells: CELLS_PER_LOCKER } }, (m) => m.ready);
+    log(`${share.length} agents connected in ${Math.round(performance.now() - t0)} ms (process ${k + 1} of ${out.length})`);
+  }
+  return out;
+}
+
+/** An HTTP request that resolves with its status and (for creates) its body; latency is the caller's. */
+function httpRequest(agent: http.Agent, url: URL, method: 'GET' | 'POST', p: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    const h = body ? { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : headers;
+    const r = http.request({ agent, host: url.hostname, port: url.port, method, path: p, headers: h, timeout: 10_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    r.on('timeout', () => r.destroy(new Error('timeout')));
+    r.on('error', () => resolve({ status: 0, body: '' }));
+    r.end(body);
+  });
+}
+
+interface Order {
+  id: string;
+  locker: number;
+  cell: number;
+  answeredAt: number;
+  usableAt?: number;
+  placed?: string;
+  collected?: string;
+}
+
+interface World {
+  cloudUrl: URL;
+  cloudPid: number;
+  cloudProbe: Probe;
+  key: string;
+  lockers: SeededLocker[];
+  agents: AgentProcess[];
+  storage: Storage;
+  orders: Map<string, Order>;
+  /** free cell numbers per locker (cells are taken from the create to the collection) */
+  freeCells: number[][];
+  events: Map<string, { order: Order; kind: 'PLACED' | 'PICKED_UP'; sentAt?: number; ackedAt?: number }>;
+  phone: number;
+  nextLocker: number;
+}
+
+function agentOf(w: World, lockerId: string): AgentProcess {
+  return w.agents.find((a) => a.lockers.has(lockerId))!;
+}
+
+function sendEvent(w: World, order: Order, kind: 'PLACED' | 'PICKED_UP') {
+  const lockerId = w.lockers[order.locker]!.id;
+  agentOf(w, lockerId).proc.send({ event: { lockerId, type: kind, orderId: order.id, cellId: String(order.cell), at: new Date().toISOString() } });
+}
+
+/** The next locker (round robin) with a free cell, and that cell; undefined when every cell is taken. */
+function takeCell(w: World): { locker: number; cell: number } | undefined {
+  for (let tried = 0; tried < w.lockers.length; tried++) {
+    const locker = w.nextLocker;
+    w.nextLocker = (w.nextLocker + 1) % w.lockers.length;
+    const cell = w.freeCells[locker]!.pop();
+    if (cell !== undefined) return { locker, cell };
+  }
+  return undefined;
+}
+
+/** Samples of one phase, per operation: latency from when each request was due. */
+interface PhaseSamples {
+  create: number[];
+  read: number[];
+  list: number[];
+  event: number[];
+  syncLag: number[];
+  createToUsable: number[];
+  failures: { create: number; read: number; list: number; noFreeCell: number };
+}
+
+async function runPhase(w: World, factor: number, seconds: number) {
+  const rates = { create: RATES.create * factor, read: RATES.read * factor, list: RATES.list * factor };
+  log(`phase ×${factor}: ${round(rates.create)} creates/s, ${round(rates.create * 2)} door events/s, ${round(rates.read)} reads/s, ${round(rates.list)} lists/s for ${seconds} s`);
+  const s: PhaseSamples = { create: [], read: [], list: [], event: [], syncLag: [], createToUsable: [], failures: { create: 0, read: 0, list: 0, noFreeCell: 0 } };
+  const created: Order[] = [];
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+  const auth = { authorization: `Bearer ${w.key}` };
+  const ids = [...w.orders.keys()];
+  const phaseOrders = new Set<string>();
+  const phaseEvents: string[] = [];
+  // The event driver: usable → placed, placed acknowledged → collected, collected → cell free.
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (ms: number, fn: () => void) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
+    timers.add(t);
+  };
+  phaseHooks = {
+    usable(order) {
+      if (!phaseOrders.has(order.id)) return;
+      s.syncLag.push(order.usableAt! - order.answeredAt);
+      later(PLACE_AFTER_MS, () => sendEvent(w, order, 'PLACED'));
+    },
+    acked(order, kind, eventId, latency) {
+      if (!phaseOrders.has(order.id)) return;
+      s.event.push(latency);
+      phaseEvents.push(eventId);
+      if (kind === 'PLACED') later(COLLECT_AFTER_MS, () => sendEvent(w, order, 'PICKED_UP'));
+      else w.freeCells[order.locker]!.push(order.cell);
+    },
+  };
+
+  const ops = {
+    create: async (due: number) => {
+      const place = takeCell(w);
+      if (!place) return void s.failures.noFreeCell++;
+      const body = JSON.stringify({ toUserPhone: `+99677${String(w.phone++ % 10_000_000).padStart(7, '0')}`, postomatId: w.lockers[place.locker]!.id, sendMessage: false });
+      const res = await httpRequest(agent, w.cloudUrl, 'POST', `${BASE}/order/create`, auth, body);
+      const answeredAt = monoMs();
+      if (res.status !== 200) {
+        s.failures.create++;
+        w.freeCells[place.locker]!.push(place.cell);
+        return;
+      }
+      s.create.push(answeredAt - due);
+      const order: Order = { id: (JSON.parse(res.body) as { id: string }).id, ...place, answeredAt };
+      phaseOrders.add(order.id);
+      created.push(order);
+      ids.push(order.id);
+      registerOrder(w, order, due);
+    },
+    read: async (due: number) => {
+      if (!ids.length) return;
+      const res = await httpRequest(agent, w.cloudUrl, 'GET', `${BASE}/order/${ids[Math.floor(Math.random() * ids.length)]}`, auth);
+      if (res.status !== 200) s.failures.read++;
+      else s.read.push(monoMs() - due);
+    },
+    list: async (due: number, k: number) => {
+      const res = await httpRequest(agent, w.cloudUrl, 'GET', `${BASE}/order/list${k % 2 ? '?status=DELIVERED' : ''}`, auth);
+      if (res.status !== 200) s.failures.list++;
+      else s.list.push(monoMs() - due);
+    },
+  };
+  // Usable times of orders of this phase are matched to their start too (created → usable).
+  createdDue = new Map();
+
+  const pids = { cloud: w.cloudPid, loadGenerator: process.pid, ...Object.fromEntries(w.agents.map((a, k) => [`agents${k + 1}`, a.proc.pid!])) };
+  const cpuBefore = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, procStat(pid).cpuSeconds]));
+  const self = selfProbe();
+  await w.cloudProbe.start();
+  await self.start();
+  await Promise.all(w.agents.map((a) => a.request({ probe: 'start' }, (m) => m.probe === 'started')));
+  const backlog: number[] = [];
+  const cloudRss: number[] = [];
+  const sampler = setInterval(() => {
+    cloudRss.push(procStat(w.cloudPid).rssMb);
+    void outboxBacklog(w.storage).then((n) => backlog.push(n));
+  }, 1_000);
+
+  // Open loop: request k of an operation is due at start + k / rate whatever happened to the
+  // others. One ticker fires whatever is due, so 1,000 reads a second need no timer each.
+  const start = monoMs() + 20;
+  const end = start + seconds * 1000;
+  const fired = { create: 0, read: 0, list: 0 };
+  const inFlight: Promise<void>[] = [];
+  while (monoMs() < end) {
+    const now = monoMs();
+    for (const op of ['create', 'read', 'list'] as const) {
+      for (;;) {
+        const due = start + (fired[op] * 1000) / rates[op];
+        if (due > now || due >= end) break;
+        const k = fired[op]++;
+        inFlight.push(ops[op](due, k));
+      }
+    }
+    if (inFlight.length > 5_000) inFlight.splice(0, inFlight.length - 5_000);
+    await sleep(1);
+  }
+  await Promise.all(inFlight);
+  // Settle: every order usable at its agent, placed and collected, every event acknowledged.
+  const settled = monoMs();
+  while (created.some((o) => !o.collected || !w.events.get(o.collected)?.ackedAt)) {
+    if (monoMs() - settled > DRAIN_MS) break;
+    await sleep(20);
+  }
+  clearInterval(sampler);
+  const cloudFigures = await w.cloudProbe.stop();
+  const selfFigures = await self.stop();
+  const agentFigures: ProcessFigures[] = [];
+  for (const a of w.agents) agentFigures.push((await a.request({ probe: 'stop' }, (m) => m.probe && m.probe !== 'started')).probe);
+  const elapsed = (monoMs() - start) / 1000;
+  const cpuPct = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, round(((procStat(pid).cpuSeconds - cpuBefore[k]!) / elapsed) * 100)]));
+  for (const t of timers) clearTimeout(t);
+  phaseHooks = undefined;
+  agent.destroy();
+  for (const o of created) s.createToUsable.push(o.usableAt !== undefined ? o.usableAt - createdDue.get(o.id)! : NaN);
+
+  const lost = await lostAnything(w, created, phaseEvents);
+  const statsOf = (v: number[]) => (v.length ? stats(v) : { samples: 0, p50Ms: NaN, p95Ms: NaN, p99Ms: NaN, maxMs: NaN });
+  const figures = {
+    factor,
+    seconds,
+    rates: { creates: round(rates.create), doorEvents: round(rates.create * 2), reads: round(rates.read), lists: round(rates.list) },
+    latency: {
+      orderCreate: statsOf(s.create),
+      orderRead: statsOf(s.read),
+      orderList: statsOf(s.list),
+      doorEvent: statsOf(s.event),
+    },
+    syncLag: statsOf(s.syncLag),
+    createToUsable: statsOf(s.createToUsable.filter((v) => !Number.isNaN(v))),
+    failures: s.failures,
+    cloud: { ...cloudFigures, cpuPct: cpuPct.cloud, rssMbMax: Math.max(0, ...cloudRss), rssMbAtEnd: cloudRss[cloudRss.length - 1] ?? NaN },
+    loadGenerator: { ...selfFigures, cpuPct: cpuPct.loadGenerator, rssMb: procStat(process.pid).rssMb },
+    agentProcesses: agentFigures.map((f, k) => ({ ...f, cpuPct: cpuPct[`agents${k + 1}`], rssMb: procStat(w.agents[k]!.proc.pid!).rssMb })),
+    outboxBacklog: { max: Math.max(0, ...backlog), atEnd: backlog[backlog.length - 1] ?? 0, samples: backlog.length },
+    lost,
+  };
+  const p99Ok = (x: { samples: number; p99Ms: number }) => x.samples > 0 && x.p99Ms < TARGET_P99_MS;
+  const meets = {
+    orderCreateP99Under25ms: p99Ok(figures.latency.orderCreate),
+    orderReadP99Under25ms: p99Ok(figures.latency.orderRead),
+    orderListP99Under25ms: p99Ok(figures.latency.orderList),
+    doorEventP99Under25ms: p99Ok(figures.latency.doorEvent),
+    syncLagP99Under50ms: figures.syncLag.samples > 0 && figures.syncLag.p99Ms < TARGET_SYNC_LAG_P99_MS,
+    nothingLost: lost.nothingLost && s.failures.create + s.failures.read + s.failures.list + s.failures.noFreeCell === 0,
+  };
+  return { ...figures, meets };
+}
+
+/** Hooks of the phase running (the agents' reports arrive through `registerOrder`'s maps). */
+let phaseHooks: { usable(order: Order): void; acked(order: Order, kind: 'PLACED' | 'PICKED_UP', eventId: string, latency: number): void } | undefined;
+let createdDue = new Map<string, number>();
+/** Agent reports that came before the create's answer (the sync message can beat it). */
+const earlyUsable = new Map<string, number>();
+
+function registerOrder(w: World, order: Order, due: number) {
+  w.orders.set(order.id, order);
+  createdDue.set(order.id, due);
+  const early = earlyUsable.get(order.id);
+  if (early !== undefined) {
+    earlyUsable.delete(order.id);
+    onUsable(w, order.id, early);
+  }
+}
+
+function onUsable(w: World, orderId: string, at: number) {
+  const order = w.orders.get(orderId);
+  if (!order) return void earlyUsable.set(orderId, at);
+  if (order.usableAt !== undefined) return;
+  order.usableAt = at;
+  phaseHooks?.usable(order);
+}
+
+/** The acknowledgement of an event an agent sent for an order. */
+function onAcked(w: World, eventId: string, sentAt: number, at: number, orderId: string, kind: 'PLACED' | 'PICKED_UP') {
+  const order = w.orders.get(orderId);
+  if (!order) return;
+  if (kind === 'PLACED') order.placed = eventId;
+  else order.collected = eventId;
+  w.events.set(eventId, { order, kind, sentAt, ackedAt: at });
+  phaseHooks?.acked(order, kind, eventId, at - sentAt);
+}
+
+async function outboxBacklog(storage: Storage): Promise<number> {
+  const r = await storage.db.selectFrom('outbox_event').select((eb) => eb.fn.countAll<number>().as('n')).where('state', 'in', ['PENDING', 'SENDING']).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/**
+ * Nothing lost: every order created in the phase reached its agent and was placed and collected
+ * (acknowledged), each of its events is recorded once as APPLIED, it is COMPLETED; every
+ * notification is sent (webhooks on).
+ */
+async function lostAnything(w: World, created: Order[], eventIds: string[]) {
+  const notUsable = created.filter((o) => o.usableAt === undefined).length;
+  const notCollected = created.filter((o) => !o.collected || !w.events.get(o.collected)?.ackedAt).length;
+  let recorded = 0;
+  let applied = 0;
+  for (let i = 0; i < eventIds.length; i += 500) {
+    const rows = await w.storage.db.selectFrom('locker_event').select(['outcome']).where('eventId', 'in', eventIds.slice(i, i + 500)).execute();
+    recorded += rows.length;
+    applied += rows.filter((r) => r.outcome === 'APPLIED').length;
+  }
+  let completed = 0;
+  const orderIds = created.map((o) => o.id);
+  for (let i = 0; i < orderIds.length; i += 500) {
+    const rows = await w.storage.db.selectFrom('locker_order').select(['status']).where('id', 'in', orderIds.slice(i, i + 500)).execute();
+    completed += rows.filter((r) => r.status === 'COMPLETED').length;
+  }
+  let backlog = await outboxBacklog(w.storage);
+  const t0 = monoMs();
+  while (WEBHOOKS && backlog > 0 && monoMs() - t0 < DRAIN_MS) {
+    await sleep(200);
+    backlog = await outboxBacklog(w.storage);
+  }
+  const failedNotifications = Number((await w.storage.db.selectFrom('outbox_event').select((eb) => eb.fn.countAll<number>().as('n')).where('state', 'not in', ['PENDING', 'SENDING', 'SENT', 'SKIPPED']).executeTakeFirstOrThrow()).n);
+  const out = {
+    ordersCreated: created.length,
+    notUsableAtAgent: notUsable,
+    notCollected,
+    eventsAcknowledged: eventIds.length,
+    eventsRecorded: recorded,
+    eventsApplied: applied,
+    ordersCompleted: completed,
+    outboxLeftAfterDrain: backlog,
+    notificationsNotSent: failedNotifications,
+  };
+  return { ...out, nothingLost: notUsable === 0 && notCollected === 0 && recorded === eventIds.length && applied === eventIds.length && completed === created.length && backlog === 0 && failedNotifications === 0 };
+}
+
+/** One database's whole run: the mix at the given rates, then (BENCH_PEAK_SEARCH) the headroom. */
+async function runOn(databaseUrl: string, env: Record<string, string>, key: string, lockers: SeededLocker[], dir: string) {
+  const cloud = await startChildUntil('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0', MQTT_LOGIN_FAILURE_MAX: '0', MQTT_MAX_CONNECTIONS: String(LOCKERS + 1_000), WEBHOOK_ALLOW_HOSTS: '127.0.0.1', DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '0', METRICS_PORT: 'off', ...env }, (m) =>
+    m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined,
+    NODELAY,
+  );
+  const storage = await openStorage(databaseUrl, { migrate: false });
+  const w: World = {
+    cloudUrl: new URL(cloud.ready.url), cloudPid: cloud.proc.pid!, cloudProbe: cloud.probe, key, lockers, agents: [], storage,
+    orders: new Map(), freeCells: lockers.map(() => Array.from({ length: CELLS_PER_LOCKER }, (_, i) => CELLS_PER_LOCKER - i)), events: new Map(), phone: 0, nextLocker: 0,
+  };
+  try {
+    const t0 = performance.now();
+    w.agents = await startAgents(lockers, cloud.ready.mqtt, dir, (orderId, at) => onUsable(w, orderId, at), (eventId, sentAt, at, orderId, kind) => onAcked(w, eventId, sentAt, at, orderId, kind));
+    log(`${lockers.length} agents connected in ${Math.round((performance.now() - t0) / 1000)} s`);
+    const deadline = Date.now() + 120_000;
+    while (Number((await sql<{ n: number }>`select count(*) as n from locker_link where online = 1`.execute(storage.db)).rows[0]!.n) < lockers.length) {
+      if (Date.now() > deadline) throw new Error('timed out: every agent announced');
+      await sleep(100);
+    }
+    // Warm-up (not measured): the JIT and the caches, at a tenth of the rates for a few seconds.
+    await runPhase(w, 0.1, 5);
+    const main = await runPhase(w, 1, SECONDS);
+    printPhase(main);
+    const search: Array<Awaited<ReturnType<typeof runPhase>>> = [];
+    let headroom: { lastMetFactor: number | null; breaksAtFactor: number | null; breaks: string[]; ratesWhereItBreaks?: unknown } | undefined;
+    if (SEARCH) {
+      let factor = 1;
+      let last = main;
+      let lastMet: number | null = Object.values(main.meets).every(Boolean) ? 1 : null;
+      for (let step = 0; step < SEARCH_MAX_STEPS && Object.values(last.meets).every(Boolean); step++) {
+        factor = round(factor * SEARCH_STEP);
+        last = await runPhase(w, factor, SEARCH_SECONDS);
+        printPhase(last);
+        search.push(last);
+        if (Object.values(last.meets).every(Boolean)) lastMet = factor;
+      }
+      const broken = Object.entries(last.meets).filter(([, ok]) => !ok).map(([k]) => k);
+      headroom = { lastMetFactor: lastMet, breaksAtFactor: broken.length ? last.factor : null, breaks: broken, ...(broken.length ? { ratesWhereItBreaks: last.rates } : {}) };
+      log(broken.length ? `headroom: the first target breaks at ×${last.factor} (${broken.join(', ')})` : `headroom: no target broke up to ×${factor}`);
+    }
+    return { main, ...(SEARCH ? { search, headroom } : {}) };
+  } finally {
+    for (const a of w.agents) await a.request({ close: true }, (m) => m.closed).catch(() => undefined);
+    await storage.close();
+    await cloud.stop();
+  }
+}
+
+function printPhase(p: Awaited<ReturnType<typeof runPhase>>) {
+  const row = (what: string, x: { samples: number; p50Ms: number; p99Ms: number; maxMs: number }, target: string) => ({ measure: what, samples: x.samples, 'p50 ms': x.p50Ms, 'p99 ms': x.p99Ms, 'max ms': x.maxMs, target });
+  console.log(`\n×${p.factor}, ${p.seconds} s:`);
+  console.log(table([
+    row(`order create (${p.rates.creates}/s, HTTP)`, p.latency.orderCreate, `p99 < ${TARGET_P99_MS}`),
+    row(`order read (${p.rates.reads}/s)`, p.latency.orderRead, `p99 < ${TARGET_P99_MS}`),
+    row(`order list (${p.rates.lists}/s)`, p.latency.orderList, `p99 < ${TARGET_P99_MS}`),
+    row(`door event, published → acknowledged (${p.rates.doorEvents}/s, MQTT)`, p.latency.doorEvent, `p99 < ${TARGET_P99_MS}`),
+    row('sync lag: create answered → code usable at the agent', p.syncLag, `p99 < ${TARGET_SYNC_LAG_P99_MS}`),
+  ]));
+  console.log(`cloud: CPU ${p.cloud.cpuPct}% of a core, RSS max ${p.cloud.rssMbMax} MB, event-loop delay p50/p99/max ${p.cloud.loopDelay.p50Ms}/${p.cloud.loopDelay.p99Ms}/${p.cloud.loopDelay.maxMs} ms, GC ${p.cloud.gc.count} pauses (${p.cloud.gc.pctOfWindow}% of the time, longest ${p.cloud.gc.maxPauseMs} ms)`);
+  console.log(`load generator: CPU ${p.loadGenerator.cpuPct}%, loop delay p99 ${p.loadGenerator.loopDelay.p99Ms} ms; agents: CPU ${p.agentProcesses.map((a) => `${a.cpuPct}%`).join(', ')}; outbox backlog max ${p.outboxBacklog.max}`);
+  console.log(`lost: ${JSON.stringify(p.lost)}\nfailures: ${JSON.stringify(p.failures)}\nmeets: ${JSON.stringify(p.meets)}`);
+}
+
+async function main() {
+  // The agents' stores on tmpfs: each locker has its own disk; their fsyncs are not this box's.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-peak-'));
+  const agentsDir = fs.mkdtempSync(path.join(fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'bench-peak-agents-'));
+  const file = path.join(dir, 'cloud.db');
+  let receiver: Awaited<ReturnType<typeof startChild>> | undefined;
+  try {
+    log(`seeding ${LOCKERS} lockers`);
+    const { key, lockers } = await seed(file, LOCKERS, 0);
+    if (WEBHOOKS) {
+      receiver = await startChild('bench/lib/receiver-server.ts', {});
+      const db = new SQLite(file);
+      db.prepare('update locker_company set notificationUrl = ?').run(`${receiver.url}/n`);
+      db.close();
+    }
+    const pgUrl = benchDatabaseUrl();
+    const pgCopy = pgUrl ? await copyToPostgres(file, pgUrl, 'bench_peak', log) : undefined;
+    log('SQLite');
+    const sqlite = await runOn(file, {}, key, lockers, path.join(agentsDir, 'sqlite'));
+    let postgres;
+    if (pgCopy) {
+      try {
+        log('PostgreSQL');
+        postgres = await runOn(pgCopy.databaseUrl, pgCopy.env, key, lockers, path.join(agentsDir, 'pg'));
+      } finally {
+        await pgCopy.drop();
+      }
+    }
+    const out = {
+      benchmark: 'peak',
+      measuredAt: new Date().toISOString(),
+      machine: { cpus: os.cpus().length, node: process.version, loadavgAtEnd: os.loadavg() },
+      lockers: LOCKERS,
+      seconds: SECONDS,
+      rates: { creates: RATES.create, doorEvents: RATES.create * 2, reads: RATES.read, lists: RATES.list },
+      webhooks: WEBHOOKS,
+      tcpNoDelay: NODELAY.length > 0,
+      targets: { p99Ms: TARGET_P99_MS, syncLagP99Ms: TARGET_SYNC_LAG_P99_MS },
+      agentKind: 'lightweight: locker-agent/sync.ts + the real agent store on tmpfs, no boards, in processes of their own',
+      sqlite,
+      ...(postgres ? { postgres } : {}),
+      meets: { ...sqlite.main.meets, ...(postgres ? { postgres: postgres.main.meets } : {}) },
+    };
+    fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+    fs.writeFileSync(path.join(ROOT, 'bench/results/peak.json'), JSON.stringify(out, null, 2) + '\n');
+    log('written bench/results/peak.json');
+  } finally {
+    await receiver?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(agentsDir, { recursive: true, force: true });
+  }
+}
+
+main().then(() => process.exit(0), (err) => {
+  console.error(`bench:peak failed: ${err instanceof Error ? err.stack : err}`);
+  process.exit(1);
+});
