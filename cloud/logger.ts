@@ -17,7 +17,7 @@ export function createLogger(
   options: { level?: Level; write?: (line: string) => void; base?: Record<string, unknown> } = {},
 ): Logger {
   const min = ORDER[options.level ?? 'info'];
-  const write = options.write ?? ((line: string) => process.stdout.write(line + '\n'));
+  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   const base = options.base ?? {};
   const log = (level: Level) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[level] < min) return;

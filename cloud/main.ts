@@ -4,7 +4,7 @@ import { createLogger } from './logger.ts';
 import { startCloud } from './server.ts';
 
 async function main() {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (err) {

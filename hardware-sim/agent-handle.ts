@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { PassThrough } from 'node:stream';
+import type { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { CellsMessage, LockerEvent, ResponseMessage } from '../shared/mqtt/index.ts';
 import { AGENT_VERSION, LockerAgent } from '../locker-agent/agent.ts';

@@ -110,7 +110,10 @@ export class LockerAgent extends EventEmitter<AgentEvents> implements AgentSyncP
     /** Says what of its cell map differs from the cloud's (the cloud raises an alarm for it too). */
     private reportCellMap(): void {
         const map = this.store.cloudCellMap();
-        if (map.state === 'legacy') return this.log.warn("the cloud sends no cell map (an older cloud): the config's cells are used unchecked");
+        if (map.state === 'legacy') {
+            this.log.warn("the cloud sends no cell map (an older cloud): the config's cells are used unchecked");
+            return;
+        }
         const problems = describeCellMap(this.config.cells, map);
         if (problems) this.log.warn(problems);
         else if (map.state === 'map') this.log.info(`cell map confirmed by the cloud: ${map.cells.size} cells`);

@@ -22,9 +22,9 @@ export interface AgentSyncPort {
     /** `lockers/{id}/health`, retained: on connecting, every healthMs, and on each `health` event. */
     healthMessage?(): HealthMessage;
     on(event: 'health', listener: () => void): unknown;
-    off(event: 'health', listener: () => void): unknown;
     on(event: 'event', listener: (event: LockerEvent) => void): unknown;
     on(event: 'cells', listener: (cells: CellsMessage) => void): unknown;
+    off(event: 'health', listener: () => void): unknown;
     off(event: 'event', listener: (event: LockerEvent) => void): unknown;
     off(event: 'cells', listener: (cells: CellsMessage) => void): unknown;
 }

@@ -105,7 +105,7 @@ export async function findDemo(storage: Storage, place: DemoPlace): Promise<Foun
 /** Writes this database's demo file, owner-only, recording the database it belongs to. */
 export function saveDemo(place: DemoPlace, demo: DemoData): DemoFile {
   const file: DemoFile = { database: place.database, ...demo };
-  writePrivateFile(place.file, JSON.stringify(file, null, 2) + '\n');
+  writePrivateFile(place.file, `${JSON.stringify(file, null, 2)}\n`);
   return file;
 }
 

@@ -9,11 +9,13 @@ if [ ${#files[@]} -eq 0 ]; then echo "no test files found under test/" >&2; exit
 coverage="$(bash scripts/test-databases.sh)"
 printf '%s\n\n' "$coverage"
 status=0
-# The type checker first: it also compares the Kysely interfaces with the migrated tables
-# (test/architecture/table-columns.types.ts). A type error fails the run, after the tests.
+# Static checks first: the type checker (it also compares the Kysely interfaces with the
+# migrated tables: test/architecture/table-columns.types.ts) and the linter (biome.jsonc).
+# A failure fails the run, after the tests.
 static_status=0
-printf 'static checks: npm run typecheck\n'
+printf 'static checks: npm run typecheck, npm run lint\n'
 npx tsc --noEmit || static_status=$?
+npx biome lint . || static_status=$?
 failures="$(mktemp)"
 trap 'rm -f "$failures"' EXIT
 node --import tsx --test --test-concurrency=2 --test-timeout=120000 \
@@ -21,6 +23,6 @@ node --import tsx --test --test-concurrency=2 --test-timeout=120000 \
   --test-reporter=./scripts/failures-reporter.mjs --test-reporter-destination="$failures" \
   "$@" "${files[@]}" || status=$?
 cat "$failures"
-if [ "$static_status" -ne 0 ]; then printf '\nstatic checks failed (see the start of the run): npm run typecheck\n'; [ "$status" -ne 0 ] || status=$static_status; fi
+if [ "$static_status" -ne 0 ]; then printf '\nstatic checks failed (see the start of the run): npm run typecheck, npm run lint\n'; [ "$status" -ne 0 ] || status=$static_status; fi
 printf '\n%s\n' "$coverage"
 exit "$status"

@@ -116,7 +116,7 @@ export class Transport {
       const timedOut = (err as Error)?.name === 'TimeoutError';
       throw new NetworkError(timedOut ? `no answer within ${this.policy.timeoutMs} ms: ${call.method} ${call.path}` : `${call.method} ${call.path}: ${(err as Error)?.message ?? err}`, err, timedOut);
     }
-    let body: unknown = undefined;
+    let body: unknown;
     if (text) {
       try {
         body = JSON.parse(text);

@@ -124,7 +124,7 @@ export function codewords(bytes: Uint8Array, version: number): number[] {
 
 // ---- the matrix ----
 
-class Symbol {
+class QrSymbol {
   readonly size: number;
   readonly modules: QrMatrix;
   readonly isFunction: boolean[][];
@@ -309,7 +309,7 @@ export function encodeQr(text: string, options: { mask?: number } = {}): { versi
   const bytes = new TextEncoder().encode(text);
   const version = versionFor(bytes.length);
   if (version === undefined) throw new RangeError(`a QR code here holds at most ${QR_MAX_BYTES} bytes, not ${bytes.length}`);
-  const symbol = new Symbol(version);
+  const symbol = new QrSymbol(version);
   symbol.placeData(codewords(bytes, version));
   let mask = options.mask;
   if (mask === undefined) {

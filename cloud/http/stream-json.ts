@@ -77,13 +77,13 @@ export async function sendList(res: Response, status: number, list: ListAnswer):
 /** `{"total":3,"data":[` for head `{ total: 3 }`. */
 function openingOf(head: Record<string, unknown>): string {
   const json = JSON.stringify(head);
-  return (json === '{}' ? '{' : json.slice(0, -1) + ',') + '"data":[';
+  return `${json === '{}' ? '{' : `${json.slice(0, -1)},`}"data":[`;
 }
 
 /** `],"aggregate":{…}}` for a tail, `]}` for none. */
 function closingOf(tail: Record<string, unknown>): string {
   const json = JSON.stringify(tail);
-  return ']' + (json === '{}' ? '}' : ',' + json.slice(1));
+  return `]${json === '{}' ? '}' : `,${json.slice(1)}`}`;
 }
 
 /** Once the socket is gone, neither event comes again: a write to it returns false at once. */

@@ -29,14 +29,14 @@ type ServiceDoc = OperationDoc & { response?: z.ZodType; contentType?: string };
 
 /** The service's own routes: health and this documentation. */
 const SERVICE_OPERATIONS: Record<string, ServiceDoc> = {
-  ['GET /health']: { tag: 'Service', summary: 'Health', description: 'Answers `{ "status": "ok" }` while the process serves HTTP (liveness).', response: Health },
-  ['GET /ready']: {
+  'GET /health': { tag: 'Service', summary: 'Health', description: 'Answers `{ "status": "ok" }` while the process serves HTTP (liveness).', response: Health },
+  'GET /ready': {
     tag: 'Service',
     summary: 'Readiness',
     description: 'For a load balancer: 200 `ready` when the database answers (within 2 s), every migration this release knows is applied and the MQTT link is up; otherwise **503** with the same body naming the failing part. See docs/operations.md.',
     response: ReadinessAnswer,
   },
-  ['GET /metrics']: {
+  'GET /metrics': {
     tag: 'Service',
     summary: 'Metrics (Prometheus text format)',
     description: 'Only on the API port when `METRICS_TOKEN` is set, to `Authorization: Bearer <METRICS_TOKEN>`; by default metrics are served apart, on 127.0.0.1:9464 (`METRICS_HOST`, `METRICS_PORT`).',

@@ -82,9 +82,9 @@ export const LOCKER_OPERATIONS: Record<string, OperationDoc> = {
   [`GET ${L}/city`]: { tag: 'Directories', summary: 'Cities', description: 'Active cities by title; pagination only when both `page` and `pageSize` are given.' },
   [`GET ${L}/city/{id}`]: { tag: 'Directories', summary: 'One city', description: 'The city, or `null` when there is none.' },
   [`GET ${L}/district/list`]: { tag: 'Directories', summary: 'Districts', description: 'Active districts, optionally of one city; pagination only when both `page` and `pageSize` are given.' },
-  ['GET /api/v1/open-api/postomat/list']: { tag: 'Public', summary: 'List lockers (public)', description: 'The locker list without authentication; limited per client address.' },
-  ['GET /api/v1/public/postomat/{shortId}']: { tag: 'Public', summary: 'A locker by its short id', errors: [row(404, 'POSTOMAT_NOT_FOUND', 'no locker has this short id')] },
-  ['GET /api/v1/public/postomat/map/{shortId}']: {
+  'GET /api/v1/open-api/postomat/list': { tag: 'Public', summary: 'List lockers (public)', description: 'The locker list without authentication; limited per client address.' },
+  'GET /api/v1/public/postomat/{shortId}': { tag: 'Public', summary: 'A locker by its short id', errors: [row(404, 'POSTOMAT_NOT_FOUND', 'no locker has this short id')] },
+  'GET /api/v1/public/postomat/map/{shortId}': {
     tag: 'Public',
     summary: "Redirect to a map at a locker's coordinates",
     status: 302,

@@ -50,29 +50,29 @@ Special sets (statuses in any order; with any other combination \`arrivedAtFinal
 
 export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
   ...PLATFORM_EXTENSION_OPERATIONS,
-  ['POST /api/v1/auth/login']: {
+  'POST /api/v1/auth/login': {
     tag: 'Platform: sign-in',
     summary: 'Sign in',
     description: 'Returns an access token (1 hour) and a refresh token (10 days). Failures are limited per address and per account.',
     errors: [row(404, 'USER_NOT_FOUND', 'no user with this email'), row(406, 'PASSWORD_NOT_CORRECT', 'wrong password')],
     example: { email: '$EMAIL', password: '$PASSWORD' },
   },
-  ['POST /api/v1/auth/refresh']: {
+  'POST /api/v1/auth/refresh': {
     tag: 'Platform: sign-in',
     summary: 'Refresh the token pair',
     description: 'Both of its errors are 400 (the spec).',
     errors: [row(400, 'UNAUTHORIZED', 'the refresh token is invalid, expired or already used'), row(400, 'USER_NOT_FOUND', 'the user is gone')],
     example: { refreshToken: '$REFRESH' },
   },
-  ['POST /api/v1/logistic-company/api-key/create']: { tag: 'Platform: API keys', summary: 'Create an API key', description: 'Rotation: create the new key, switch your system, delete the old key. Keys do not expire.', example: { title: 'warehouse scanner' } },
-  ['GET /api/v1/logistic-company/api-key/list']: { tag: 'Platform: API keys', summary: 'List API keys', description: 'Includes the `key` values. `pageSize` defaults to 1.' },
-  ['DELETE /api/v1/logistic-company/api-key/{id}']: {
+  'POST /api/v1/logistic-company/api-key/create': { tag: 'Platform: API keys', summary: 'Create an API key', description: 'Rotation: create the new key, switch your system, delete the old key. Keys do not expire.', example: { title: 'warehouse scanner' } },
+  'GET /api/v1/logistic-company/api-key/list': { tag: 'Platform: API keys', summary: 'List API keys', description: 'Includes the `key` values. `pageSize` defaults to 1.' },
+  'DELETE /api/v1/logistic-company/api-key/{id}': {
     tag: 'Platform: API keys',
     summary: 'Delete an API key',
     description: 'The key is refused from the next request on. The answer\'s message is `api key deleted`.',
     errors: [row(404, 'NOT_FOUND', 'no such key'), row(406, 'NOT_ACCEPTABLE', "another company's key")],
   },
-  ['POST /api/v1/logistic-company/webhook/create']: {
+  'POST /api/v1/logistic-company/webhook/create': {
     tag: 'Platform: webhooks',
     summary: 'Create a webhook',
     description: 'One webhook per company per `type` + `subtype`. `payloadTemplate` is JSON text with `{{postomatOrderId}}` (inside a string) and `{{status}}` (a number); ' +
@@ -80,15 +80,15 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
     errors: [WEBHOOK_NOT_LOGIST, row(406, 'WEBHOOK_TYPE_EXIST', 'the company already has a webhook of this type and subtype'), row(406, 'WEBHOOK_PAYLOAD_INVALID', 'the template is not valid JSON after substitution, or has other placeholders')],
     example: { type: 'PARCEL', subtype: 'DELIVERED_TO_POSTOMAT', url: 'http://127.0.0.1:9999/placed', apiKey: 'my-secret', payloadTemplate: '{"postomatOrderId":"{{postomatOrderId}}","status":{{status}}}' },
   },
-  ['GET /api/v1/logistic-company/webhook/list']: { tag: 'Platform: webhooks', summary: 'List webhooks', description: '`pageSize` defaults to 1.', errors: [WEBHOOK_NOT_LOGIST] },
-  ['PATCH /api/v1/logistic-company/webhook/{id}']: {
+  'GET /api/v1/logistic-company/webhook/list': { tag: 'Platform: webhooks', summary: 'List webhooks', description: '`pageSize` defaults to 1.', errors: [WEBHOOK_NOT_LOGIST] },
+  'PATCH /api/v1/logistic-company/webhook/{id}': {
     tag: 'Platform: webhooks',
     summary: 'Change a webhook',
     description: 'Omitted fields keep their values.',
     errors: [WEBHOOK_NOT_LOGIST, row(404, 'NOT_FOUND', 'no such webhook'), row(406, 'NOT_ACCEPTABLE', "another company's webhook"), row(406, 'WEBHOOK_TYPE_EXIST', 'another webhook has this type and subtype'), row(406, 'WEBHOOK_PAYLOAD_INVALID', 'invalid template')],
     example: { url: 'http://127.0.0.1:9999/placed-v2' },
   },
-  ['DELETE /api/v1/logistic-company/webhook/{id}']: {
+  'DELETE /api/v1/logistic-company/webhook/{id}': {
     tag: 'Platform: webhooks',
     summary: 'Delete a webhook',
     description: 'The answer\'s message is `api key deleted`, word for word as the spec has it.',
@@ -161,5 +161,5 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
   },
   [`GET ${I}/logistic-company/parcel/list`]: { tag: 'Platform: parcels and cargo', summary: 'List parcels', description: LIST_RULES },
   [`GET ${I}/logistic-company/cargo/list`]: { tag: 'Platform: parcels and cargo', summary: 'List cargo', description: `${LIST_RULES}\n\n**cargoTypes** selects cargo whose type is of those kinds.` },
-  ['GET /api/v1/public/cargo-types']: { tag: 'Public', summary: 'Cargo types', description: 'Active cargo types with their delivery types; no authentication.' },
+  'GET /api/v1/public/cargo-types': { tag: 'Public', summary: 'Cargo types', description: 'Active cargo types with their delivery types; no authentication.' },
 };

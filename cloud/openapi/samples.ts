@@ -12,7 +12,7 @@ const KNOWN: Record<string, string> = { postomatId: '$LOCKER' };
  * required fields). `headers`: required ones are added with a `<name>` to fill in.
  */
 export function curlSample(method: string, path: string, auth: string, body?: unknown, headers: Array<{ name: string; required: boolean }> = []): string {
-  const url = '$URL' + path.replace(/\{(\w+)\}/g, (_m, name: string) => KNOWN[name] ?? `<${name}>`);
+  const url = `$URL${path.replace(/\{(\w+)\}/g, (_m, name: string) => KNOWN[name] ?? `<${name}>`)}`;
   const parts = ['curl -s', method === 'GET' ? '' : `-X ${method}`, auth, ...headers.filter((h) => h.required).map((h) => `-H '${h.name}: <${h.name.toLowerCase()}>'`)];
   // Double quotes, so that $LOCKER in the body expands as the banner's own sample does.
   if (body) parts.push(`-H 'Content-Type: application/json' -d "${shellQuoted(JSON.stringify(isSchema(body) ? exampleOf(body) : body))}"`);

@@ -50,7 +50,7 @@ export const SANDBOX_OPERATIONS: Record<string, OperationDoc> = {
 };
 
 export const AGENT_OPERATIONS: Record<string, OperationDoc> = {
-  ['POST /api/v1/agent/enrol']: {
+  'POST /api/v1/agent/enrol': {
     tag: 'Locker agents',
     summary: 'Enrol a locker board',
     description: 'For `npm run agent -- enroll` on a new locker: trades the one-time code the operator issued (`npm run operator -- locker enrol-code`, 8 characters, shown as `XXXX-XXXX`, ' +

@@ -52,7 +52,7 @@ export async function runOperator(argv: string[], env: NodeJS.ProcessEnv = proce
   const { json, help, ...flags } = allFlags;
   if (words.length === 0 || words[0] === 'help' || help !== undefined) {
     const { command } = findCommand(words[0] === 'help' ? words.slice(1) : words);
-    return { code: 0, stdout: (command ? commandHelp(command) : helpText()) + '\n', stderr: '' };
+    return { code: 0, stdout: `${command ? commandHelp(command) : helpText()}\n`, stderr: '' };
   }
   const { command, rest } = findCommand(words);
   if (!command) return { code: 2, stdout: '', stderr: `error: unknown command "${words.join(' ')}"\n\n${helpText()}\n` };
@@ -72,17 +72,17 @@ export async function runOperator(argv: string[], env: NodeJS.ProcessEnv = proce
   const where = own ? databaseNamed(url, !env.DATABASE_URL) : db.describe;
   try {
     const result = await command.run(
-      { db: db.db, uow: createUnitOfWork(db.db, db.changes), dialect: db.dialect, clock: systemClock, progress: (line) => { stderr += line + '\n'; if (own) process.stderr.write(line + '\n'); } },
+      { db: db.db, uow: createUnitOfWork(db.db, db.changes), dialect: db.dialect, clock: systemClock, progress: (line) => { stderr += `${line}\n`; if (own) process.stderr.write(`${line}\n`); } },
       checked.data,
     );
     const asJson = json !== undefined && json !== 'false';
     const stdout = asJson ? JSON.stringify(result.json, null, 2) : (result.text ?? JSON.stringify(result.json, null, 2));
-    return { code: 0, stdout: stdout + '\n', stderr: own ? '' : stderr };
+    return { code: 0, stdout: `${stdout}\n`, stderr: own ? '' : stderr };
   } catch (err) {
     if (err instanceof OperatorError || err instanceof DomainError) {
       // "no order X" from the wrong database reads like a lost order: say which database was asked.
       const message = isMissingRecord(err) ? `${err.message} in ${where}` : err.message;
-      return { code: 1, stdout: '', stderr: stderr + `error: ${message}\n` };
+      return { code: 1, stdout: '', stderr: `${stderr}error: ${message}\n` };
     }
     throw err;
   } finally {

@@ -17,5 +17,5 @@ export function table(rows: Array<Record<string, unknown>>, columns: string[]): 
 
 export function block(obj: Record<string, unknown>, keys: string[] = Object.keys(obj)): string {
   const width = Math.max(...keys.map((k) => k.length));
-  return keys.map((k) => `${(k + ':').padEnd(width + 1)} ${show(obj[k])}`).join('\n');
+  return keys.map((k) => `${(`${k}:`).padEnd(width + 1)} ${show(obj[k])}`).join('\n');
 }

@@ -31,7 +31,7 @@ export function resolveJwtSecret(config: { JWT_SECRET?: string; DATABASE_URL: st
   ensurePrivateDir(path.dirname(file));
   try {
     // 'wx': of two processes starting together, the second reads the first one's secret.
-    fs.writeFileSync(file, secret + '\n', { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    fs.writeFileSync(file, `${secret}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
     return secret;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return fs.readFileSync(file, 'utf8').trim();

@@ -4,7 +4,6 @@
  * `body/url must not point to a link-local address (169.254.169.254)`. Names are checked again
  * after DNS resolution when an event is sent (events/http-post.ts).
  */
-import { z } from 'zod';
 import { refusedUrl, STRICT_TARGETS, type TargetPolicy } from '../domain/outbound-targets.ts';
 import { WebhookCreateBody } from './schemas.ts';
 

@@ -64,7 +64,7 @@ export async function expireUnplacedOrders(deps: ExpiryDeps, options: ExpiryOpti
 export async function expireOrder(tx: Tx, orderId: string, at: Date): Promise<boolean> {
   const trx = tx.db;
   const order = await trx.selectFrom('locker_order').selectAll().where('id', '=', orderId).executeTakeFirst();
-  if (!order || order.isActive !== 1 || order.status !== 'CREATED') return false;
+  if (order?.isActive !== 1 || order.status !== 'CREATED') return false;
   const now = at.toISOString();
   const res = await trx
     .updateTable('locker_order')
@@ -121,7 +121,7 @@ export async function lapseReservations(deps: ExpiryDeps, options: { batch: numb
 export async function lapseReservation(tx: Tx, orderId: string, at: Date): Promise<boolean> {
   const trx = tx.db;
   const order = await trx.selectFrom('locker_order').selectAll().where('id', '=', orderId).executeTakeFirst();
-  if (!order || order.isActive !== 1 || order.status !== 'CREATED' || !order.reserveUntil) return false;
+  if (order?.isActive !== 1 || order.status !== 'CREATED' || !order.reserveUntil) return false;
   const now = at.toISOString();
   const statusId = newId();
   const changes = { status: 'EXPIRED', currentStatusId: statusId, isActive: 0, expiredAt: now, updatedAt: now };

@@ -66,7 +66,10 @@ export class ChangeFeed {
   }
 
   private received(message: string | undefined): void {
-    if (message === undefined) return this.emit(EVERYTHING);
+    if (message === undefined) {
+      this.emit(EVERYTHING);
+      return;
+    }
     const decoded = decodeWith(this.origin, message);
     if (decoded === 'ours') return;
     this.emit(decoded === undefined ? EVERYTHING : decoded);

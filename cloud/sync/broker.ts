@@ -149,6 +149,9 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
       return;
     }
     sockets.add(socket);
+    // Small MQTT packets go out at once: with Nagle's algorithm a packet that follows another one
+    // waits for its ACK, which Linux delays up to 40 ms (aedes leaves the socket as it came).
+    socket.setNoDelay(true);
     socket.once('close', () => {
       caps.release(address);
       sockets.delete(socket);

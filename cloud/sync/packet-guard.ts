@@ -115,7 +115,8 @@ export class GuardedSocket extends Duplex {
     const verdict = this.scanner.scan(chunk);
     if (!verdict.ok) {
       const loggedIn = this.maxPacket !== undefined;
-      return this.refuse('oversized-packet', verdict.reason === 'malformed' ? { loggedIn, malformed: true } : { loggedIn, size: verdict.size, limit: verdict.limit });
+      this.refuse('oversized-packet', verdict.reason === 'malformed' ? { loggedIn, malformed: true } : { loggedIn, size: verdict.size, limit: verdict.limit });
+      return;
     }
     if (this.deadline && this.scanner.complete > 0) {
       clearTimeout(this.deadline);

@@ -13,7 +13,7 @@ export interface BoardCheck {
 /** Reads every board of the config once (with its retries), as the agent will; never unlocks. */
 export async function checkBoards(config: AgentConfig, clock: Clock): Promise<BoardCheck> {
     const s = config.serial;
-    let link;
+    let link: Awaited<ReturnType<typeof openSerialLink>>['link'];
     try {
         link = (await openSerialLink(s.device, s.baudRate)).link;
     } catch (err) {

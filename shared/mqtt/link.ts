@@ -112,6 +112,10 @@ export class MqttLink extends EventEmitter<MqttLinkEvents> {
         if (this.stopped || this.paused) return;
         const client = this.deps.connect(this.options.url, { ...this.options.clientOptions(), reconnectPeriod: 0 });
         this.client = client;
+        // Nagle's algorithm held a small publish that followed another one until the first was
+        // ACKed, and Linux delays ACKs up to 40 ms: a door event took ~50 ms to reach the cloud
+        // instead of ~9 (bench:peak). MQTT.js does not turn it off; its TCP stream is a socket.
+        (client.stream as { setNoDelay?: (on: boolean) => unknown } | undefined)?.setNoDelay?.(true);
         client.on('connect', () => {
             this.attempt = 0;
             this.emit('connect');

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CONTRACT_VERSION, type CellMap, type SyncOrder } from '../../shared/mqtt/index.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
-import { InProcessAgent } from '../../hardware-sim/agent-handle.ts';
+import type { InProcessAgent } from '../../hardware-sim/agent-handle.ts';
 import { order, startLocker, syncOf, typeAndWaitOpen, waitForDisplay, waitForEvent } from '../helpers/sim-harness.ts';
 import type { CellConfig } from '../../locker-agent/config.ts';
 

@@ -30,7 +30,7 @@ const BASELINES_REFUSED: Record<string, number> = {
   [`GET ${I}/postomat/order/:id/up-code`]: 502,
   [`GET ${I}/postomat/order/:id/subtract-code`]: 502,
   // No operator issued that enrolment code: 404, documented (test/field covers the success).
-  ['POST /api/v1/agent/enrol']: 404,
+  'POST /api/v1/agent/enrol': 404,
 };
 
 interface Call {

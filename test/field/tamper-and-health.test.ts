@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { runOperator } from '../../cloud/operator/cli.ts';
 import { topics, type LockerEvent } from '../../shared/mqtt/index.ts';
-import { InProcessAgent } from '../../hardware-sim/agent-handle.ts';
+import type { InProcessAgent } from '../../hardware-sim/agent-handle.ts';
 import { SimLocker } from '../../hardware-sim/locker.ts';
 import type { LockerAlarmKind } from '../../cloud/sync/types.ts';
 import { healthGauges } from '../../cloud/sync/field-reports.ts';

@@ -82,7 +82,7 @@ export function requester(baseUrl: string) {
     if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
     const res = await fetch(baseUrl + path, { method, headers, body, redirect: o.redirect ?? 'manual' });
     const text = await res.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown ;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {

@@ -8,7 +8,7 @@ import type { TestApi, TestResponse } from './cloud.ts';
 import { seedLockerWorld } from './locker-world.ts';
 import { seedPlatformWorld } from './platform-world.ts';
 import { createLockerCompany, updateLockerCompany } from '../../cloud/services/admin/companies.ts';
-import { createPlatformCompany, setLockerAccess } from '../../cloud/services/platform/companies.ts';
+import { createPlatformCompany, } from '../../cloud/services/platform/companies.ts';
 import { createPlatformApiKey } from '../../cloud/services/platform/api-keys.ts';
 
 export const M = '/api/v1/integrations/market-company';

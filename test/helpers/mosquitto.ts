@@ -62,7 +62,7 @@ export async function startMosquitto(options: { aclFile?: string } = {}): Promis
   const conf = path.join(dir, 'mosquitto.conf');
   fs.writeFileSync(
     conf,
-    [`listener ${port} 127.0.0.1`, 'allow_anonymous false', `password_file ${passwd}`, `acl_file ${acl}`, 'use_username_as_clientid true', 'persistence false'].join('\n') + '\n',
+    `${[`listener ${port} 127.0.0.1`, 'allow_anonymous false', `password_file ${passwd}`, `acl_file ${acl}`, 'use_username_as_clientid true', 'persistence false'].join('\n')}\n`,
   );
   fs.chmodSync(conf, 0o644);
   let output = '';

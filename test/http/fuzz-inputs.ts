@@ -60,7 +60,7 @@ export const deeplyNested = (depth: number): unknown => {
  * test's own JSON.stringify, not for a parser that a hostile sender aims at.
  */
 export const DEEP_MARKER = '\u0001deep-nesting\u0001';
-const DEEP_TEXT = '['.repeat(5_000) + '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000) + ']'.repeat(5_000);
+const DEEP_TEXT = `${'['.repeat(5_000) + '{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}${']'.repeat(5_000)}`;
 
 export const toJson = (value: unknown): string => JSON.stringify(value).replaceAll(JSON.stringify(DEEP_MARKER), DEEP_TEXT);
 
@@ -92,7 +92,7 @@ export const rawBody: fc.Arbitrary<RawBody> = fc.record({
   contentEncoding: fc.constantFrom(undefined, undefined, undefined, 'gzip', 'br', 'x-made-up'),
   text: fc.oneof(
     fc.constantFrom('', '{', '{"a":', 'null', '[]', '"text"', '42', 'true', '\u0000', '{"a":"\u0000"}', 'a=1&b=2', '<x/>',
-      '['.repeat(100_000) + ']'.repeat(100_000), '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000)),
+      '['.repeat(100_000) + ']'.repeat(100_000), `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`),
     fc.string({ unit: 'binary', maxLength: 50 }),
   ),
 });

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { DIALECTS } from '../helpers/storage.ts';
-import { type TestResponse } from '../helpers/cloud.ts';
+import type { TestResponse } from '../helpers/cloud.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedMarketWorld, type MarketWorld, M } from '../helpers/market-world.ts';
 import { PASSWORD } from '../helpers/platform-world.ts';

@@ -109,7 +109,7 @@ for (const dialect of DIALECTS) {
         ['missing postomatId', (b) => ({ ...b, postomatId: undefined }), "body must have required property 'postomatId'"],
         ['phone without +', (b) => ({ ...b, toUserPhone: '996700000005' }), 'body/toUserPhone must match pattern "^\\+\\d+$"'],
         ['phone with letters', (b) => ({ ...b, toUserPhone: '+99670abc' }), 'body/toUserPhone must match pattern "^\\+\\d+$"'],
-        ['phone over 20 characters', (b) => ({ ...b, toUserPhone: '+' + '1'.repeat(20) }), 'body/toUserPhone must NOT have more than 20 characters'],
+        ['phone over 20 characters', (b) => ({ ...b, toUserPhone: `+${'1'.repeat(20)}` }), 'body/toUserPhone must NOT have more than 20 characters'],
         ['malformed postomatId', (b) => ({ ...b, postomatId: 'NOT-A-CUID' }), 'body/postomatId must match format "cuid2"'],
         ['days below 1', (b) => ({ ...b, days: 0 }), 'body/days must be >= 1'],
         ['fractional days', (b) => ({ ...b, days: 1.5 }), 'body/days must be integer'],

@@ -2,7 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
 import { startTestCloud, type TestCloud } from '../helpers/cloud.ts';
-import { ManualClock } from '../../shared/clock.ts';
+import type { ManualClock } from '../../shared/clock.ts';
 import { placeOrder, seedLockerWorld, type LockerWorld } from '../helpers/locker-world.ts';
 import { haversineKm } from '../../cloud/domain/geo.ts';
 import { POINTS_REFRESH_MS } from '../../cloud/storage/postomat-queries.ts';

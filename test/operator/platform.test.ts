@@ -7,7 +7,7 @@ import { useOperator } from './harness.ts';
 for (const dialect of DIALECTS) {
   describe(`[${dialect.name}] platform commands`, () => {
     const op = useOperator(dialect);
-    let ids: Record<string, number> = {};
+    const ids: Record<string, number> = {};
 
     it('builds the reference data: delivery and cargo types, a country and its city', async () => {
       ids.air = (await op.json('delivery-type', 'create', '--title', 'Air')).id;

@@ -19,7 +19,7 @@ for (const dialect of DIALECTS) {
     let w: PlatformWorld;
     const clock = new ManualClock('2026-03-03T09:00:00.000Z');
     const get = integrationGet(() => cloud);
-    let plain: number;
+    let _plain: number;
     let closed: number;
     let closedCourier: number;
     const titles = (res: { body: any }) => res.body.map((c: any) => c.title);
@@ -28,7 +28,7 @@ for (const dialect of DIALECTS) {
       cloud = await startTestApp(dialect, { clock });
       w = await seedPlatformWorld(cloud.storage.db, clock.now());
       const db = cloud.storage.db;
-      plain = (await createPlatformCompany(db, { title: 'Plain Haul', type: 'LOGIST' }, clock.now())).id;
+      _plain = (await createPlatformCompany(db, { title: 'Plain Haul', type: 'LOGIST' }, clock.now())).id;
       closed = (await createPlatformCompany(db, { title: 'Closed Haul', type: 'LOGIST', isActive: false, isIntercity: true, isCleaning: true }, clock.now())).id;
       closedCourier = (await createPlatformCompany(db, { title: 'Closed Courier', type: 'COURIER', isActive: false }, clock.now())).id;
       const gone = await createPlatformCountry(db, { title: 'Atlantis', isActive: false }, clock.now());

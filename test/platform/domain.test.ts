@@ -15,7 +15,7 @@ import { marketStatus } from '../../cloud/domain/platform/market-status.ts';
 import { allocateClientCode, codeNamesFor, normalizeCodeName, parseClientCode } from '../../cloud/domain/platform/client-codes.ts';
 import { cargoSearchText, clientSearchText, parcelSearchText } from '../../cloud/domain/platform/search-text.ts';
 import { newTrackCode } from '../../cloud/domain/platform/track-codes.ts';
-import { DomainError } from '../../cloud/domain/errors.ts';
+import type { DomainError } from '../../cloud/domain/errors.ts';
 
 const code = (fn: () => unknown) => {
   try {

@@ -10,7 +10,7 @@ import { createParcel } from '../../cloud/services/platform/parcels.ts';
 import { createCargo } from '../../cloud/services/platform/cargo.ts';
 import { parseListSearch } from '../../cloud/domain/platform/list-search.ts';
 import { selectShipments } from '../../cloud/storage/shipment-queries.ts';
-import { coveringTrigrams, textMatch } from '../../cloud/storage/shipment-search.ts';
+import { coveringTrigrams, } from '../../cloud/storage/shipment-search.ts';
 import { runOperator } from '../../cloud/operator/cli.ts';
 
 describe('trigrams that cover a search text (SQLite)', () => {

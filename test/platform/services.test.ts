@@ -92,7 +92,7 @@ for (const dialect of DIALECTS) {
         const stored = await db().selectFrom('platform_api_key').select('keyHash').where('id', '=', k.id).executeTakeFirstOrThrow();
         assert.equal(stored.keyHash, hashApiKey(k.key));
         assert.deepEqual(await findApiKeyCaller(db(), k.key), { keyId: k.id, companyId: w.logist.id, companyType: 'LOGIST' });
-        assert.equal(await findApiKeyCaller(db(), k.key + 'x'), undefined);
+        assert.equal(await findApiKeyCaller(db(), `${k.key}x`), undefined);
         const page = await listPlatformApiKeys(db(), w.logist.id, { limit: 1, offset: 0 });
         assert.deepEqual([page.total, page.data.length, page.data[0].key], [2, 1, k.key]);
         await rejects(deletePlatformApiKey(db(), w.otherLogist.id, k.id), 'NOT_ACCEPTABLE');

@@ -54,7 +54,7 @@ describe('Kerong status reply', () => {
         const closed = Array.from({ length: 16 }, (_, i) => i === 0 || i === 8);
         const parcel = Array.from({ length: 16 }, (_, i) => i === 15);
         const buf = new KerongStatus(1, closed, parcel).toBuffer();
-        assert.deepEqual(buf, hex('02 10 35 01 01 00 80 03 ' + checksum(hex('02 10 35 01 01 00 80 03')).toString(16).padStart(2, '0')));
+        assert.deepEqual(buf, hex(`02 10 35 01 01 00 80 03 ${checksum(hex('02 10 35 01 01 00 80 03')).toString(16).padStart(2, '0')}`));
         assert.equal(buf.length, 9);
     });
 

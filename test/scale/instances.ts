@@ -27,7 +27,7 @@ export async function startScaleBroker(instances: number): Promise<PrivateMosqui
   const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'plk-scale-acl-'));
   const acl = path.join(dir, 'acl');
   const extra = [...Array(instances).keys()].map((i) => `\nuser ${cloudUser(i + 1).username}\ntopic readwrite lockers/#\n`).join('');
-  fs.writeFileSync(acl, fs.readFileSync(DOCUMENTED_ACL, 'utf8') + extra + `\nuser ${MONITOR.username}\ntopic read lockers/#\n`);
+  fs.writeFileSync(acl, `${fs.readFileSync(DOCUMENTED_ACL, 'utf8') + extra}\nuser ${MONITOR.username}\ntopic read lockers/#\n`);
   try {
     const broker = await startMosquitto({ aclFile: acl });
     for (let i = 1; i <= instances; i++) await broker.allow(cloudUser(i).username, cloudUser(i).password);

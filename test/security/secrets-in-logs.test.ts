@@ -79,7 +79,7 @@ for (const dialect of DIALECTS) {
       const guessedKey = 'plk_guessedKeyThatDoesNotExist000';
       assert.equal((await request('GET', `${BASE}/order/list`, { token: guessedKey })).status, 401);
       assert.equal((await request('GET', '/api/v1/integrations/logistic-company/list', { headers: { 'x-api-token': 'plp_guessedPlatformKey000000000' } })).status, 401);
-      assert.equal((await request('POST', '/api/v1/auth/refresh', { body: { refreshToken: refreshed.body.refreshToken.slice(0, -4) + 'AAAA' } })).status, 400);
+      assert.equal((await request('POST', '/api/v1/auth/refresh', { body: { refreshToken: `${refreshed.body.refreshToken.slice(0, -4)}AAAA` } })).status, 400);
       secrets.add('guessed password', guessedPassword).add('guessed key', guessedKey).add('guessed key', 'plp_guessedPlatformKey000000000');
 
       // The locker: its agent logs in over MQTT with its password.

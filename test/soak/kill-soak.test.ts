@@ -17,7 +17,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIALECTS, openTestStorage, type TestDialect, type TestStorage } from '../helpers/storage.ts';
+import { DIALECTS, openTestStorage, type TestStorage } from '../helpers/storage.ts';
 import { TEST_JWT_SECRET } from '../helpers/cloud.ts';
 import { tempDir } from '../helpers/sim-harness.ts';
 import { assertNoSecrets, LogCapture, Secrets } from '../helpers/secrets-scan.ts';

@@ -21,7 +21,7 @@ import { createLogger } from '../../cloud/logger.ts';
 import { expireUnplacedOrders } from '../../cloud/services/order-expiry.ts';
 import type { Db } from '../../cloud/storage/database.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
-import { InProcessAgent } from '../../hardware-sim/agent-handle.ts';
+import type { InProcessAgent } from '../../hardware-sim/agent-handle.ts';
 import { ManualClock } from '../../shared/clock.ts';
 import { CONTRACT_VERSION, topics, type LockerEvent } from '../../shared/mqtt/index.ts';
 import { typeAndWaitOpen, waitForDisplay } from '../helpers/sim-harness.ts';
@@ -124,7 +124,7 @@ for (const dialect of DIALECTS) {
         const attempts = logs.filter((l) => l.includes('locker event failed') && l.includes(order.id));
         assert.equal(attempts.length, MAX_ATTEMPTS - 1, 'each failed attempt logged');
         const setAside = logs.find((l) => l.includes('set aside as FAILED') && l.includes(order.id));
-        assert.ok(setAside && setAside.includes(locker.id) && setAside.includes(`"cellId":"${cell}"`), 'the locker, order and cell named');
+        assert.ok(setAside?.includes(locker.id) && setAside.includes(`"cellId":"${cell}"`), 'the locker, order and cell named');
         const [alarm] = (await alarmsOf(w.db, locker.id)).filter((a) => a.orderId === order.id);
         assert.deepEqual([alarm.kind, alarm.cellId, alarm.resolvedAt], ['EVENT_FAILED', cell, null]);
 
@@ -301,7 +301,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(alarms.map((a) => [a.kind, a.cellId, a.eventId]), [['EVENT_REJECTED', '99', 'old-placed'], ['EVENT_REJECTED', '99', 'old-pickup']]);
       assert.match(alarms[0].detail, /no such cell at this locker/);
       const line = logs.find((l) => l.includes('old-placed') && l.includes('rejected'));
-      assert.ok(line && line.includes('"cellId":"99"') && /"level":"warn"/.test(line), 'a warning with the locker and cell');
+      assert.ok(line?.includes('"cellId":"99"') && /"level":"warn"/.test(line), 'a warning with the locker and cell');
       const listed = await runOperator(['locker', 'alarms', '--locker', locker.id, '--json'], {}, w.cloud.storage);
       assert.deepEqual(JSON.parse(listed.stdout).map((a: any) => a.eventId).sort(), ['old-pickup', 'old-placed']);
     });

@@ -33,7 +33,7 @@ const companyText = (c: LockerCompanyTable, extra: Record<string, unknown> = {})
 
 const companyResult = (c: LockerCompanyTable, headline?: string) => ({
   json: presentCompany(c),
-  text: (headline ? headline + '\n' : '') + companyText(c),
+  text: (headline ? `${headline}\n` : '') + companyText(c),
 });
 
 const moneyFlags = {

@@ -5,10 +5,11 @@ import type { DemoPostomat, LockerDemo } from '../demo/locker-demo.ts';
 import type { PlatformDemo } from '../demo/platform-demo.ts';
 import { seedDemo } from '../demo/seed.ts';
 
-const sizesOf = (p: DemoPostomat) =>
-  Object.entries(p.cells.reduce<Record<string, number>>((n, c) => ({ ...n, [c.size]: (n[c.size] ?? 0) + 1 }), {}))
-    .map(([size, n]) => `${n}${size}`)
-    .join(' ');
+function sizesOf(p: DemoPostomat): string {
+  const count = new Map<string, number>();
+  for (const c of p.cells) count.set(c.size, (count.get(c.size) ?? 0) + 1);
+  return [...count].map(([size, n]) => `${n}${size}`).join(' ');
+}
 
 const lockerLine = (p: DemoPostomat) =>
   `  ${p.shortId}  ${p.title}  ${p.id}  ${p.lat ?? '-'},${p.lng ?? '-'}  cells ${sizesOf(p)}  agent ${p.agent.username} / ${p.agent.password}`;

@@ -5,7 +5,7 @@ import { fChoice, fId, fIdList } from '../platform-flags.ts';
 import { block, table, yesNo } from '../format.ts';
 import { withBooleans } from '../present.ts';
 import { CARGO_KINDS } from '../../domain/platform/enums.ts';
-import { createCargoType, createDeliveryType, getCargoType, listCargoTypes, listDeliveryTypes, updateCargoType } from '../../services/platform/cargo-types.ts';
+import { createCargoType, createDeliveryType, type getCargoType, listCargoTypes, listDeliveryTypes, updateCargoType } from '../../services/platform/cargo-types.ts';
 import {
   createPlatformCity,
   createPlatformCountry,

@@ -3,7 +3,7 @@
  * orders. Status changes follow the transitions of docs/platform.md; `--user` records (and
  * checks) the staff member making the change.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Db } from '../../storage/database.ts';
 import { defineCommand, MissingRecord, OperatorError, type Command } from '../command.ts';
 import { fBool, fLat, fLng, fNum, fPrice, fText, flagsOf } from '../flags.ts';

@@ -17,7 +17,7 @@ export const commands: Command[] = [
     usage: ['the windows come from the RETENTION_* variables, as for the cloud (docs/retention.md)'],
     flags: flagsOf({}),
     async run(ctx) {
-      let config;
+      let config: ReturnType<typeof loadRetentionConfig>;
       try {
         config = loadRetentionConfig(process.env);
       } catch (err) {

@@ -86,7 +86,7 @@ export async function placeProblems(db: Db, who: string, place: { country: numbe
   ]);
   const problems: string[] = [];
   if (!country) problems.push(`${who}/country must be the id of an active country`);
-  if (!city || city.isActive !== 1) problems.push(`${who}/city must be the id of an active city`);
+  if (city?.isActive !== 1) problems.push(`${who}/city must be the id of an active city`);
   else if (country && city.countryId !== place.country) problems.push(`${who}/city must be a city of country ${place.country}`);
   return problems;
 }

@@ -103,7 +103,7 @@ export async function shipmentSearchText(
 export async function checkActor(db: Db, userId: number | null | undefined, ownerCompanyId: number): Promise<void> {
   if (userId === null || userId === undefined) return;
   const user = await db.selectFrom('platform_user').select(['id', 'companyId', 'isActive']).where('id', '=', userId).executeTakeFirst();
-  if (!user || !user.isActive) throw new DomainError('USER_NOT_FOUND', `no active platform user ${userId}`);
+  if (!user?.isActive) throw new DomainError('USER_NOT_FOUND', `no active platform user ${userId}`);
   if (user.companyId === ownerCompanyId) return;
   const works = await db
     .selectFrom('company_partnership')
