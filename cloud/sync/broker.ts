@@ -21,6 +21,7 @@ import { ConnectionCaps } from './connection-caps.ts';
 import type { AgentCredentials } from './credentials.ts';
 import { LoginBackoff } from './login-backoff.ts';
 import { GuardedSocket } from './packet-guard.ts';
+import { withRetainedIndex, type RetainedStore } from './retained-index.ts';
 import { RefusalLog, type BrokerRefusal } from './refusal-log.ts';
 import { listenOn } from '../../shared/listen.ts';
 
@@ -135,6 +136,8 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
       done(null, null); // SUBACK 0x80 for this filter
     },
   });
+  // Before any client: a locker's SUBSCRIBE to its own topics finds their retained messages by topic.
+  withRetainedIndex((broker as unknown as { persistence: RetainedStore }).persistence);
 
   // Sockets not logged in yet are no aedes client, which its close() would end: closed here.
   const sockets = new Set<net.Socket>();
