@@ -225,7 +225,15 @@ for (const dialect of DIALECTS) {
         for (let i = 0; i < 6; i++) orders.push(await createOrder());
         await Promise.all(orders.map((o, i) => placeOrder(cloud.storage, o.id, [lw.near, lw.mid][i % 2].cells[Math.floor(i / 2)].id, new Date())));
         await eventually(() => assert.equal(rx.received.length, orders.length));
-        await new Promise((r) => setTimeout(r, 300));
+        // Every delivery settled and both senders stopped after their sends in flight: nothing more can arrive.
+        await eventually(async () => {
+          const rows = await cloud.storage.db.selectFrom('webhook_delivery').select('state').where('subscriptionId', '=', sub.id).execute();
+          assert.equal(rows.length, orders.length);
+          assert.ok(rows.every((r) => r.state === 'DELIVERED'), JSON.stringify(rows));
+        });
+        await second.stop();
+        await cloud.webhookSender.stop();
+        cloud.webhookSender.start();
         assert.equal(rx.received.length, orders.length, 'no event sent twice');
         assert.deepEqual(new Set(rx.received.map((h) => JSON.parse(h.body).data.object.postomatOrderId)), new Set(orders.map((o) => o.id)));
       } finally {

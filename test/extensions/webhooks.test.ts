@@ -72,6 +72,19 @@ for (const dialect of DIALECTS) {
     });
     const a = () => as(w.companyA.key);
     const b = () => as(w.companyB.key);
+    /**
+     * Every delivery of the subscription DELIVERED, and this process's sender stopped after its
+     * sends in flight (then started again): past this, no send of theirs can still arrive.
+     */
+    const quiesced = async (subscriptionId: string, n: number) => {
+      await eventually(async () => {
+        const rows = await cloud.storage.db.selectFrom('webhook_delivery').select('state').where('subscriptionId', '=', subscriptionId).execute();
+        assert.equal(rows.length, n);
+        assert.ok(rows.every((r) => r.state === 'DELIVERED'), JSON.stringify(rows));
+      });
+      await cloud.webhookSender.stop();
+      cloud.webhookSender.start();
+    };
     const subscribe = async (url: string, eventTypes: string[], who = b()) => {
       const res = await who.post(SUBS, { url, eventTypes });
       assert.equal(res.status, 200, res.text);
@@ -281,7 +294,10 @@ for (const dialect of DIALECTS) {
         }).then(async (r) => (await r.json()) as { id: string });
         const orders = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? createOrder() : viaChild(i))));
         await eventually(() => assert.equal(rx.hits.length, orders.length));
-        await new Promise((r) => setTimeout(r, 300));
+        // Both senders stopped, each after its sends in flight: nothing more can arrive.
+        child.kill('SIGTERM');
+        await exited;
+        await quiesced(sub.id, orders.length);
         assert.equal(rx.hits.length, orders.length, 'no event sent twice');
         assert.deepEqual(new Set(rx.hits.map((h) => JSON.parse(h.body).data.object.id)), new Set(orders.map((o) => o.id)));
       } finally {
@@ -303,7 +319,8 @@ for (const dialect of DIALECTS) {
       try {
         const orders = await Promise.all(Array.from({ length: 12 }, () => createOrder()));
         await eventually(() => assert.equal(rx.hits.length, orders.length));
-        await new Promise((r) => setTimeout(r, 300));
+        await second.stop();
+        await quiesced(sub.id, orders.length);
         const ids = rx.hits.map((h) => JSON.parse(h.body).data.object.id);
         assert.equal(rx.hits.length, orders.length, 'no event sent twice');
         assert.deepEqual(new Set(ids), new Set(orders.map((o) => o.id)));
