@@ -15,7 +15,8 @@ import { createOrder } from '../cloud/services/create-order.ts';
 import { transitionOrder } from '../cloud/services/order-transitions.ts';
 import { Dispatcher } from '../cloud/events/dispatcher.ts';
 import { LogSmsProvider } from '../cloud/events/sms.ts';
-import { postJson } from '../cloud/events/http-post.ts';
+import { keepAlivePost } from '../cloud/events/http-post.ts';
+import { claimLoopBounds } from '../cloud/events/claim-loop.ts';
 import { systemClock } from '../shared/clock.ts';
 import { silentLogger } from '../cloud/logger.ts';
 import { startChild, ROOT } from './lib/processes.ts';
@@ -58,7 +59,11 @@ try {
   await setUrl(`${ok.url}/n`);
   log(`committing ${EVENTS} events`);
   await completions(storage, EVENTS);
-  const dispatcher = new Dispatcher({ db: storage.db, dialect: storage.dialect, clock: systemClock, logger: silentLogger, sms: new LogSmsProvider(silentLogger), options: { concurrency: CONCURRENCY, pollMs: 5 } });
+  // The dispatcher as the cloud builds it (outbound.ts): kept-alive connections, as many to
+  // one receiver as it sends to it at once.
+  const { perOrigin } = claimLoopBounds(CONCURRENCY);
+  const pool = keepAlivePost(perOrigin);
+  const dispatcher = new Dispatcher({ db: storage.db, dialect: storage.dialect, clock: systemClock, logger: silentLogger, sms: new LogSmsProvider(silentLogger), post: pool.post, closePost: () => pool.destroy(), options: { concurrency: CONCURRENCY, pollMs: 5 } });
   const started = performance.now();
   dispatcher.start();
   for (;;) {
@@ -71,20 +76,25 @@ try {
   const sent = await storage.db.selectFrom('outbox_event').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'SENT').executeTakeFirstOrThrow();
   const eventsPerSecond = Math.round(Number(sent.n) / dispatchSeconds);
 
+  // Bare POSTs over kept-alive connections, CONCURRENCY at a time: the best this client does.
   const body = JSON.stringify({ orderId: 'x'.repeat(24), status: 'COMPLETED' });
+  const bare = keepAlivePost(CONCURRENCY);
   let next = 0;
   const bareStart = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next++ < EVENTS) await postJson(`${ok.url}/n`, body, {}, 5000);
+    while (next++ < EVENTS) await bare.post(`${ok.url}/n`, body, {}, 5000);
   }));
   const barePostsPerSecond = Math.round(EVENTS / ((performance.now() - bareStart) / 1000));
+  bare.destroy();
   log(`delivered ${sent.n} events at ${eventsPerSecond}/s; bare POSTs ${barePostsPerSecond}/s`);
 
   // 2. The API while a receiver hangs: a backlog whose every send waits out its timeout.
   await setUrl(`${hanging.url}/n`);
   const backlog = await completions(storage, Math.min(EVENTS, 1000));
   await storage.close();
-  const env = { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: file, RATE_LIMIT_MAX: '0', MQTT_PORT: '0', EVENT_TIMEOUT_MS: '5000', EVENT_CONCURRENCY: String(CONCURRENCY) };
+  // WEBHOOK_ALLOW_HOSTS: the receiver is on loopback, which the outbound-target rule refuses
+  // otherwise (without it every send failed at once and the receiver never saw one).
+  const env = { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: file, RATE_LIMIT_MAX: '0', MQTT_PORT: '0', EVENT_TIMEOUT_MS: '5000', EVENT_CONCURRENCY: String(CONCURRENCY), WEBHOOK_ALLOW_HOSTS: '127.0.0.1' };
   const read = { path: `/api/v1/integration/company/order/${backlog[0]}`, headers: { authorization: `Bearer ${key}` } };
   const withHang = await startChild('cloud/main.ts', env);
   await new Promise((r) => setTimeout(r, 500));
@@ -111,6 +121,7 @@ try {
     machine: { cpus: os.cpus().length, node: process.version, loadavg: os.loadavg() },
     events: EVENTS,
     concurrency: CONCURRENCY,
+    perOrigin,
     delivery: { eventsPerSecond, barePostsPerSecond, seconds: dispatchSeconds },
     apiWhileReceiverHangs: { hanging: hangFigures, noReceiver: quietFigures },
   };
