@@ -13,6 +13,7 @@
  */
 import type { Clock } from '../../shared/clock.ts';
 import type { Logger } from '../logger.ts';
+import type { Db } from '../storage/database.ts';
 
 const MIN_WAIT_MS = 20;
 
@@ -42,10 +43,22 @@ export interface ClaimLoopOptions {
   what: string;
 }
 
-/** The bounds that follow from `concurrency`: half of it per origin, and one batch claimed ahead. */
+/**
+ * The bounds that follow from `concurrency`: half of it per origin; rows claimed ahead for
+ * several rounds of sends, so that claims and settles (each a commit, a disk flush with SQLite's
+ * synchronous=FULL) carry many rows each.
+ */
 export function claimLoopBounds(concurrency: number): { perOrigin: number; maxHeld: number } {
-  return { perOrigin: Math.max(1, Math.ceil(concurrency / 2)), maxHeld: concurrency * 2 };
+  return { perOrigin: Math.max(1, Math.ceil(concurrency / 2)), maxHeld: concurrency * BATCHES_AHEAD };
 }
+const BATCHES_AHEAD = 6;
+
+/**
+ * Outcomes wait at most this long for others to be settled with (each settle is a commit, and
+ * SQLite's synchronous=FULL makes each commit a disk flush): a crash in that window sends the
+ * rows again once their claim ends, as a crash between send and settle always did.
+ */
+const SETTLE_DELAY_MS = 20;
 
 interface Sending {
   key: string;
@@ -60,7 +73,7 @@ export abstract class ClaimLoop<Row, Item, Outcome> {
   private queue: Claimed<Item>[] = [];
   private outcomes: Outcome[] = [];
   private settling?: Promise<void>;
-  private settleSoon = false;
+  private settleTimer?: NodeJS.Timeout;
   private timer?: NodeJS.Timeout;
   private running = false;
   private ticking = false;
@@ -71,17 +84,19 @@ export abstract class ClaimLoop<Row, Item, Outcome> {
 
   constructor(protected readonly loop: ClaimLoopOptions) {
     this.slowMs = Math.min(1_000, Math.max(1, Math.floor(loop.timeoutMs / 2)));
-    this.minBatch = Math.max(1, Math.ceil(loop.concurrency / 2));
+    this.minBatch = Math.max(1, loop.concurrency * 2);
   }
 
   /** Claims up to `limit` due rows for this process, none whose key is in `busy` (one statement). */
-  abstract claim(limit: number, busy?: readonly string[]): Promise<Row[]>;
+  abstract claim(limit: number, busy?: readonly string[], db?: Db): Promise<Row[]>;
+  /** Runs `work` in one transaction: a settle and the claim after it make one commit. */
+  protected abstract transaction<T>(work: (db: Db) => Promise<T>): Promise<T>;
   /** What the sends of claimed rows need, read for the whole batch at once. */
   protected abstract prepare(rows: Row[]): Promise<Claimed<Item>[]>;
   /** Sends one claimed row; its outcome is settled with others' (`settle`). Never throws. */
   protected abstract deliver(claimed: Claimed<Item>): Promise<Outcome>;
   /** Records outcomes, only for rows this process still holds. */
-  protected abstract settle(outcomes: Outcome[]): Promise<void>;
+  protected abstract settle(outcomes: Outcome[], db?: Db): Promise<void>;
   /** Hands claimed rows back unsent, only those this process still holds. */
   protected abstract release(ids: string[]): Promise<void>;
   /** How long until the next row falls due, when sooner than the poll (retries planned ahead). */
@@ -100,6 +115,8 @@ export abstract class ClaimLoop<Row, Item, Outcome> {
     this.running = false;
     clearTimeout(this.timer);
     await Promise.allSettled([...this.inFlight]);
+    clearTimeout(this.settleTimer);
+    this.settleTimer = undefined;
     await this.flush();
     await this.giveBack(this.queue.splice(0));
   }
@@ -132,7 +149,7 @@ export abstract class ClaimLoop<Row, Item, Outcome> {
       // Claim when a batch's worth is free, or nothing waits: one claim per batch of sends.
       const room = this.loop.maxHeld - this.held;
       if (room > 0 && (room >= this.minBatch || this.queue.length === 0)) {
-        const rows = await this.claim(room, this.slowKeys());
+        const rows = await this.settleAndClaim(room);
         if (rows.length) {
           const claimed = await this.prepare(rows);
           this.queue.push(...claimed);
@@ -149,6 +166,30 @@ export abstract class ClaimLoop<Row, Item, Outcome> {
     } finally {
       this.ticking = false;
       if (this.running) this.schedule(this.again ? 0 : wait);
+    }
+  }
+
+  /**
+   * The outcomes waiting to be settled and the next claim, in one transaction: each commit is a
+   * disk flush (SQLite, synchronous=FULL), and at a few thousand events a second the flushes,
+   * not the statements, are what costs. If it fails, the outcomes wait for the next settle.
+   */
+  private async settleAndClaim(room: number): Promise<Row[]> {
+    while (this.settling) await this.settling;
+    clearTimeout(this.settleTimer);
+    this.settleTimer = undefined;
+    const outcomes = this.outcomes.splice(0);
+    const busy = this.slowKeys();
+    if (!outcomes.length) return this.claim(room, busy);
+    try {
+      return await this.transaction(async (db) => {
+        await this.settle(outcomes, db);
+        return this.claim(room, busy, db);
+      });
+    } catch (err) {
+      this.outcomes.unshift(...outcomes);
+      this.outcome(undefined);
+      throw err;
     }
   }
 
@@ -208,15 +249,22 @@ export abstract class ClaimLoop<Row, Item, Outcome> {
     this.inFlight.add(p);
   }
 
-  /** Outcomes of one event-loop turn are settled together, after it. */
-  private outcome(outcome: Outcome) {
-    this.outcomes.push(outcome);
-    if (this.settleSoon) return;
-    this.settleSoon = true;
-    setImmediate(() => {
-      this.settleSoon = false;
+  /**
+   * Outcomes are settled together: with the next claim (one commit), or SETTLE_DELAY_MS after
+   * the first of them when no claim comes, or at once when nothing else is in flight.
+   */
+  private outcome(outcome: Outcome | undefined) {
+    if (outcome !== undefined) this.outcomes.push(outcome);
+    if (!this.inFlight.size || this.outcomes.length >= this.loop.maxHeld) {
+      clearTimeout(this.settleTimer);
+      this.settleTimer = undefined;
       void this.flush();
-    });
+    } else {
+      this.settleTimer ??= setTimeout(() => {
+        this.settleTimer = undefined;
+        void this.flush();
+      }, SETTLE_DELAY_MS);
+    }
   }
 
   private async flush(): Promise<void> {

@@ -97,8 +97,8 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
    * take SQLite's write lock (and wait for another process holding it) on every poll, even with
    * nothing to send.
    */
-  async claim(limit: number, busy: readonly string[] = []): Promise<OutboxEventTable[]> {
-    const { db, dialect, clock } = this.deps;
+  async claim(limit: number, busy: readonly string[] = [], db: Db = this.deps.db): Promise<OutboxEventTable[]> {
+    const { dialect, clock } = this.deps;
     const now = clock.now();
     const nowIso = now.toISOString();
     const due = (eb: any) => {
@@ -159,26 +159,31 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
     return { row, state, result, sentAt: this.deps.clock.now().toISOString() };
   }
 
-  /** One UPDATE for a turn's outcomes; rows another process claimed meanwhile are left to it. */
-  protected async settle(outcomes: Outcome[]): Promise<void> {
-    const ids = outcomes.map((o) => o.row.id);
-    const pick = (value: (o: Outcome) => string | number | null, type: 'text' | 'integer') => {
-      let c: any = sql`case "id"`;
-      for (const o of outcomes) c = sql`${c} when ${o.row.id} then cast(${value(o)} as ${sql.raw(type)})`;
-      return sql`${c} end`;
-    };
-    await this.deps.db
+  protected transaction<T>(work: (db: Db) => Promise<T>): Promise<T> {
+    return this.deps.db.transaction().execute(work);
+  }
+
+  /**
+   * One UPDATE for many outcomes, each row's values joined from a VALUES list (a CASE per column
+   * would grow with the square of the batch); rows another process claimed meanwhile are left
+   * to it. The casts give PostgreSQL the integer columns' types.
+   */
+  protected async settle(outcomes: Outcome[], db: Db = this.deps.db): Promise<void> {
+    const values = sql.join(outcomes.map((o) =>
+      sql`(${o.row.id}, ${o.state}, cast(${o.result.status ?? null} as integer), cast(${o.result.error ?? null} as text), cast(${o.result.latencyMs} as integer), ${o.sentAt})`));
+    await db
       .updateTable('outbox_event')
+      .from(sql`(values ${values})`.as('v') as any)
       .set({
-        state: pick((o) => o.state, 'text') as any,
-        httpStatus: pick((o) => o.result.status ?? null, 'integer') as any,
-        error: pick((o) => o.result.error ?? null, 'text') as any,
-        latencyMs: pick((o) => o.result.latencyMs, 'integer') as any,
-        sentAt: pick((o) => o.sentAt, 'text') as any,
+        state: sql`v.column2`,
+        httpStatus: sql`v.column3`,
+        error: sql`v.column4`,
+        latencyMs: sql`v.column5`,
+        sentAt: sql`v.column6`,
         claimedUntil: null,
-      })
-      .where('id', 'in', ids)
-      .where('claimedBy', '=', this.workerId)
+      } as any)
+      .where(sql<boolean>`"outbox_event"."id" = v.column1`)
+      .where('outbox_event.claimedBy' as any, '=', this.workerId)
       .execute();
   }
 

@@ -86,8 +86,8 @@ export class WebhookSender extends ClaimLoop<WebhookDeliveryTable, Attempt, Outc
   }
 
   /** Claims due deliveries, and those whose holder's lease ran out (one UPDATE), none for the subscriptions in `busy`. */
-  async claim(limit: number, busy: readonly string[] = []): Promise<WebhookDeliveryTable[]> {
-    const { db, dialect, clock } = this.deps;
+  async claim(limit: number, busy: readonly string[] = [], db: Db = this.deps.db): Promise<WebhookDeliveryTable[]> {
+    const { dialect, clock } = this.deps;
     const now = clock.now();
     const nowIso = now.toISOString();
     const due = (eb: any) => {
@@ -160,42 +160,43 @@ export class WebhookSender extends ClaimLoop<WebhookDeliveryTable, Attempt, Outc
     return { d, result, at, state, next };
   }
 
+  protected transaction<T>(work: (db: Db) => Promise<T>): Promise<T> {
+    return this.deps.db.transaction().execute(work);
+  }
+
   /**
-   * A turn's attempts in one transaction: one UPDATE of the deliveries this process still
-   * holds, one INSERT of their attempts. A delivery whose lease ran out and that another process
-   * claimed is left out: that process's attempt is the one on record.
+   * Attempts recorded together, in one transaction (the caller's, when it claims in the same
+   * commit): one UPDATE of the deliveries this process still holds, each row's values joined
+   * from a VALUES list, and one INSERT of their attempts. A delivery whose lease ran out and
+   * that another process claimed is left out: that process's attempt is the one on record.
    */
-  protected async settle(outcomes: Outcome[]): Promise<void> {
-    const pick = (value: (o: Outcome) => string | number | null, type: 'text' | 'integer') => {
-      let c: any = sql`case "id"`;
-      for (const o of outcomes) c = sql`${c} when ${o.d.id} then cast(${value(o)} as ${sql.raw(type)})`;
-      return sql`${c} end` as any;
-    };
-    await this.deps.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('webhook_delivery')
-        .set({
-          state: pick((o) => o.state, 'text'),
-          attempts: pick((o) => o.d.attempts + 1, 'integer'),
-          lastStatus: pick((o) => o.result.status ?? null, 'integer'),
-          lastError: pick((o) => o.result.error ?? null, 'text'),
-          claimedBy: null,
-          claimedUntil: null,
-          nextAttemptAt: pick((o) => (o.next ?? o.at).toISOString(), 'text'),
-          finishedAt: pick((o) => (o.next ? null : o.at.toISOString()), 'text'),
-        })
-        .where('id', 'in', outcomes.map((o) => o.d.id))
-        .where('claimedBy', '=', this.workerId)
-        .where('state', '=', 'SENDING')
-        .returning('id')
-        .execute();
-      const mine = new Set(updated.map((u) => u.id));
-      const attempts = outcomes.filter((o) => mine.has(o.d.id)).map((o) => ({
-        id: newId(), deliveryId: o.d.id, attempt: o.d.attempts + 1, at: o.at.toISOString(), httpStatus: o.result.status ?? null, error: o.result.error ?? null,
-        latencyMs: o.result.latencyMs, nextAttemptAt: o.next?.toISOString() ?? null,
-      }));
-      if (attempts.length) await trx.insertInto('webhook_attempt').values(attempts).execute();
-    });
+  protected async settle(outcomes: Outcome[], db?: Db): Promise<void> {
+    if (!db) return this.transaction((trx) => this.settle(outcomes, trx));
+    const values = sql.join(outcomes.map((o) => sql`(${o.d.id}, ${o.state}, cast(${o.d.attempts + 1} as integer), cast(${o.result.status ?? null} as integer), cast(${o.result.error ?? null} as text), ${(o.next ?? o.at).toISOString()}, cast(${o.next ? null : o.at.toISOString()} as text))`));
+    const updated = await db
+      .updateTable('webhook_delivery')
+      .from(sql`(values ${values})`.as('v') as any)
+      .set({
+        state: sql`v.column2`,
+        attempts: sql`v.column3`,
+        lastStatus: sql`v.column4`,
+        lastError: sql`v.column5`,
+        claimedBy: null,
+        claimedUntil: null,
+        nextAttemptAt: sql`v.column6`,
+        finishedAt: sql`v.column7`,
+      } as any)
+      .where(sql<boolean>`"webhook_delivery"."id" = v.column1`)
+      .where('webhook_delivery.claimedBy' as any, '=', this.workerId)
+      .where('webhook_delivery.state' as any, '=', 'SENDING')
+      .returning('webhook_delivery.id' as any)
+      .execute() as { id: string }[];
+    const mine = new Set(updated.map((u) => u.id));
+    const attempts = outcomes.filter((o) => mine.has(o.d.id)).map((o) => ({
+      id: newId(), deliveryId: o.d.id, attempt: o.d.attempts + 1, at: o.at.toISOString(), httpStatus: o.result.status ?? null, error: o.result.error ?? null,
+      latencyMs: o.result.latencyMs, nextAttemptAt: o.next?.toISOString() ?? null,
+    }));
+    if (attempts.length) await db.insertInto('webhook_attempt').values(attempts).execute();
   }
 
   /** Hands deliveries back unsent (due again at once), if this process still holds them. */

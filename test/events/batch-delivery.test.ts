@@ -15,14 +15,14 @@ import { keepAlivePost } from '../../cloud/events/http-post.ts';
 import { LogSmsProvider } from '../../cloud/events/sms.ts';
 import { systemClock } from '../../shared/clock.ts';
 import { silentLogger } from '../../cloud/logger.ts';
-import type { Storage } from '../../cloud/storage/database.ts';
+import type { Db, Storage } from '../../cloud/storage/database.ts';
 
 /** A dispatcher that also counts how many outcomes each settle statement carried. */
 class CountingDispatcher extends Dispatcher {
   readonly settles: number[] = [];
-  protected override async settle(outcomes: any[]): Promise<void> {
+  protected override async settle(outcomes: any[], db?: Db): Promise<void> {
     this.settles.push(outcomes.length);
-    return super.settle(outcomes);
+    return super.settle(outcomes, db);
   }
 }
 
