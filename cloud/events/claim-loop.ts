@@ -75,6 +75,7 @@ export abstract class ClaimLoop<Row, Item, Outcome> {
   private settling?: Promise<void>;
   private settleTimer?: NodeJS.Timeout;
   private timer?: NodeJS.Timeout;
+  private current?: Promise<void>;
   private running = false;
   private ticking = false;
   /** woken while a tick ran: look again right after it */
@@ -114,6 +115,8 @@ export abstract class ClaimLoop<Row, Item, Outcome> {
   async stop(): Promise<void> {
     this.running = false;
     clearTimeout(this.timer);
+    // A claim under way finishes first: its rows are sent, or handed back below.
+    await this.current;
     await Promise.allSettled([...this.inFlight]);
     clearTimeout(this.settleTimer);
     this.settleTimer = undefined;
@@ -135,7 +138,9 @@ export abstract class ClaimLoop<Row, Item, Outcome> {
 
   private schedule(ms: number) {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), ms);
+    this.timer = setTimeout(() => {
+      this.current = this.tick();
+    }, ms);
     this.timer.unref();
   }
 
