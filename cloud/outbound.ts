@@ -8,16 +8,20 @@ import type { Logger } from './logger.ts';
 import type { Storage } from './storage/database.ts';
 import { Dispatcher, type DispatcherDeps } from './events/dispatcher.ts';
 import { HttpSmsProvider, LogSmsProvider } from './events/sms.ts';
-import { guardedPost, type PostJson } from './events/http-post.ts';
+import { guardedPost, keepAlivePost, type PostJson } from './events/http-post.ts';
+import { claimLoopBounds } from './events/claim-loop.ts';
 import { WebhookSender } from './webhooks/sender.ts';
 
 /**
  * Webhooks and company notifications go through the outbound-target rule; the SMS gateway is
  * the operator's own (SMS_GATEWAY_URL) and may be on a private network, so it does not.
+ * Each sender keeps its connections alive, at most as many to one receiver as it sends to it
+ * at once (claim-loop.ts); they close when it stops.
  */
 export function createDispatcher(config: CloudConfig, storage: Storage, clock: Clock, logger: Logger, publicBaseUrl: string, post?: PostJson, onDelivered?: DispatcherDeps['onDelivered']): Dispatcher {
+  const pool = keepAlivePost(claimLoopBounds(config.EVENT_CONCURRENCY).perOrigin);
   const sms = config.SMS_PROVIDER === 'http'
-    ? new HttpSmsProvider(config.SMS_GATEWAY_URL!, config.SMS_GATEWAY_TOKEN, config.EVENT_TIMEOUT_MS)
+    ? new HttpSmsProvider(config.SMS_GATEWAY_URL!, config.SMS_GATEWAY_TOKEN, config.EVENT_TIMEOUT_MS, pool.post)
     : new LogSmsProvider(logger.child({ component: 'sms' }));
   return new Dispatcher({
     db: storage.db,
@@ -25,7 +29,8 @@ export function createDispatcher(config: CloudConfig, storage: Storage, clock: C
     clock,
     logger: logger.child({ component: 'events' }),
     sms,
-    post: guardedPost(targetPolicyOf(config), post),
+    post: guardedPost(targetPolicyOf(config), post ?? pool.post),
+    closePost: () => pool.destroy(),
     onDelivered,
     options: {
       webhooksEnabled: config.WEBHOOKS_ENABLED,
@@ -40,12 +45,14 @@ export function createDispatcher(config: CloudConfig, storage: Storage, clock: C
 
 /** The webhook subscriptions' sender (issue 22), through the same outbound-target rule. */
 export function createWebhookSender(config: CloudConfig, storage: Storage, clock: Clock, logger: Logger, post?: PostJson): WebhookSender {
+  const pool = keepAlivePost(claimLoopBounds(config.EVENT_CONCURRENCY).perOrigin);
   return new WebhookSender({
     db: storage.db,
     dialect: storage.dialect,
     clock,
     logger: logger.child({ component: 'webhooks' }),
-    post: guardedPost(targetPolicyOf(config), post),
+    post: guardedPost(targetPolicyOf(config), post ?? pool.post),
+    closePost: () => pool.destroy(),
     options: {
       timeoutMs: config.EVENT_TIMEOUT_MS,
       concurrency: config.EVENT_CONCURRENCY,

@@ -25,9 +25,43 @@ export interface PostOptions {
   lookup?: LookupFunction;
 }
 
+/** A pool of kept-alive connections (keepAlivePost); without one, every POST opens its own. */
+interface Agents {
+  http: http.Agent;
+  https: https.Agent;
+}
+
 export type PostJson = (url: string, body: string, headers: Record<string, string>, timeoutMs: number, options?: PostOptions) => Promise<PostResult>;
 
-export const postJson: PostJson = (url, body, headers, timeoutMs, options = {}) => {
+export const postJson: PostJson = (url, body, headers, timeoutMs, options = {}) => send(undefined, url, body, headers, timeoutMs, options);
+
+/** A PostJson over kept-alive connections, and the means to close them when its sender stops. */
+export interface PooledPost {
+  post: PostJson;
+  /** closes the idle connections; those in use close when their answer is in */
+  destroy(): void;
+}
+
+/**
+ * POSTs over connections kept alive to each receiver: a new TCP connection (and TLS handshake)
+ * per event cost more than the event. At most `maxSocketsPerOrigin` connections to one origin:
+ * the senders keep their own sends to one origin within that bound (claim-loop.ts), so a
+ * request never waits in the agent's queue with its timeout running. Idle connections close
+ * after `idleMs`, before a receiver's usual keep-alive timeout (Node: 5 s) closes them under a request.
+ */
+export function keepAlivePost(maxSocketsPerOrigin: number, idleMs = 4_000): PooledPost {
+  const options = { keepAlive: true, maxSockets: maxSocketsPerOrigin, maxFreeSockets: maxSocketsPerOrigin, timeout: idleMs, scheduling: 'lifo' as const };
+  const agents: Agents = { http: new http.Agent(options), https: new https.Agent(options) };
+  return {
+    post: (url, body, headers, timeoutMs, postOptions = {}) => send(agents, url, body, headers, timeoutMs, postOptions),
+    destroy() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+function send(agents: Agents | undefined, url: string, body: string, headers: Record<string, string>, timeoutMs: number, options: PostOptions, retried = false): Promise<PostResult> {
   const started = performance.now();
   const done = (r: Omit<PostResult, 'latencyMs'>): PostResult => ({ ...r, latencyMs: Math.round(performance.now() - started) });
   return new Promise((resolve) => {
@@ -39,12 +73,13 @@ export const postJson: PostJson = (url, body, headers, timeoutMs, options = {}) 
     }
     const lib = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : undefined;
     if (!lib) return resolve(done({ error: `unsupported protocol ${target.protocol}` }));
+    const agent = agents ? (lib === https ? agents.https : agents.http) : false;
     const req = lib.request(
       target,
       {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
-        agent: false,
+        agent,
         timeout: timeoutMs,
         ...(options.lookup ? { lookup: options.lookup } : {}),
       },
@@ -58,7 +93,15 @@ export const postJson: PostJson = (url, body, headers, timeoutMs, options = {}) 
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     req.on('close', () => clearTimeout(timer));
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', (err) => resolve(done({ error: err.message })));
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      // A kept-alive connection the receiver closed just as we reused it: the request never
+      // reached it (the reset came before any answer), so it goes once more on a new connection.
+      if (req.reusedSocket && !retried && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
+        const left = Math.max(1, timeoutMs - Math.round(performance.now() - started));
+        return resolve(send(agents, url, body, headers, left, options, true).then((r) => ({ ...r, latencyMs: Math.round(performance.now() - started) })));
+      }
+      resolve(done({ error: err.message }));
+    });
     req.end(body);
   });
 };

@@ -1,8 +1,10 @@
 /**
- * Sends subscription deliveries: claims due ones under a lease (FOR UPDATE SKIP LOCKED on
+ * Sends subscription deliveries: claims due ones in batches under a lease (FOR UPDATE SKIP LOCKED on
  * PostgreSQL; SQLite's single writer elsewhere), so each attempt is made by exactly one process;
  * signs the event's stored body; records the attempt, and either finishes the delivery or plans
- * the next attempt (backoff.ts) until the retry window is spent, then dead-letters it.
+ * the next attempt (backoff.ts) until the retry window is spent, then dead-letters it. The
+ * attempts of one event-loop turn are recorded together (one UPDATE, one INSERT). Sends are
+ * bounded in all and per receiver (claim-loop.ts), over kept-alive connections.
  * A process that dies mid-send leaves the delivery to be claimed again when the lease ends:
  * receivers de-duplicate by the event id (at-least-once to a receiver that fails).
  */
@@ -14,12 +16,15 @@ import { newId } from '../storage/ids.ts';
 import type { PostJson, PostResult } from '../events/http-post.ts';
 import { DEFAULT_RETRY_POLICY, nextAttemptAt, type RetryPolicy } from './backoff.ts';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.ts';
-import { ClaimLoop } from '../events/claim-loop.ts';
-import type { WebhookDeliveryTable } from './tables.ts';
+import { ClaimLoop, claimLoopBounds, type Claimed } from '../events/claim-loop.ts';
+import type { WebhookDeliveryTable, WebhookSubscriptionTable } from './tables.ts';
+import { sql } from 'kysely';
 
 export interface SenderOptions {
   timeoutMs: number;
   concurrency: number;
+  /** sends to one receiver (origin) at the same time; half of `concurrency` unless given */
+  perOrigin?: number;
   leaseMs: number;
   /** the longest wait between looks at the table (due retries are looked for when they fall due) */
   pollMs: number;
@@ -35,18 +40,44 @@ export interface SenderDeps {
   logger: Logger;
   /** guardedPost: targets go through the outbound-target rule */
   post: PostJson;
+  /** called on stop: closes the kept-alive connections behind `post` */
+  closePost?: () => void;
   random?: () => number;
   options?: Partial<SenderOptions>;
 }
 
-export class WebhookSender extends ClaimLoop<WebhookDeliveryTable> {
+/** What one attempt needs, read with its batch. */
+interface Attempt {
+  delivery: WebhookDeliveryTable;
+  body?: string;
+  sub?: WebhookSubscriptionTable;
+}
+
+interface Outcome {
+  d: WebhookDeliveryTable;
+  result: PostResult;
+  at: Date;
+  state: 'DELIVERED' | 'PENDING' | 'DEAD';
+  next?: Date;
+}
+
+export class WebhookSender extends ClaimLoop<WebhookDeliveryTable, Attempt, Outcome> {
   readonly workerId = `${os.hostname()}:${process.pid}:${newId().slice(0, 6)}`;
   private readonly options: SenderOptions;
 
   constructor(private readonly deps: SenderDeps) {
     const options = { ...DEFAULT_SENDER_OPTIONS, ...deps.options };
-    super({ concurrency: options.concurrency, pollMs: options.pollMs, logger: deps.logger, what: 'webhook delivery' });
+    const bounds = claimLoopBounds(options.concurrency);
+    super({
+      concurrency: options.concurrency, perOrigin: options.perOrigin ?? bounds.perOrigin, maxHeld: bounds.maxHeld,
+      pollMs: options.pollMs, timeoutMs: options.timeoutMs, clock: deps.clock, logger: deps.logger, what: 'webhook delivery',
+    });
     this.options = options;
+  }
+
+  override async stop(): Promise<void> {
+    await super.stop();
+    this.deps.closePost?.();
   }
 
   protected override async msUntilNextDue(): Promise<number> {
@@ -54,76 +85,136 @@ export class WebhookSender extends ClaimLoop<WebhookDeliveryTable> {
     return next ? Math.max(0, Date.parse(next.nextAttemptAt) - this.deps.clock.now().getTime()) : Infinity;
   }
 
-  /** Claims due deliveries, and those whose holder's lease ran out. */
-  async claim(limit: number): Promise<WebhookDeliveryTable[]> {
-    const { db, dialect, clock } = this.deps;
+  /** Claims due deliveries, and those whose holder's lease ran out (one UPDATE), none for the subscriptions in `busy`. */
+  async claim(limit: number, busy: readonly string[] = [], db: Db = this.deps.db): Promise<WebhookDeliveryTable[]> {
+    const { dialect, clock } = this.deps;
     const now = clock.now();
     const nowIso = now.toISOString();
-    const due = (eb: any) => eb.or([
-      eb.and([eb('state', '=', 'PENDING'), eb('nextAttemptAt', '<=', nowIso)]),
-      eb.and([eb('state', '=', 'SENDING'), eb('claimedUntil', '<', nowIso)]),
-    ]);
+    const due = (eb: any) => {
+      const claimable = eb.or([
+        eb.and([eb('state', '=', 'PENDING'), eb('nextAttemptAt', '<=', nowIso)]),
+        eb.and([eb('state', '=', 'SENDING'), eb('claimedUntil', '<', nowIso)]),
+      ]);
+      return busy.length ? eb.and([claimable, eb('subscriptionId', 'not in', busy)]) : claimable;
+    };
     // Read first: an UPDATE would take SQLite's write lock on every poll, even with nothing due.
     if (!(await db.selectFrom('webhook_delivery').select('id').where(due).limit(1).executeTakeFirst())) return [];
     let ids = db.selectFrom('webhook_delivery').select('id').where(due).orderBy('nextAttemptAt').limit(limit);
     if (dialect === 'postgres') ids = ids.forUpdate().skipLocked();
-    return db
+    const rows = await db
       .updateTable('webhook_delivery')
       .set({ state: 'SENDING', claimedBy: this.workerId, claimedUntil: new Date(now.getTime() + this.options.leaseMs).toISOString() })
       .where('id', 'in', ids)
       .returningAll()
       .execute();
+    return rows.sort((a, b) => (a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : 0));
   }
 
-  protected async deliver(d: WebhookDeliveryTable): Promise<void> {
-    const { db, clock, logger } = this.deps;
+  /** The events' bodies and the subscriptions, for the whole batch in two reads. */
+  protected async prepare(rows: WebhookDeliveryTable[]): Promise<Claimed<Attempt>[]> {
+    const { db } = this.deps;
+    const [events, subs] = await Promise.all([
+      db.selectFrom('webhook_event').select(['eventId', 'body']).where('eventId', 'in', [...new Set(rows.map((d) => d.eventId))]).execute(),
+      db.selectFrom('webhook_subscription').selectAll().where('id', 'in', [...new Set(rows.map((d) => d.subscriptionId))]).execute(),
+    ]);
+    const bodies = new Map(events.map((e) => [e.eventId, e.body]));
+    const subsById = new Map(subs.map((s) => [s.id, s]));
+    return rows.map((delivery) => {
+      const sub = subsById.get(delivery.subscriptionId);
+      return {
+        id: delivery.id,
+        item: { delivery, body: bodies.get(delivery.eventId), sub },
+        origin: sub ? originOf(sub.url) : `subscription:${delivery.subscriptionId}`,
+        key: delivery.subscriptionId,
+        claimedUntil: Date.parse(delivery.claimedUntil!),
+      };
+    });
+  }
+
+  protected async deliver({ item: { delivery: d, body, sub } }: Claimed<Attempt>): Promise<Outcome> {
+    const { clock, logger } = this.deps;
     let result: PostResult;
     // The retry window counts from when the delivery was queued (a replay starts a new one).
     const firstAt = new Date(d.createdAt);
     try {
-      const [event, sub] = await Promise.all([
-        db.selectFrom('webhook_event').select('body').where('eventId', '=', d.eventId).executeTakeFirstOrThrow(),
-        db.selectFrom('webhook_subscription').selectAll().where('id', '=', d.subscriptionId).executeTakeFirstOrThrow(),
-      ]);
+      if (body === undefined) throw new Error(`event ${d.eventId} not found`);
+      if (!sub) throw new Error(`subscription ${d.subscriptionId} not found`);
       if (sub.deletedAt) {
         result = { error: 'subscription deleted', latencyMs: 0 };
       } else {
         const now = clock.now();
         const secrets = [sub.secret, ...(sub.previousSecret && sub.previousSecretUntil && sub.previousSecretUntil > now.toISOString() ? [sub.previousSecret] : [])];
-        const headers = { [SIGNATURE_HEADER]: signatureHeader(secrets, now, event.body), 'Locker-Event-Id': d.eventId };
-        result = await this.deps.post(sub.url, event.body, headers, this.options.timeoutMs);
+        const headers = { [SIGNATURE_HEADER]: signatureHeader(secrets, now, body), 'Locker-Event-Id': d.eventId };
+        result = await this.deps.post(sub.url, body, headers, this.options.timeoutMs);
       }
     } catch (err) {
       result = { error: (err as Error).message, latencyMs: 0 };
     }
-    const now = clock.now();
+    const at = clock.now();
     const attempt = d.attempts + 1;
     const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
     const gone = result.error === 'subscription deleted';
-    const next = ok || gone ? undefined : nextAttemptAt(this.options.retry, firstAt, attempt, now, (this.deps.random ?? Math.random)());
+    const next = ok || gone ? undefined : nextAttemptAt(this.options.retry, firstAt, attempt, at, (this.deps.random ?? Math.random)());
     const state = ok ? 'DELIVERED' : next ? 'PENDING' : 'DEAD';
-    try {
-      await db.transaction().execute(async (trx) => {
-        const updated = await trx
-          .updateTable('webhook_delivery')
-          .set({
-            state, attempts: attempt, lastStatus: result.status ?? null, lastError: result.error ?? null, claimedBy: null, claimedUntil: null,
-            nextAttemptAt: (next ?? now).toISOString(), finishedAt: next ? null : now.toISOString(),
-          })
-          .where('id', '=', d.id)
-          .where('claimedBy', '=', this.workerId)
-          .where('state', '=', 'SENDING')
-          .executeTakeFirst();
-        // Our lease ran out and another process claimed it: its attempt is the one on record.
-        if (Number(updated.numUpdatedRows) !== 1) return;
-        await trx.insertInto('webhook_attempt').values({
-          id: newId(), deliveryId: d.id, attempt, at: now.toISOString(), httpStatus: result.status ?? null, error: result.error ?? null,
-          latencyMs: result.latencyMs, nextAttemptAt: next?.toISOString() ?? null,
-        }).execute();
-      });
-    } catch (err) {
-      logger.error('webhook delivery result not recorded', { deliveryId: d.id, err });
-    }
     logger[ok ? 'info' : 'warn']('webhook delivery', { deliveryId: d.id, eventId: d.eventId, attempt, state, status: result.status, error: result.error, latencyMs: result.latencyMs });
+    return { d, result, at, state, next };
+  }
+
+  protected transaction<T>(work: (db: Db) => Promise<T>): Promise<T> {
+    return this.deps.db.transaction().execute(work);
+  }
+
+  /**
+   * Attempts recorded together, in one transaction (the caller's, when it claims in the same
+   * commit): one UPDATE of the deliveries this process still holds, each row's values joined
+   * from a VALUES list, and one INSERT of their attempts. A delivery whose lease ran out and
+   * that another process claimed is left out: that process's attempt is the one on record.
+   */
+  protected async settle(outcomes: Outcome[], db?: Db): Promise<void> {
+    if (!db) return this.transaction((trx) => this.settle(outcomes, trx));
+    const values = sql.join(outcomes.map((o) => sql`(${o.d.id}, ${o.state}, cast(${o.d.attempts + 1} as integer), cast(${o.result.status ?? null} as integer), cast(${o.result.error ?? null} as text), ${(o.next ?? o.at).toISOString()}, cast(${o.next ? null : o.at.toISOString()} as text))`));
+    const updated = await db
+      .updateTable('webhook_delivery')
+      .from(sql`(values ${values})`.as('v') as any)
+      .set({
+        state: sql`v.column2`,
+        attempts: sql`v.column3`,
+        lastStatus: sql`v.column4`,
+        lastError: sql`v.column5`,
+        claimedBy: null,
+        claimedUntil: null,
+        nextAttemptAt: sql`v.column6`,
+        finishedAt: sql`v.column7`,
+      } as any)
+      .where(sql<boolean>`"webhook_delivery"."id" = v.column1`)
+      .where('webhook_delivery.claimedBy' as any, '=', this.workerId)
+      .where('webhook_delivery.state' as any, '=', 'SENDING')
+      .returning('webhook_delivery.id' as any)
+      .execute() as { id: string }[];
+    const mine = new Set(updated.map((u) => u.id));
+    const attempts = outcomes.filter((o) => mine.has(o.d.id)).map((o) => ({
+      id: newId(), deliveryId: o.d.id, attempt: o.d.attempts + 1, at: o.at.toISOString(), httpStatus: o.result.status ?? null, error: o.result.error ?? null,
+      latencyMs: o.result.latencyMs, nextAttemptAt: o.next?.toISOString() ?? null,
+    }));
+    if (attempts.length) await db.insertInto('webhook_attempt').values(attempts).execute();
+  }
+
+  /** Hands deliveries back unsent (due again at once), if this process still holds them. */
+  protected async release(ids: string[]): Promise<void> {
+    await this.deps.db
+      .updateTable('webhook_delivery')
+      .set({ state: 'PENDING', claimedBy: null, claimedUntil: null })
+      .where('id', 'in', ids)
+      .where('claimedBy', '=', this.workerId)
+      .where('state', '=', 'SENDING')
+      .execute();
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
   }
 }
