@@ -143,7 +143,7 @@ try {
     apiWhileReceiverHangs: { hanging: hangFigures, noReceiver: quietFigures },
   };
   fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench/results/events.json'), JSON.stringify(out, null, 2) + '\n');
+  fs.writeFileSync(path.join(ROOT, 'bench/results/events.json'), `${JSON.stringify(out, null, 2)}\n`);
   log('written bench/results/events.json');
 } finally {
   await ok.stop();

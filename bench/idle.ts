@@ -322,7 +322,7 @@ try {
       idle: { seconds: SECONDS, bareProcess: bare, emptyTables: empty, fleet: { lockers: LOCKERS, historyRows: COMMANDS, ...fleet }, targetPct: TARGET_IDLE_PCT },
       bulkCommand: { ...bulk, targetLoopP99Ms: TARGET_LOOP_P99_MS },
     };
-    fs.writeFileSync(path.join(ROOT, 'bench/results/idle.json'), JSON.stringify(results, null, 2) + '\n');
+    fs.writeFileSync(path.join(ROOT, 'bench/results/idle.json'), `${JSON.stringify(results, null, 2)}\n`);
   } else log('some cases were left out (BENCH_IDLE_CASES): bench/results/idle.json is not written');
   console.log(table(rows));
 } finally {

@@ -219,7 +219,7 @@ async function main(): Promise<void> {
     console.log('meets:', meets);
     const out = { benchmark: 'locker', measuredAt: new Date().toISOString(), node: process.version, loadAverage: loadavg(), iterations, warmupCycles: WARMUP, targetP99Ms: TARGET_P99_MS, results: rows, process: processFigures, meets };
     mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-    writeFileSync(new URL('./results/locker.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
+    writeFileSync(new URL('./results/locker.json', import.meta.url), `${JSON.stringify(out, null, 2)}\n`);
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;

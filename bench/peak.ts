@@ -504,7 +504,7 @@ async function main() {
     const pgCopy = pgUrl ? await copyToPostgres(file, pgUrl, 'bench_peak', log) : undefined;
     log('SQLite');
     const sqlite = await runOn(file, {}, key, lockers, path.join(agentsDir, 'sqlite'));
-    let postgres;
+    let postgres: Awaited<ReturnType<typeof runOn>> | undefined;
     if (pgCopy) {
       try {
         log('PostgreSQL');
@@ -529,7 +529,7 @@ async function main() {
       meets: { ...sqlite.main.meets, ...(postgres ? { postgres: postgres.main.meets } : {}) },
     };
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-    fs.writeFileSync(path.join(ROOT, 'bench/results/peak.json'), JSON.stringify(out, null, 2) + '\n');
+    fs.writeFileSync(path.join(ROOT, 'bench/results/peak.json'), `${JSON.stringify(out, null, 2)}\n`);
     log('written bench/results/peak.json');
   } finally {
     await receiver?.stop();

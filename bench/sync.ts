@@ -128,6 +128,7 @@ async function main() {
     const pgUrl = benchDatabaseUrl();
     const pgCopy = pgUrl ? await copyToPostgres(file, pgUrl, 'bench_sync', log) : undefined;
     const sync = await orderToUsable(file, key, lockers.slice(0, AGENTS), dir);
+    // biome-ignore lint/suspicious/noImplicitAnyLet: TypeScript types it from the one assignment below
     let postgres;
     if (pgCopy) {
       try {
@@ -171,7 +172,7 @@ async function main() {
       },
     };
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-    fs.writeFileSync(path.join(ROOT, 'bench/results/sync.json'), JSON.stringify(result, null, 2) + '\n');
+    fs.writeFileSync(path.join(ROOT, 'bench/results/sync.json'), `${JSON.stringify(result, null, 2)}\n`);
     const row = (what: string, s: { p50Ms: number; p99Ms: number; maxMs: number; samples: number }) => ({ measure: what, samples: s.samples, 'p50 ms': s.p50Ms, 'p99 ms': s.p99Ms, 'max ms': s.maxMs });
     console.log(
       table([

@@ -18,6 +18,6 @@ app.get('/bare', (_req, res) => sendJson(res, 200, answer()));
 app.get('/bare-end-of-turn', (_req, res) => void setImmediate(() => sendJson(res, 200, answer())));
 const server = app.listen(0, '127.0.0.1', () => {
   const addr = server.address();
-  process.stdout.write(JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0 }) + '\n');
+  process.stdout.write(`${JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0 })}\n`);
 });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -18,13 +18,13 @@ const storage = await openStorage(process.env.DATABASE_URL!);
 // Every simulated locker connects from 127.0.0.1: no per-address caps (connections, login budget).
 const limits = { ...DEFAULT_BROKER_LIMITS, maxConnections: 1_000_000, maxConnectionsPerAddress: 0, loginFailureMax: 0 };
 const broker = await startEmbeddedBroker({ port: 0, host: '127.0.0.1', credentials: new AgentCredentials(storage.db), logger: silentLogger, clock: systemClock, limits });
-process.stdout.write(JSON.stringify({ port: broker.port, secret: broker.cloudSecret }) + '\n');
+process.stdout.write(`${JSON.stringify({ port: broker.port, secret: broker.cloudSecret })}\n`);
 
 readline.createInterface({ input: process.stdin }).on('line', (line) => {
   if (line.trim() !== 'mem') return;
   (globalThis as { gc?: () => void }).gc?.();
   const m = process.memoryUsage();
-  process.stdout.write(JSON.stringify({ rss: m.rss, heapUsed: m.heapUsed, clients: broker.connectedClients() }) + '\n');
+  process.stdout.write(`${JSON.stringify({ rss: m.rss, heapUsed: m.heapUsed, clients: broker.connectedClients() })}\n`);
 });
 
 process.on('SIGTERM', () => void broker.close().then(() => storage.close()).finally(() => process.exit(0)));

@@ -249,6 +249,6 @@ export function report(name: string, results: CaseResult[], meets: Meets, detail
   };
   const dir = path.resolve(import.meta.dirname, '../results');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(out, null, 2) + '\n');
+  fs.writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(out, null, 2)}\n`);
   log(`written bench/results/${name}.json`);
 }

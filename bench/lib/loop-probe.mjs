@@ -12,9 +12,9 @@ const probe = createProbe();
 process.on('SIGUSR2', () => {
   if (!probe.on) {
     probe.start();
-    process.stdout.write(JSON.stringify({ loopDelay: { started: true } }) + '\n');
+    process.stdout.write(`${JSON.stringify({ loopDelay: { started: true } })}\n`);
     return;
   }
   const { loopDelay, gc, windowMs } = probe.stop();
-  process.stdout.write(JSON.stringify({ loopDelay, gc, windowMs }) + '\n');
+  process.stdout.write(`${JSON.stringify({ loopDelay, gc, windowMs })}\n`);
 });

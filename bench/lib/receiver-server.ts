@@ -11,7 +11,7 @@ const server = http.createServer((req, res) => {
 });
 server.listen(0, '127.0.0.1', () => {
   const addr = server.address();
-  process.stdout.write(JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0 }) + '\n');
+  process.stdout.write(`${JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0 })}\n`);
 });
 process.on('SIGTERM', () => {
   process.stderr.write(`[receiver] ${count} requests\n`);
