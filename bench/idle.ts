@@ -80,7 +80,7 @@ async function startCloud(file: string, nodeArgs: string[] = []): Promise<Cloud>
   // Every simulated locker connects from 127.0.0.1: the per-address caps (docs/security.md) are off.
   const c = await startChildUntil('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0', MQTT_LOGIN_FAILURE_MAX: '0', DATABASE_URL: file, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info' }, (m) =>
     m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined,
-    ['--import', './bench/lib/loop-probe.mjs', ...nodeArgs],
+    nodeArgs, // the loop probe is preloaded in every child (lib/processes.ts)
   ).catch((err) => { throw new Error(`cloud did not start: ${err.message}`); });
   const lines = readline.createInterface({ input: c.proc.stdout! });
   return {
