@@ -20,7 +20,7 @@ import { claimLoopBounds } from '../cloud/events/claim-loop.ts';
 import { systemClock } from '../shared/clock.ts';
 import { silentLogger } from '../cloud/logger.ts';
 import { startChild, ROOT } from './lib/processes.ts';
-import { fixedRate, measure, table } from './lib/load.ts';
+import { fixedRate, table } from './lib/load.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

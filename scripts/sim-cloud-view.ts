@@ -6,7 +6,7 @@
  */
 import type { AppDeps } from '../cloud/deps.ts';
 import { DomainError } from '../cloud/domain/errors.ts';
-import { createCompanyOrder, orderCode } from '../cloud/locker-api/orders.ts';
+import { createCompanyOrder, orderCode } from '../cloud/locker-api/order-operations.ts';
 import { listOrdersForStaff } from '../cloud/services/admin/orders.ts';
 import { getPostomat } from '../cloud/services/admin/postomats.ts';
 import { OrderStatus } from '../shared/mqtt/index.ts';

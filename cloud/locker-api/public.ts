@@ -6,7 +6,7 @@ import { DomainError } from '../domain/errors.ts';
 import { PublicPostomatListQuery, ShortIdParams } from './schemas.ts';
 import { presentPostomat } from './present.ts';
 import { Postomat, PostomatPage } from './responses.ts';
-import { postomatList } from './postomats.ts';
+import { postomatList } from './postomat-operations.ts';
 
 export function publicRoutes(r: Routes, deps: AppDeps): void {
   const { db } = deps;

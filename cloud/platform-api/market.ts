@@ -11,7 +11,7 @@ import { toMinorUnits } from '../domain/money.ts';
 import { HttpError, validationError } from '../http/http-error.ts';
 import { platformCompany } from '../http/platform-auth.ts';
 import { OrderReadQuery } from '../locker-api/schemas.ts';
-import { orderPage, presentOrders } from '../locker-api/orders.ts';
+import { orderPage, presentOrders } from '../locker-api/order-operations.ts';
 import { idempotent } from '../services/platform/market-idempotency.ts';
 import { placeProblems } from '../services/platform/market-places.ts';
 import {
