@@ -15,7 +15,7 @@ status=0
 static_status=0
 printf 'static checks: npm run typecheck, npm run lint\n'
 npx tsc --noEmit || static_status=$?
-npx biome lint . || static_status=$?
+npx biome lint --error-on-warnings . || static_status=$?
 failures="$(mktemp)"
 trap 'rm -f "$failures"' EXIT
 node --import tsx --test --test-concurrency=2 --test-timeout=120000 \
