@@ -26,6 +26,35 @@ export interface ExpiryOptions {
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * Reads the rows due (`next`, at most `batch`), applies `apply` to each in one transaction per
+ * batch, reports each applied row, and serves the event loop between batches; until a batch
+ * comes back short. Returns how many were applied.
+ */
+async function inBatches<R>(
+  uow: UnitOfWork,
+  batch: number,
+  next: () => Promise<R[]>,
+  apply: (tx: Tx, row: R) => Promise<boolean>,
+  applied: (row: R) => void,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const due = await next();
+    if (!due.length) break;
+    const done = await uow.run(async (tx) => {
+      const out: R[] = [];
+      for (const row of due) if (await apply(tx, row)) out.push(row);
+      return out;
+    });
+    done.forEach(applied);
+    total += done.length;
+    if (due.length < batch) break;
+    await yieldTurn();
+  }
+  return total;
+}
+
 /** Archives every order due; returns how many. A batch per transaction, the event loop served between batches. */
 export async function expireUnplacedOrders(deps: ExpiryDeps, options: ExpiryOptions): Promise<number> {
   const db = deps.uow.db;
@@ -34,28 +63,23 @@ export async function expireUnplacedOrders(deps: ExpiryDeps, options: ExpiryOpti
   let total = 0;
   // Company by company: each one's CREATED orders by age are a range of its list index.
   for (const { id: companyId } of await db.selectFrom('locker_company').select('id').execute()) {
-    for (;;) {
-      const due = await db
-        .selectFrom('locker_order')
-        .select(['id', 'postomatId'])
-        .where('companyId', '=', companyId)
-        .where('isActive', '=', 1)
-        .where('status', '=', 'CREATED')
-        .where('createdAt', '<', cutoff)
-        .orderBy('createdAt')
-        .limit(options.batch)
-        .execute();
-      if (!due.length) break;
-      const expired = await deps.uow.run(async (tx) => {
-        const done = [];
-        for (const o of due) if (await expireOrder(tx, o.id, now)) done.push(o);
-        return done;
-      });
-      for (const o of expired) deps.logger.info('unplaced order expired', { orderId: o.id, lockerId: o.postomatId, companyId, days: options.days });
-      total += expired.length;
-      if (due.length < options.batch) break;
-      await yieldTurn();
-    }
+    total += await inBatches(
+      deps.uow,
+      options.batch,
+      () =>
+        db
+          .selectFrom('locker_order')
+          .select(['id', 'postomatId'])
+          .where('companyId', '=', companyId)
+          .where('isActive', '=', 1)
+          .where('status', '=', 'CREATED')
+          .where('createdAt', '<', cutoff)
+          .orderBy('createdAt')
+          .limit(options.batch)
+          .execute(),
+      (tx, o) => expireOrder(tx, o.id, now),
+      (o) => deps.logger.info('unplaced order expired', { orderId: o.id, lockerId: o.postomatId, companyId, days: options.days }),
+    );
   }
   return total;
 }
@@ -90,31 +114,24 @@ export async function expireOrder(tx: Tx, orderId: string, at: Date): Promise<bo
  */
 export async function lapseReservations(deps: ExpiryDeps, options: { batch: number }): Promise<number> {
   const now = deps.clock.now();
-  let total = 0;
-  for (;;) {
+  return inBatches(
+    deps.uow,
+    options.batch,
     // Literal status and flag: the partial index locker_order_reservation_due covers this read.
-    const due = await deps.uow.db
-      .selectFrom('locker_order')
-      .select(['id', 'postomatId', 'companyId'])
-      .where('status', '=', sql.lit('CREATED'))
-      .where('isActive', '=', sql.lit(1))
-      .where('reserveUntil', 'is not', null)
-      .where('reserveUntil', '<=', now.toISOString())
-      .orderBy('reserveUntil')
-      .limit(options.batch)
-      .execute();
-    if (!due.length) break;
-    const lapsed = await deps.uow.run(async (tx) => {
-      const done = [];
-      for (const o of due) if (await lapseReservation(tx, o.id, now)) done.push(o);
-      return done;
-    });
-    for (const o of lapsed) deps.logger.info('reservation lapsed', { orderId: o.id, lockerId: o.postomatId, companyId: o.companyId });
-    total += lapsed.length;
-    if (due.length < options.batch) break;
-    await yieldTurn();
-  }
-  return total;
+    () =>
+      deps.uow.db
+        .selectFrom('locker_order')
+        .select(['id', 'postomatId', 'companyId'])
+        .where('status', '=', sql.lit('CREATED'))
+        .where('isActive', '=', sql.lit(1))
+        .where('reserveUntil', 'is not', null)
+        .where('reserveUntil', '<=', now.toISOString())
+        .orderBy('reserveUntil')
+        .limit(options.batch)
+        .execute(),
+    (tx, o) => lapseReservation(tx, o.id, now),
+    (o) => deps.logger.info('reservation lapsed', { orderId: o.id, lockerId: o.postomatId, companyId: o.companyId }),
+  );
 }
 
 /** One reservation lapses if its order is still an active, unplaced one (a placement racing with it wins). */
