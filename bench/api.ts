@@ -20,7 +20,11 @@ const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const LOCKERS = Number(process.env.BENCH_LOCKERS ?? 10_000);
 const log = (line: string) => process.stderr.write(`[bench:api] ${line}\n`);
 
-const { seed, cloud, bare, file, cleanup } = await seededCloud(`${ORDERS.toLocaleString('en')} orders and ${LOCKERS.toLocaleString('en')} lockers`, log, (file) => seedBenchDatabase(file, { lockers: LOCKERS, orders: ORDERS, progress: log }));
+const { seed, cloud, bare, file, cleanup } = await seededCloud(
+  `${ORDERS.toLocaleString('en')} orders and ${LOCKERS.toLocaleString('en')} lockers`,
+  log,
+  (file) => seedBenchDatabase(file, { lockers: LOCKERS, orders: ORDERS, progress: log }),
+);
 const auth = { authorization: `Bearer ${seed.apiKey}` };
 const BASE = '/api/v1/integration/company';
 let n = 0;
@@ -38,7 +42,7 @@ const allIds = (() => {
   try {
     const ids = db.prepare('select id from locker_order').pluck().all() as string[];
     let seed = 23;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     for (let i = ids.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
       [ids[i], ids[j]] = [ids[j]!, ids[i]!];
@@ -50,7 +54,9 @@ const allIds = (() => {
 })();
 let cold = 0;
 const nextColdOrder = () => `${BASE}/order/${allIds[cold++ % allIds.length]}`;
-log(`cold reads rotate over all ${allIds.length.toLocaleString('en')} orders, warm ones over ${seed.sampleOrderIds.length.toLocaleString('en')}`);
+log(
+  `cold reads rotate over all ${allIds.length.toLocaleString('en')} orders, warm ones over ${seed.sampleOrderIds.length.toLocaleString('en')}`,
+);
 
 const bareCase: Case = { name: 'bare Express JSON (baseline)', url: bare.url, req: { path: '/bare' } };
 /** The cloud's cases against a cloud at `url` (SQLite, then PostgreSQL with BENCH_DATABASE_URL). */
@@ -58,8 +64,16 @@ const cloudCases = (url: string): Case[] => [
   { name: 'GET /order/{id}', url, req: { path: nextOrder, headers: auth } },
   { name: 'GET /order/{id} cold: ids from the whole table', url, req: { path: nextColdOrder, headers: auth } },
   { name: 'GET /order/list (page 1, aggregates)', url, req: { path: `${BASE}/order/list`, headers: auth } },
-  { name: 'GET /order/list?status=DELIVERED', url, req: { path: `${BASE}/order/list?status=DELIVERED`, headers: auth } },
-  { name: 'GET /postomat/list by distance (page of 20)', url, req: { path: `${BASE}/postomat/list?latitude=42.87&longitude=74.59&page=1&pageSize=20`, headers: auth } },
+  {
+    name: 'GET /order/list?status=DELIVERED',
+    url,
+    req: { path: `${BASE}/order/list?status=DELIVERED`, headers: auth },
+  },
+  {
+    name: 'GET /postomat/list by distance (page of 20)',
+    url,
+    req: { path: `${BASE}/postomat/list?latitude=42.87&longitude=74.59&page=1&pageSize=20`, headers: auth },
+  },
   {
     name: 'POST /order/create',
     url,
@@ -67,7 +81,12 @@ const cloudCases = (url: string): Case[] => [
       method: 'POST',
       path: `${BASE}/order/create`,
       headers: auth,
-      body: () => JSON.stringify({ toUserPhone: `+99677${String(phone++).padStart(7, '0')}`, postomatId: seed.postomatIds[phone % seed.postomatIds.length], sendMessage: false }),
+      body: () =>
+        JSON.stringify({
+          toUserPhone: `+99677${String(phone++).padStart(7, '0')}`,
+          postomatId: seed.postomatIds[phone % seed.postomatIds.length],
+          sendMessage: false,
+        }),
     },
   },
 ];
@@ -77,19 +96,45 @@ const cloudCases = (url: string): Case[] => [
  * run where they are asked for: a second cloud on the same file, with a bench-only module in
  * place of end-of-turn.ts (lib/reads-in-place/). BENCH_API_END_OF_TURN=0 leaves it out.
  */
-const inPlace = process.env.BENCH_API_END_OF_TURN === '0' ? undefined : await startChild('cloud/main.ts', CLOUD_ENV(file), [], ['--import', './bench/lib/reads-in-place/hook.mjs']);
+const inPlace =
+  process.env.BENCH_API_END_OF_TURN === '0'
+    ? undefined
+    : await startChild('cloud/main.ts', CLOUD_ENV(file), [], ['--import', './bench/lib/reads-in-place/hook.mjs']);
 const inPlaceCases: Case[] = inPlace
   ? [
-      { name: 'GET /order/{id} reads in place (no end-of-turn batching)', url: inPlace.url, req: { path: nextOrder, headers: auth } },
-      { name: 'GET /order/{id} cold, reads in place (no end-of-turn batching)', url: inPlace.url, req: { path: nextColdOrder, headers: auth } },
+      {
+        name: 'GET /order/{id} reads in place (no end-of-turn batching)',
+        url: inPlace.url,
+        req: { path: nextOrder, headers: auth },
+      },
+      {
+        name: 'GET /order/{id} cold, reads in place (no end-of-turn batching)',
+        url: inPlace.url,
+        req: { path: nextColdOrder, headers: auth },
+      },
     ]
   : [];
 const [orderRead, coldRead, ...otherCloudCases] = cloudCases(cloud.url);
-const cases: Case[] = [bareCase, { name: 'bare Express JSON, answered at the end of the turn', url: bare.url, req: { path: '/bare-end-of-turn' } }, orderRead!, coldRead!, ...inPlaceCases, ...otherCloudCases];
+const cases: Case[] = [
+  bareCase,
+  { name: 'bare Express JSON, answered at the end of the turn', url: bare.url, req: { path: '/bare-end-of-turn' } },
+  orderRead!,
+  coldRead!,
+  ...inPlaceCases,
+  ...otherCloudCases,
+];
 
 // Then the same rows on PostgreSQL, the same bare baseline, and order reads and creates on two instances.
 const { results, postgres } = await measureBoth({
-  name: 'api', cases, sqliteCloud: cloud, sqliteFile: file, bare: bareCase, cloudCases, spread: ['GET /order/{id}', 'POST /order/create'], seconds: SECONDS, log,
+  name: 'api',
+  cases,
+  sqliteCloud: cloud,
+  sqliteFile: file,
+  bare: bareCase,
+  cloudCases,
+  spread: ['GET /order/{id}', 'POST /order/create'],
+  seconds: SECONDS,
+  log,
   cleanup: async () => {
     await inPlace?.stop();
     await cleanup();
@@ -101,7 +146,8 @@ const meetsOf = (rs: CaseResult[]) => {
   return {
     orderReadAtLeast70PctOfBare: ratioToBare(result('GET /order/{id}')) >= 0.7,
     coldOrderReadAtLeast70PctOfBare: ratioToBare(result('GET /order/{id} cold')) >= 0.7,
-    orderListP99Under25ms: result('GET /order/list (page').fixedRate.p99 < 25 && result('GET /order/list?status').fixedRate.p99 < 25,
+    orderListP99Under25ms:
+      result('GET /order/list (page').fixedRate.p99 < 25 && result('GET /order/list?status').fixedRate.p99 < 25,
     postomatDistanceP99Under25ms: result('GET /postomat/list').fixedRate.p99 < 25,
   };
 };
@@ -109,8 +155,11 @@ const result = (prefix: string) => byName(results, prefix);
 const meets = { ...meetsOf(results), ...(postgres ? { postgres: meetsOf(postgres.results) } : {}) };
 // The order read against a bare endpoint that also answers at the end of the turn: each ratio
 // is taken against its own adjacent bare runs, so the drift between the two cases cancels out.
-const orderReadVsEndOfTurnBare = ratioToBare(result('GET /order/{id}')) / ratioToBare(result('bare Express JSON, answered'));
-console.log(`GET /order/{id} against the bare endpoint answered at the end of the turn: ${Math.round(orderReadVsEndOfTurnBare * 100)}%`);
+const orderReadVsEndOfTurnBare =
+  ratioToBare(result('GET /order/{id}')) / ratioToBare(result('bare Express JSON, answered'));
+console.log(
+  `GET /order/{id} against the bare endpoint answered at the end of the turn: ${Math.round(orderReadVsEndOfTurnBare * 100)}%`,
+);
 /** With the end-of-turn batching over without it, each against its own adjacent bare runs; p99 at 200/s beside. */
 function endOfTurnComparison() {
   const pair = (batched: string, inPlaceName: string) => {
@@ -123,17 +172,31 @@ function endOfTurnComparison() {
       p99AtFixedRateMs: { batched: b.fixedRate.p99, inPlace: p.fixedRate.p99 },
     };
   };
-  return { warm: pair('GET /order/{id}', 'GET /order/{id} reads in place'), cold: pair('GET /order/{id} cold', 'GET /order/{id} cold, reads in place') };
+  return {
+    warm: pair('GET /order/{id}', 'GET /order/{id} reads in place'),
+    cold: pair('GET /order/{id} cold', 'GET /order/{id} cold, reads in place'),
+  };
 }
-if (inPlace) console.log(`end-of-turn batching (with ÷ without, each against its adjacent bare runs): ${JSON.stringify(endOfTurnComparison())}`);
-report('api', results, meets, {
-  dataset: { orders: ORDERS, lockers: LOCKERS, storage: 'sqlite' },
-  durationSeconds: SECONDS,
-  comparisons: {
-    orderReadVsEndOfTurnBare: Math.round(orderReadVsEndOfTurnBare * 1000) / 1000,
-    coldOrderReadVsWarm: Math.round((ratioToBare(result('GET /order/{id} cold')) / ratioToBare(result('GET /order/{id}'))) * 1000) / 1000,
-    ...(inPlace ? { endOfTurn: endOfTurnComparison() } : {}),
+if (inPlace)
+  console.log(
+    `end-of-turn batching (with ÷ without, each against its adjacent bare runs): ${JSON.stringify(endOfTurnComparison())}`,
+  );
+report(
+  'api',
+  results,
+  meets,
+  {
+    dataset: { orders: ORDERS, lockers: LOCKERS, storage: 'sqlite' },
+    durationSeconds: SECONDS,
+    comparisons: {
+      orderReadVsEndOfTurnBare: Math.round(orderReadVsEndOfTurnBare * 1000) / 1000,
+      coldOrderReadVsWarm:
+        Math.round((ratioToBare(result('GET /order/{id} cold')) / ratioToBare(result('GET /order/{id}'))) * 1000) /
+        1000,
+      ...(inPlace ? { endOfTurn: endOfTurnComparison() } : {}),
+    },
+    ...(postgres ? { postgres } : {}),
   },
-  ...(postgres ? { postgres } : {}),
-}, log);
+  log,
+);
 if (postgres) printPostgres(postgres);

@@ -32,14 +32,27 @@ const file = path.join(dir, 'events.db');
 const storage = await openStorage(file);
 const company = await createLockerCompany(storage.db, { title: 'Events Co' }, new Date());
 const { key } = await createLockerApiKey(storage.db, company.id, undefined, new Date());
-const locker = await createPostomat(storage.db, { title: 'Bench locker', lat: 42.87, lng: 74.59 }, [{ number: 1, size: 'M', board: 0, lock: 1 }], new Date());
+const locker = await createPostomat(
+  storage.db,
+  { title: 'Bench locker', lat: 42.87, lng: 74.59 },
+  [{ number: 1, size: 'M', board: 0, lock: 1 }],
+  new Date(),
+);
 
 /** Orders taken through placement and collection: each commits one COMPLETED notification row. */
 async function completions(s: Storage, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const uow = createUnitOfWork(s.db, s.changes);
-    const o = await createOrder({ uow, clock: systemClock }, { companyId: company.id, postomatId: locker.id, toUserPhone: `+9967${String(i).padStart(8, '0')}`, sendMessage: false });
+    const o = await createOrder(
+      { uow, clock: systemClock },
+      {
+        companyId: company.id,
+        postomatId: locker.id,
+        toUserPhone: `+9967${String(i).padStart(8, '0')}`,
+        sendMessage: false,
+      },
+    );
     await uow.run(async (tx) => {
       await transitionOrder(tx, { orderId: o.id, to: 'DELIVERED', cellId: locker.cells[0].id, at: new Date() });
       await transitionOrder(tx, { orderId: o.id, to: 'COMPLETED', at: new Date() });
@@ -49,7 +62,8 @@ async function completions(s: Storage, n: number): Promise<string[]> {
   }
   return ids;
 }
-const setUrl = (url: string | null) => storage.db.updateTable('locker_company').set({ notificationUrl: url }).where('id', '=', company.id).execute();
+const setUrl = (url: string | null) =>
+  storage.db.updateTable('locker_company').set({ notificationUrl: url }).where('id', '=', company.id).execute();
 
 const ok = await startChild('bench/lib/receiver-server.ts', {});
 const hanging = await startChild('bench/lib/receiver-server.ts', {}, ['hang']);
@@ -63,7 +77,16 @@ try {
   const body = JSON.stringify({ orderId: 'x'.repeat(24), status: 'COMPLETED' });
   /** Sends what is committed; events sent per second. */
   const dispatch = async (): Promise<number> => {
-    const count = async (states: ('PENDING' | 'SENDING' | 'SENT')[]) => Number((await storage.db.selectFrom('outbox_event').select((eb) => eb.fn.countAll<number>().as('n')).where('state', 'in', states).executeTakeFirstOrThrow()).n);
+    const count = async (states: ('PENDING' | 'SENDING' | 'SENT')[]) =>
+      Number(
+        (
+          await storage.db
+            .selectFrom('outbox_event')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('state', 'in', states)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const [due, before] = [await count(['PENDING', 'SENDING']), await count(['SENT'])];
     // Done when every due event has had its send (counted as it happens, not by polling the
     // table, which would charge the poll to the dispatcher) and its outcome is recorded (stop).
@@ -72,8 +95,15 @@ try {
     const sentAll = new Promise<void>((r) => (allSent = r));
     const pool = keepAlivePost(perOrigin);
     const dispatcher = new Dispatcher({
-      db: storage.db, dialect: storage.dialect, clock: systemClock, logger: silentLogger, sms: new LogSmsProvider(silentLogger), post: pool.post, closePost: () => pool.destroy(),
-      onDelivered: () => void (++delivered >= due && allSent()), options: { concurrency: CONCURRENCY, pollMs: 5 },
+      db: storage.db,
+      dialect: storage.dialect,
+      clock: systemClock,
+      logger: silentLogger,
+      sms: new LogSmsProvider(silentLogger),
+      post: pool.post,
+      closePost: () => pool.destroy(),
+      onDelivered: () => void (++delivered >= due && allSent()),
+      options: { concurrency: CONCURRENCY, pollMs: 5 },
     });
     const started = performance.now();
     dispatcher.start();
@@ -87,9 +117,11 @@ try {
     const bare = keepAlivePost(CONCURRENCY);
     let next = 0;
     const bareStart = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < n) await bare.post(`${ok.url}/n`, body, {}, 5000);
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next++ < n) await bare.post(`${ok.url}/n`, body, {}, 5000);
+      }),
+    );
     bare.destroy();
     return Math.round(n / ((performance.now() - bareStart) / 1000));
   };
@@ -111,17 +143,33 @@ try {
   await storage.close();
   // WEBHOOK_ALLOW_HOSTS: the receiver is on loopback, which the outbound-target rule refuses
   // otherwise (without it every send failed at once and the receiver never saw one).
-  const env = { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: file, RATE_LIMIT_MAX: '0', MQTT_PORT: '0', EVENT_TIMEOUT_MS: '5000', EVENT_CONCURRENCY: String(CONCURRENCY), WEBHOOK_ALLOW_HOSTS: '127.0.0.1' };
+  const env = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: file,
+    RATE_LIMIT_MAX: '0',
+    MQTT_PORT: '0',
+    EVENT_TIMEOUT_MS: '5000',
+    EVENT_CONCURRENCY: String(CONCURRENCY),
+    WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+  };
   const read = { path: `/api/v1/integration/company/order/${backlog[0]}`, headers: { authorization: `Bearer ${key}` } };
   const withHang = await startChild('cloud/main.ts', env);
   await new Promise((r) => setTimeout(r, 500));
   // With the server's event-loop delay and GC pauses beside the latency (lib/load.ts fixedRate).
-  const hangFigures = await fixedRate({ name: 'GET /order/{id}, receiver hanging', url: withHang.url, req: read }, SECONDS);
+  const hangFigures = await fixedRate(
+    { name: 'GET /order/{id}, receiver hanging', url: withHang.url, req: read },
+    SECONDS,
+  );
   await withHang.stop();
 
   // Same API, nothing to send.
   const s2 = await openStorage(file);
-  await s2.db.updateTable('outbox_event').set({ state: 'SKIPPED', error: 'bench: cleared' }).where('state', 'in', ['PENDING', 'SENDING']).execute();
+  await s2.db
+    .updateTable('outbox_event')
+    .set({ state: 'SKIPPED', error: 'bench: cleared' })
+    .where('state', 'in', ['PENDING', 'SENDING'])
+    .execute();
   await s2.db.updateTable('locker_company').set({ notificationUrl: null }).execute();
   await s2.close();
   const quiet = await startChild('cloud/main.ts', env);
@@ -129,9 +177,21 @@ try {
   await quiet.stop();
 
   const rows = [
-    { measure: 'events delivered / s (dispatcher, 16 in flight)', value: eventsPerSecond, baseline: `${barePostsPerSecond} bare POST/s` },
-    { measure: 'GET /order/{id} p99 ms @200/s, receiver hanging', value: hangFigures.p99, baseline: `${quietFigures.p99} ms with no receiver` },
-    { measure: 'GET /order/{id} p50 ms @200/s, receiver hanging', value: hangFigures.p50, baseline: `${quietFigures.p50} ms with no receiver` },
+    {
+      measure: 'events delivered / s (dispatcher, 16 in flight)',
+      value: eventsPerSecond,
+      baseline: `${barePostsPerSecond} bare POST/s`,
+    },
+    {
+      measure: 'GET /order/{id} p99 ms @200/s, receiver hanging',
+      value: hangFigures.p99,
+      baseline: `${quietFigures.p99} ms with no receiver`,
+    },
+    {
+      measure: 'GET /order/{id} p50 ms @200/s, receiver hanging',
+      value: hangFigures.p50,
+      baseline: `${quietFigures.p50} ms with no receiver`,
+    },
   ];
   console.log(table(rows));
   const out = {
@@ -140,8 +200,17 @@ try {
     events: EVENTS,
     concurrency: CONCURRENCY,
     perOrigin,
-    delivery: { eventsPerSecond, barePostsPerSecond, ratio: Math.round((100 * eventsPerSecond) / barePostsPerSecond) / 100, warmUpEvents: warm },
-    apiWhileReceiverHangs: { hanging: hangFigures, noReceiver: quietFigures, p99Ratio: Math.round((100 * hangFigures.p99) / quietFigures.p99) / 100 },
+    delivery: {
+      eventsPerSecond,
+      barePostsPerSecond,
+      ratio: Math.round((100 * eventsPerSecond) / barePostsPerSecond) / 100,
+      warmUpEvents: warm,
+    },
+    apiWhileReceiverHangs: {
+      hanging: hangFigures,
+      noReceiver: quietFigures,
+      p99Ratio: Math.round((100 * hangFigures.p99) / quietFigures.p99) / 100,
+    },
     // The targets of issue 23, as booleans.
     meets: {
       eventsAtLeast70PctOfBarePosts: eventsPerSecond / barePostsPerSecond >= 0.7,

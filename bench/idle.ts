@@ -78,27 +78,43 @@ interface Cloud {
 
 async function startCloud(file: string, nodeArgs: string[] = []): Promise<Cloud> {
   // Every simulated locker connects from 127.0.0.1: the per-address caps (docs/security.md) are off.
-  const c = await startChildUntil('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0', MQTT_LOGIN_FAILURE_MAX: '0', DATABASE_URL: file, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info' }, (m) =>
-    m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined,
+  const c = await startChildUntil(
+    'cloud/main.ts',
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      MQTT_PORT: '0',
+      MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0',
+      MQTT_LOGIN_FAILURE_MAX: '0',
+      DATABASE_URL: file,
+      RATE_LIMIT_MAX: '0',
+      LOG_LEVEL: 'info',
+    },
+    (m) => (m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined),
     nodeArgs, // the loop probe is preloaded in every child (lib/processes.ts)
-  ).catch((err) => { throw new Error(`cloud did not start: ${err.message}`); });
+  ).catch((err) => {
+    throw new Error(`cloud did not start: ${err.message}`);
+  });
   const lines = readline.createInterface({ input: c.proc.stdout! });
   return {
     pid: c.proc.pid!,
     ...c.ready,
-    loopDelay: () => new Promise((resolve) => {
-      const onLine = (line: string) => {
-        try {
-          const m = JSON.parse(line);
-          if (m.loopDelay) {
-            lines.off('line', onLine);
-            resolve(m.loopDelay);
+    loopDelay: () =>
+      new Promise((resolve) => {
+        const onLine = (line: string) => {
+          try {
+            const m = JSON.parse(line);
+            if (m.loopDelay) {
+              lines.off('line', onLine);
+              resolve(m.loopDelay);
+            }
+          } catch {
+            /* a log line */
           }
-        } catch { /* a log line */ }
-      };
-      lines.on('line', onLine);
-      c.proc.kill('SIGUSR2');
-    }),
+        };
+        lines.on('line', onLine);
+        c.proc.kill('SIGUSR2');
+      }),
     stop: async () => {
       lines.close();
       await c.stop();
@@ -135,13 +151,32 @@ function reportHealth(clients: MqttClient[], lockerIds: string[]): () => void {
   const report = (i: number) => {
     const at = new Date().toISOString();
     const board = (b: number) => ({ board: b, online: true, timeouts: 0, checksumErrors: 0, lastAnswerAt: at });
-    void clients[i].publishAsync(topics.health(lockerIds[i]), JSON.stringify({ v: CONTRACT_VERSION, at, agentVersion: 'bench', uptimeSeconds: 3600, outboxSize: 0, storeBytes: 65536, boards: [board(0), board(1)] }), { qos: 1, retain: true }).catch(() => undefined);
+    void clients[i]
+      .publishAsync(
+        topics.health(lockerIds[i]),
+        JSON.stringify({
+          v: CONTRACT_VERSION,
+          at,
+          agentVersion: 'bench',
+          uptimeSeconds: 3600,
+          outboxSize: 0,
+          storeBytes: 65536,
+          boards: [board(0), board(1)],
+        }),
+        { qos: 1, retain: true },
+      )
+      .catch(() => undefined);
   };
   clients.forEach((_c, i) => {
-    timers.push(setTimeout(() => {
-      report(i);
-      timers.push(setInterval(() => report(i), DEFAULT_HEALTH_INTERVAL_MS));
-    }, (i / clients.length) * DEFAULT_HEALTH_INTERVAL_MS));
+    timers.push(
+      setTimeout(
+        () => {
+          report(i);
+          timers.push(setInterval(() => report(i), DEFAULT_HEALTH_INTERVAL_MS));
+        },
+        (i / clients.length) * DEFAULT_HEALTH_INTERVAL_MS,
+      ),
+    );
   });
   return () => timers.forEach((t) => clearTimeout(t));
 }
@@ -151,7 +186,10 @@ async function brokerAlone(file: string, lockers: Awaited<ReturnType<typeof seed
   return withProbe(file, async (probe) => {
     log(`baseline: the broker alone, ${lockers.length} lockers connecting`);
     const { clients } = await connectAll(probe.url, lockers, 200, DEFAULT_KEEPALIVE_SECONDS);
-    const stopReports = reportHealth(clients, lockers.map((l) => l.id));
+    const stopReports = reportHealth(
+      clients,
+      lockers.map((l) => l.id),
+    );
     try {
       await sleep(SETTLE_MS);
       log(`baseline: the broker alone holding ${lockers.length} lockers: measuring ${seconds} s of idling`);
@@ -183,9 +221,15 @@ function seedHistory(file: string, lockerIds: string[], n: number) {
   // A day old: history the retention windows keep (30 days by default). Older rows would be
   // pruned during the measurement, which is work, not idling.
   const at = new Date(Date.now() - 86_400_000).toISOString();
-  const cmd = db.prepare(`insert into locker_command (id, "postomatId", "orderId", type, "cellId", state, "createdAt", "expiresAt", "sentAt", attempts, "answeredAt", error) values (?, ?, null, 'OPEN_CELL', '1', 'DONE', ?, ?, ?, 1, ?, null)`);
-  const ev = db.prepare(`insert into locker_event ("postomatId", "eventId", seq, type, "orderId", "cellId", detail, at, "receivedAt", outcome, note) values (?, ?, ?, 'DOOR_LEFT_OPEN', null, '1', null, ?, ?, 'STORED', null)`);
-  const out = db.prepare(`insert into outbox_event (id, kind, event, "orderId", target, payload, "secretHeader", state, "claimedBy", "claimedUntil", "httpStatus", error, "latencyMs", "createdAt", "sentAt") values (?, 'COMPANY_NOTIFICATION', 'COMPLETED', ?, 'http://127.0.0.1:9/n', '{}', null, 'SENT', 'bench', null, 200, null, 3, ?, ?)`);
+  const cmd = db.prepare(
+    `insert into locker_command (id, "postomatId", "orderId", type, "cellId", state, "createdAt", "expiresAt", "sentAt", attempts, "answeredAt", error) values (?, ?, null, 'OPEN_CELL', '1', 'DONE', ?, ?, ?, 1, ?, null)`,
+  );
+  const ev = db.prepare(
+    `insert into locker_event ("postomatId", "eventId", seq, type, "orderId", "cellId", detail, at, "receivedAt", outcome, note) values (?, ?, ?, 'DOOR_LEFT_OPEN', null, '1', null, ?, ?, 'STORED', null)`,
+  );
+  const out = db.prepare(
+    `insert into outbox_event (id, kind, event, "orderId", target, payload, "secretHeader", state, "claimedBy", "claimedUntil", "httpStatus", error, "latencyMs", "createdAt", "sentAt") values (?, 'COMPANY_NOTIFICATION', 'COMPLETED', ?, 'http://127.0.0.1:9/n', '{}', null, 'SENT', 'bench', null, 200, null, 3, ?, ?)`,
+  );
   db.transaction(() => {
     for (let i = 0; i < n; i++) {
       const locker = lockerIds[i % lockerIds.length];
@@ -201,7 +245,11 @@ async function fleetCase() {
   const file = path.join(dir, 'fleet.db');
   log(`seeding ${LOCKERS} lockers and ${COMMANDS} commands, events and outbox rows of history`);
   const seeded = await seed(file, LOCKERS, 0);
-  seedHistory(file, seeded.lockers.map((l) => l.id), COMMANDS);
+  seedHistory(
+    file,
+    seeded.lockers.map((l) => l.id),
+    COMMANDS,
+  );
   // Two whole keepalive periods: every locker pings in the window, whenever it connected.
   const seconds = Math.max(SECONDS, 2 * DEFAULT_KEEPALIVE_SECONDS);
   const broker = await brokerAlone(file, seeded.lockers, seconds);
@@ -210,16 +258,42 @@ async function fleetCase() {
   try {
     log(`connecting ${LOCKERS} lockers (keepalive ${DEFAULT_KEEPALIVE_SECONDS} s, as agents)`);
     const { clients } = await connectAll(cloud.mqtt, seeded.lockers, 200, DEFAULT_KEEPALIVE_SECONDS);
-    await Promise.all(clients.map((c, i) =>
-      c.publishAsync(topics.connection(seeded.lockers[i].id), JSON.stringify({ v: CONTRACT_VERSION, online: true, agentVersion: 'bench', syncVersion: 0, at: new Date().toISOString() }), { qos: 1, retain: true })));
-    await untilAll('every locker online', () => (db.prepare('select count(*) n from locker_link where online = 1').get() as { n: number }).n >= LOCKERS, 120_000);
-    const stopReports = reportHealth(clients, seeded.lockers.map((l) => l.id));
+    await Promise.all(
+      clients.map((c, i) =>
+        c.publishAsync(
+          topics.connection(seeded.lockers[i].id),
+          JSON.stringify({
+            v: CONTRACT_VERSION,
+            online: true,
+            agentVersion: 'bench',
+            syncVersion: 0,
+            at: new Date().toISOString(),
+          }),
+          { qos: 1, retain: true },
+        ),
+      ),
+    );
+    await untilAll(
+      'every locker online',
+      () => (db.prepare('select count(*) n from locker_link where online = 1').get() as { n: number }).n >= LOCKERS,
+      120_000,
+    );
+    const stopReports = reportHealth(
+      clients,
+      seeded.lockers.map((l) => l.id),
+    );
     await sleep(SETTLE_MS);
     log(`${LOCKERS} lockers online: measuring ${seconds} s of idling (two keepalive periods)`);
     const cpuPct = await idleCpu(cloud, seconds);
     stopReports();
     await Promise.all(clients.map((c) => c.endAsync(true)));
-    return { cpuPct, seconds, keepaliveSeconds: DEFAULT_KEEPALIVE_SECONDS, healthIntervalMs: DEFAULT_HEALTH_INTERVAL_MS, brokerAlone: broker };
+    return {
+      cpuPct,
+      seconds,
+      keepaliveSeconds: DEFAULT_KEEPALIVE_SECONDS,
+      healthIntervalMs: DEFAULT_HEALTH_INTERVAL_MS,
+      brokerAlone: broker,
+    };
   } finally {
     db.close();
     await cloud.stop();
@@ -231,16 +305,41 @@ async function seedCargo(file: string, n: number) {
   const storage = await openStorage(file);
   const at = new Date();
   const type = await createCargoType(storage.db, { title: 'Cargo', type: 'CARGO' }, at);
-  const company = await createPlatformCompany(storage.db, { title: 'Silk Road Logistics', type: 'LOGIST', codes: [{ title: 'SRL', cargoTypeId: type.id }] }, at);
+  const company = await createPlatformCompany(
+    storage.db,
+    { title: 'Silk Road Logistics', type: 'LOGIST', codes: [{ title: 'SRL', cargoTypeId: type.id }] },
+    at,
+  );
   const store = await createWarehouse(storage.db, { companyId: company.id, title: 'Hub' }, at);
-  for (let i = 0; i < 4; i++) await createCargo(storage.db, { companyId: company.id, warehouseId: store.id, weight: 10, currency: 'USD', cargoTypeId: type.id, tractorNumber: `01KG${i}` }, at);
+  for (let i = 0; i < 4; i++)
+    await createCargo(
+      storage.db,
+      {
+        companyId: company.id,
+        warehouseId: store.id,
+        weight: 10,
+        currency: 'USD',
+        cargoTypeId: type.id,
+        tractorNumber: `01KG${i}`,
+      },
+      at,
+    );
   const lockerCompany = await createLockerCompany(storage.db, { title: 'Lockers', balance: 0 }, at);
   const { key } = await createLockerApiKey(storage.db, lockerCompany.id, 'bench', at);
-  const locker = await createPostomat(storage.db, { title: 'Bench locker', shortId: 'BULK01' }, Array.from({ length: 8 }, (_, i) => ({ number: i + 1, size: 'M' as const, board: 0, lock: i + 1 })), at);
+  const locker = await createPostomat(
+    storage.db,
+    { title: 'Bench locker', shortId: 'BULK01' },
+    Array.from({ length: 8 }, (_, i) => ({ number: i + 1, size: 'M' as const, board: 0, lock: i + 1 })),
+    at,
+  );
   await storage.close();
   const db = new SQLite(file);
-  const cols = (db.prepare('pragma table_info(cargo)').all() as Array<{ name: string }>).map((c) => `"${c.name}"`).filter((c) => c !== '"id"').join(', ');
-  while ((db.prepare('select count(*) n from cargo').get() as { n: number }).n < n) db.exec(`insert into cargo (${cols}) select ${cols} from cargo limit ${n}`);
+  const cols = (db.prepare('pragma table_info(cargo)').all() as Array<{ name: string }>)
+    .map((c) => `"${c.name}"`)
+    .filter((c) => c !== '"id"')
+    .join(', ');
+  while ((db.prepare('select count(*) n from cargo').get() as { n: number }).n < n)
+    db.exec(`insert into cargo (${cols}) select ${cols} from cargo limit ${n}`);
   db.exec('analyze');
   db.close();
   return { companyId: company.id, key, lockerId: locker.id };
@@ -256,7 +355,15 @@ async function bulkCase() {
     const created: string[] = [];
     const create = async (i: number) => {
       const t = performance.now();
-      const res = await fetch(`${cloud.url}/api/v1/integration/company/order/create`, { method: 'POST', headers, body: JSON.stringify({ toUserPhone: `+99655${String(i).padStart(7, '0')}`, postomatId: s.lockerId, sendMessage: false }) });
+      const res = await fetch(`${cloud.url}/api/v1/integration/company/order/create`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          toUserPhone: `+99655${String(i).padStart(7, '0')}`,
+          postomatId: s.lockerId,
+          sendMessage: false,
+        }),
+      });
       const body = (await res.json()) as { id?: string };
       if (res.status !== 200 || !body.id) throw new Error(`order create answered ${res.status}`);
       created.push(body.id);
@@ -273,16 +380,34 @@ async function bulkCase() {
         await atRate(RATE, RATE, async (k) => {
           createMs.push(await create(i++));
           const t = performance.now();
-          await fetch(`${cloud.url}/api/v1/integration/company/order/${created[(i + k) % created.length]}`, { headers }).then((r) => r.arrayBuffer());
+          await fetch(`${cloud.url}/api/v1/integration/company/order/${created[(i + k) % created.length]}`, {
+            headers,
+          }).then((r) => r.arrayBuffer());
           readMs.push(performance.now() - t);
         });
       }
     })();
     log(`renaming the company: its ${CARGO} cargo rows are rewritten by the operator CLI in its own process`);
     const t0 = performance.now();
-    const cli = spawn(process.execPath, ['--import', 'tsx', 'cloud/operator/cli.ts', 'platform-company', 'update', '--id', String(s.companyId), '--title', 'Tian Shan Cargo'], {
-      cwd: ROOT, env: { ...process.env, DATABASE_URL: file }, stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const cli = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'cloud/operator/cli.ts',
+        'platform-company',
+        'update',
+        '--id',
+        String(s.companyId),
+        '--title',
+        'Tian Shan Cargo',
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: file },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     const code = await new Promise<number | null>((r) => cli.once('exit', r));
     const commandMs = performance.now() - t0;
     running = false;
@@ -290,10 +415,20 @@ async function bulkCase() {
     if (code !== 0) throw new Error(`the operator command exited with ${code}`);
     const loop = await cloud.loopDelay();
     const check = new SQLite(file, { readonly: true });
-    const stale = (check.prepare(`select count(*) n from cargo where "searchText" not like '%tian shan cargo%'`).get() as { n: number }).n;
+    const stale = (
+      check.prepare(`select count(*) n from cargo where "searchText" not like '%tian shan cargo%'`).get() as {
+        n: number;
+      }
+    ).n;
     check.close();
     if (stale) throw new Error(`${stale} cargo rows kept the old title`);
-    return { cargo: CARGO, commandSeconds: round(commandMs / 1000), loopDelay: loop, orderCreate: stats(createMs), orderRead: stats(readMs) };
+    return {
+      cargo: CARGO,
+      commandSeconds: round(commandMs / 1000),
+      loopDelay: loop,
+      orderCreate: stats(createMs),
+      orderRead: stats(readMs),
+    };
   } finally {
     await cloud.stop();
   }
@@ -307,10 +442,22 @@ try {
   const rows = [
     bare && { measure: 'idle CPU, bare Express process (% of a core, node alone)', value: bare.cpuPct, target: '' },
     empty && { measure: 'idle CPU, cloud with empty tables (% of a core)', value: empty.cpuPct, target: '' },
-    fleet && { measure: `idle CPU, its broker alone, ${LOCKERS} lockers connected`, value: fleet.brokerAlone.cpuPct, target: '' },
-    fleet && { measure: `idle CPU, cloud, ${LOCKERS} lockers online, ${COMMANDS} commands of history`, value: fleet.cpuPct, target: `< ${TARGET_IDLE_PCT}` },
+    fleet && {
+      measure: `idle CPU, its broker alone, ${LOCKERS} lockers connected`,
+      value: fleet.brokerAlone.cpuPct,
+      target: '',
+    },
+    fleet && {
+      measure: `idle CPU, cloud, ${LOCKERS} lockers online, ${COMMANDS} commands of history`,
+      value: fleet.cpuPct,
+      target: `< ${TARGET_IDLE_PCT}`,
+    },
     bulk && { measure: `bulk command: ${CARGO} cargo rows rewritten (s)`, value: bulk.commandSeconds, target: '' },
-    bulk && { measure: 'cloud event loop delay p99 during it (ms)', value: bulk.loopDelay.p99Ms, target: `< ${TARGET_LOOP_P99_MS}` },
+    bulk && {
+      measure: 'cloud event loop delay p99 during it (ms)',
+      value: bulk.loopDelay.p99Ms,
+      target: `< ${TARGET_LOOP_P99_MS}`,
+    },
     bulk && { measure: 'cloud event loop delay max during it (ms)', value: bulk.loopDelay.maxMs, target: '' },
     bulk && { measure: 'order create p99 during it (ms)', value: bulk.orderCreate.p99Ms, target: '' },
     bulk && { measure: 'order read p99 during it (ms)', value: bulk.orderRead.p99Ms, target: '' },
@@ -319,7 +466,13 @@ try {
     const results = {
       date: new Date().toISOString(),
       machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}`,
-      idle: { seconds: SECONDS, bareProcess: bare, emptyTables: empty, fleet: { lockers: LOCKERS, historyRows: COMMANDS, ...fleet }, targetPct: TARGET_IDLE_PCT },
+      idle: {
+        seconds: SECONDS,
+        bareProcess: bare,
+        emptyTables: empty,
+        fleet: { lockers: LOCKERS, historyRows: COMMANDS, ...fleet },
+        targetPct: TARGET_IDLE_PCT,
+      },
       bulkCommand: { ...bulk, targetLoopP99Ms: TARGET_LOOP_P99_MS },
     };
     fs.writeFileSync(path.join(ROOT, 'bench/results/idle.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -40,10 +40,15 @@ import { seed, type SeededLocker } from './lib/sync-seed.ts';
 import { round, sleep, stats } from './lib/sync-timing.ts';
 import { table } from './lib/load.ts';
 
-const num = (name: string, fallback: number) => (process.env[name] !== undefined && process.env[name] !== '' ? Number(process.env[name]) : fallback);
+const num = (name: string, fallback: number) =>
+  process.env[name] !== undefined && process.env[name] !== '' ? Number(process.env[name]) : fallback;
 const LOCKERS = num('BENCH_PEAK_LOCKERS', 10_000);
 const SECONDS = num('BENCH_PEAK_SECONDS', 180);
-const RATES = { create: num('BENCH_PEAK_CREATE_RATE', 160), read: num('BENCH_PEAK_READ_RATE', 1_000), list: num('BENCH_PEAK_LIST_RATE', 50) };
+const RATES = {
+  create: num('BENCH_PEAK_CREATE_RATE', 160),
+  read: num('BENCH_PEAK_READ_RATE', 1_000),
+  list: num('BENCH_PEAK_LIST_RATE', 50),
+};
 const WEBHOOKS = process.env.BENCH_PEAK_WEBHOOKS !== '0';
 /** BENCH_PEAK_NODELAY=1: the cloud and the agents with Nagle's algorithm off on every socket (lib/tcp-nodelay.mjs), an experiment */
 const NODELAY = process.env.BENCH_PEAK_NODELAY === '1' ? ['--import', './bench/lib/tcp-nodelay.mjs'] : [];
@@ -69,7 +74,10 @@ const BASE = '/api/v1/integration/company';
 /** CPU seconds (user + system) a process has used so far, and its resident memory, from /proc. */
 function procStat(pid: number): { cpuSeconds: number; rssMb: number } {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return { cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS, rssMb: round((Number(fields[21]) * 4096) / 1e6) };
+  return {
+    cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS,
+    rssMb: round((Number(fields[21]) * 4096) / 1e6),
+  };
 }
 
 interface AgentProcess {
@@ -79,11 +87,21 @@ interface AgentProcess {
 }
 
 /** The agents, in processes of AGENTS_PER_PROCESS lockers each (peak-agents.ts). */
-async function startAgents(lockers: SeededLocker[], mqttUrl: string, dir: string, onUsable: (orderId: string, at: number) => void, onAcked: (eventId: string, sentAt: number, at: number, orderId: string, kind: 'PLACED' | 'PICKED_UP') => void): Promise<AgentProcess[]> {
+async function startAgents(
+  lockers: SeededLocker[],
+  mqttUrl: string,
+  dir: string,
+  onUsable: (orderId: string, at: number) => void,
+  onAcked: (eventId: string, sentAt: number, at: number, orderId: string, kind: 'PLACED' | 'PICKED_UP') => void,
+): Promise<AgentProcess[]> {
   const out: AgentProcess[] = [];
   for (let i = 0; i < lockers.length; i += AGENTS_PER_PROCESS) {
     const share = lockers.slice(i, i + AGENTS_PER_PROCESS);
-    const proc = fork(path.join(ROOT, 'bench/lib/peak-agents.ts'), [], { cwd: ROOT, execArgv: [...NODELAY, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const proc = fork(path.join(ROOT, 'bench/lib/peak-agents.ts'), [], {
+      cwd: ROOT,
+      execArgv: [...NODELAY, '--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     process.once('exit', () => proc.kill('SIGKILL'));
     const waiting: Array<{ answer: (m: any) => boolean; resolve: (m: any) => void }> = [];
     proc.on('message', (m: any) => {
@@ -99,10 +117,11 @@ async function startAgents(lockers: SeededLocker[], mqttUrl: string, dir: string
     const a: AgentProcess = {
       proc,
       lockers: new Set(share.map((l) => l.id)),
-      request: (msg, answer) => new Promise((resolve) => {
-        waiting.push({ answer, resolve });
-        proc.send(msg);
-      }),
+      request: (msg, answer) =>
+        new Promise((resolve) => {
+          waiting.push({ answer, resolve });
+          proc.send(msg);
+        }),
     };
     out.push(a);
   }
@@ -110,21 +129,38 @@ async function startAgents(lockers: SeededLocker[], mqttUrl: string, dir: string
   for (const [k, a] of out.entries()) {
     const share = lockers.slice(k * AGENTS_PER_PROCESS, (k + 1) * AGENTS_PER_PROCESS);
     const t0 = performance.now();
-    await a.request({ start: { lockers: share, mqttUrl, dir: path.join(dir, `agents-${k}`), cells: CELLS_PER_LOCKER } }, (m) => m.ready);
-    log(`${share.length} agents connected in ${Math.round(performance.now() - t0)} ms (process ${k + 1} of ${out.length})`);
+    await a.request(
+      { start: { lockers: share, mqttUrl, dir: path.join(dir, `agents-${k}`), cells: CELLS_PER_LOCKER } },
+      (m) => m.ready,
+    );
+    log(
+      `${share.length} agents connected in ${Math.round(performance.now() - t0)} ms (process ${k + 1} of ${out.length})`,
+    );
   }
   return out;
 }
 
 /** An HTTP request that resolves with its status and (for creates) its body; latency is the caller's. */
-function httpRequest(agent: http.Agent, url: URL, method: 'GET' | 'POST', p: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+function httpRequest(
+  agent: http.Agent,
+  url: URL,
+  method: 'GET' | 'POST',
+  p: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
-    const h = body ? { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : headers;
-    const r = http.request({ agent, host: url.hostname, port: url.port, method, path: p, headers: h, timeout: 10_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const h = body
+      ? { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }
+      : headers;
+    const r = http.request(
+      { agent, host: url.hostname, port: url.port, method, path: p, headers: h, timeout: 10_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     r.on('timeout', () => r.destroy(new Error('timeout')));
     r.on('error', () => resolve({ status: 0, body: '' }));
     r.end(body);
@@ -163,7 +199,9 @@ function agentOf(w: World, lockerId: string): AgentProcess {
 
 function sendEvent(w: World, order: Order, kind: 'PLACED' | 'PICKED_UP') {
   const lockerId = w.lockers[order.locker]!.id;
-  agentOf(w, lockerId).proc.send({ event: { lockerId, type: kind, orderId: order.id, cellId: String(order.cell), at: new Date().toISOString() } });
+  agentOf(w, lockerId).proc.send({
+    event: { lockerId, type: kind, orderId: order.id, cellId: String(order.cell), at: new Date().toISOString() },
+  });
 }
 
 /** The next locker (round robin) with a free cell, and that cell; undefined when every cell is taken. */
@@ -190,8 +228,18 @@ interface PhaseSamples {
 
 async function runPhase(w: World, factor: number, seconds: number) {
   const rates = { create: RATES.create * factor, read: RATES.read * factor, list: RATES.list * factor };
-  log(`phase ×${factor}: ${round(rates.create)} creates/s, ${round(rates.create * 2)} door events/s, ${round(rates.read)} reads/s, ${round(rates.list)} lists/s for ${seconds} s`);
-  const s: PhaseSamples = { create: [], read: [], list: [], event: [], syncLag: [], createToUsable: [], failures: { create: 0, read: 0, list: 0, noFreeCell: 0 } };
+  log(
+    `phase ×${factor}: ${round(rates.create)} creates/s, ${round(rates.create * 2)} door events/s, ${round(rates.read)} reads/s, ${round(rates.list)} lists/s for ${seconds} s`,
+  );
+  const s: PhaseSamples = {
+    create: [],
+    read: [],
+    list: [],
+    event: [],
+    syncLag: [],
+    createToUsable: [],
+    failures: { create: 0, read: 0, list: 0, noFreeCell: 0 },
+  };
   const created: Order[] = [];
   const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
   const auth = { authorization: `Bearer ${w.key}` };
@@ -226,7 +274,11 @@ async function runPhase(w: World, factor: number, seconds: number) {
     create: async (due: number) => {
       const place = takeCell(w);
       if (!place) return void s.failures.noFreeCell++;
-      const body = JSON.stringify({ toUserPhone: `+99677${String(w.phone++ % 10_000_000).padStart(7, '0')}`, postomatId: w.lockers[place.locker]!.id, sendMessage: false });
+      const body = JSON.stringify({
+        toUserPhone: `+99677${String(w.phone++ % 10_000_000).padStart(7, '0')}`,
+        postomatId: w.lockers[place.locker]!.id,
+        sendMessage: false,
+      });
       const res = await httpRequest(agent, w.cloudUrl, 'POST', `${BASE}/order/create`, auth, body);
       const answeredAt = monoMs();
       if (res.status !== 200) {
@@ -243,12 +295,24 @@ async function runPhase(w: World, factor: number, seconds: number) {
     },
     read: async (due: number) => {
       if (!ids.length) return;
-      const res = await httpRequest(agent, w.cloudUrl, 'GET', `${BASE}/order/${ids[Math.floor(Math.random() * ids.length)]}`, auth);
+      const res = await httpRequest(
+        agent,
+        w.cloudUrl,
+        'GET',
+        `${BASE}/order/${ids[Math.floor(Math.random() * ids.length)]}`,
+        auth,
+      );
       if (res.status !== 200) s.failures.read++;
       else s.read.push(monoMs() - due);
     },
     list: async (due: number, k: number) => {
-      const res = await httpRequest(agent, w.cloudUrl, 'GET', `${BASE}/order/list${k % 2 ? '?status=DELIVERED' : ''}`, auth);
+      const res = await httpRequest(
+        agent,
+        w.cloudUrl,
+        'GET',
+        `${BASE}/order/list${k % 2 ? '?status=DELIVERED' : ''}`,
+        auth,
+      );
       if (res.status !== 200) s.failures.list++;
       else s.list.push(monoMs() - due);
     },
@@ -256,7 +320,11 @@ async function runPhase(w: World, factor: number, seconds: number) {
   // Usable times of orders of this phase are matched to their start too (created → usable).
   createdDue = new Map();
 
-  const pids = { cloud: w.cloudPid, loadGenerator: process.pid, ...Object.fromEntries(w.agents.map((a, k) => [`agents${k + 1}`, a.proc.pid!])) };
+  const pids = {
+    cloud: w.cloudPid,
+    loadGenerator: process.pid,
+    ...Object.fromEntries(w.agents.map((a, k) => [`agents${k + 1}`, a.proc.pid!])),
+  };
   const cpuBefore = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, procStat(pid).cpuSeconds]));
   const self = selfProbe();
   await w.cloudProbe.start();
@@ -299,20 +367,29 @@ async function runPhase(w: World, factor: number, seconds: number) {
   const cloudFigures = await w.cloudProbe.stop();
   const selfFigures = await self.stop();
   const agentFigures: ProcessFigures[] = [];
-  for (const a of w.agents) agentFigures.push((await a.request({ probe: 'stop' }, (m) => m.probe && m.probe !== 'started')).probe);
+  for (const a of w.agents)
+    agentFigures.push((await a.request({ probe: 'stop' }, (m) => m.probe && m.probe !== 'started')).probe);
   const elapsed = (monoMs() - start) / 1000;
-  const cpuPct = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, round(((procStat(pid).cpuSeconds - cpuBefore[k]!) / elapsed) * 100)]));
+  const cpuPct = Object.fromEntries(
+    Object.entries(pids).map(([k, pid]) => [k, round(((procStat(pid).cpuSeconds - cpuBefore[k]!) / elapsed) * 100)]),
+  );
   for (const t of timers) clearTimeout(t);
   phaseHooks = undefined;
   agent.destroy();
   for (const o of created) s.createToUsable.push(o.usableAt !== undefined ? o.usableAt - createdDue.get(o.id)! : NaN);
 
   const lost = await lostAnything(w, created, phaseEvents);
-  const statsOf = (v: number[]) => (v.length ? stats(v) : { samples: 0, p50Ms: NaN, p95Ms: NaN, p99Ms: NaN, maxMs: NaN });
+  const statsOf = (v: number[]) =>
+    v.length ? stats(v) : { samples: 0, p50Ms: NaN, p95Ms: NaN, p99Ms: NaN, maxMs: NaN };
   const figures = {
     factor,
     seconds,
-    rates: { creates: round(rates.create), doorEvents: round(rates.create * 2), reads: round(rates.read), lists: round(rates.list) },
+    rates: {
+      creates: round(rates.create),
+      doorEvents: round(rates.create * 2),
+      reads: round(rates.read),
+      lists: round(rates.list),
+    },
     latency: {
       orderCreate: statsOf(s.create),
       orderRead: statsOf(s.read),
@@ -322,9 +399,18 @@ async function runPhase(w: World, factor: number, seconds: number) {
     syncLag: statsOf(s.syncLag),
     createToUsable: statsOf(s.createToUsable.filter((v) => !Number.isNaN(v))),
     failures: s.failures,
-    cloud: { ...cloudFigures, cpuPct: cpuPct.cloud, rssMbMax: Math.max(0, ...cloudRss), rssMbAtEnd: cloudRss[cloudRss.length - 1] ?? NaN },
+    cloud: {
+      ...cloudFigures,
+      cpuPct: cpuPct.cloud,
+      rssMbMax: Math.max(0, ...cloudRss),
+      rssMbAtEnd: cloudRss[cloudRss.length - 1] ?? NaN,
+    },
     loadGenerator: { ...selfFigures, cpuPct: cpuPct.loadGenerator, rssMb: procStat(process.pid).rssMb },
-    agentProcesses: agentFigures.map((f, k) => ({ ...f, cpuPct: cpuPct[`agents${k + 1}`], rssMb: procStat(w.agents[k]!.proc.pid!).rssMb })),
+    agentProcesses: agentFigures.map((f, k) => ({
+      ...f,
+      cpuPct: cpuPct[`agents${k + 1}`],
+      rssMb: procStat(w.agents[k]!.proc.pid!).rssMb,
+    })),
     outboxBacklog: { max: Math.max(0, ...backlog), atEnd: backlog[backlog.length - 1] ?? 0, samples: backlog.length },
     lost,
   };
@@ -335,13 +421,19 @@ async function runPhase(w: World, factor: number, seconds: number) {
     orderListP99Under25ms: p99Ok(figures.latency.orderList),
     doorEventP99Under25ms: p99Ok(figures.latency.doorEvent),
     syncLagP99Under50ms: figures.syncLag.samples > 0 && figures.syncLag.p99Ms < TARGET_SYNC_LAG_P99_MS,
-    nothingLost: lost.nothingLost && s.failures.create + s.failures.read + s.failures.list + s.failures.noFreeCell === 0,
+    nothingLost:
+      lost.nothingLost && s.failures.create + s.failures.read + s.failures.list + s.failures.noFreeCell === 0,
   };
   return { ...figures, meets };
 }
 
 /** Hooks of the phase running (the agents' reports arrive through `registerOrder`'s maps). */
-let phaseHooks: { usable(order: Order): void; acked(order: Order, kind: 'PLACED' | 'PICKED_UP', eventId: string, latency: number): void } | undefined;
+let phaseHooks:
+  | {
+      usable(order: Order): void;
+      acked(order: Order, kind: 'PLACED' | 'PICKED_UP', eventId: string, latency: number): void;
+    }
+  | undefined;
 let createdDue = new Map<string, number>();
 /** Agent reports that came before the create's answer (the sync message can beat it). */
 const earlyUsable = new Map<string, number>();
@@ -375,7 +467,11 @@ function onAcked(w: World, eventId: string, sentAt: number, at: number, orderId:
 }
 
 async function outboxBacklog(storage: Storage): Promise<number> {
-  const r = await storage.db.selectFrom('outbox_event').select((eb) => eb.fn.countAll<number>().as('n')).where('state', 'in', ['PENDING', 'SENDING']).executeTakeFirstOrThrow();
+  const r = await storage.db
+    .selectFrom('outbox_event')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('state', 'in', ['PENDING', 'SENDING'])
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -390,14 +486,22 @@ async function lostAnything(w: World, created: Order[], eventIds: string[]) {
   let recorded = 0;
   let applied = 0;
   for (let i = 0; i < eventIds.length; i += 500) {
-    const rows = await w.storage.db.selectFrom('locker_event').select(['outcome']).where('eventId', 'in', eventIds.slice(i, i + 500)).execute();
+    const rows = await w.storage.db
+      .selectFrom('locker_event')
+      .select(['outcome'])
+      .where('eventId', 'in', eventIds.slice(i, i + 500))
+      .execute();
     recorded += rows.length;
     applied += rows.filter((r) => r.outcome === 'APPLIED').length;
   }
   let completed = 0;
   const orderIds = created.map((o) => o.id);
   for (let i = 0; i < orderIds.length; i += 500) {
-    const rows = await w.storage.db.selectFrom('locker_order').select(['status']).where('id', 'in', orderIds.slice(i, i + 500)).execute();
+    const rows = await w.storage.db
+      .selectFrom('locker_order')
+      .select(['status'])
+      .where('id', 'in', orderIds.slice(i, i + 500))
+      .execute();
     completed += rows.filter((r) => r.status === 'COMPLETED').length;
   }
   let backlog = await outboxBacklog(w.storage);
@@ -406,7 +510,15 @@ async function lostAnything(w: World, created: Order[], eventIds: string[]) {
     await sleep(200);
     backlog = await outboxBacklog(w.storage);
   }
-  const failedNotifications = Number((await w.storage.db.selectFrom('outbox_event').select((eb) => eb.fn.countAll<number>().as('n')).where('state', 'not in', ['PENDING', 'SENDING', 'SENT', 'SKIPPED']).executeTakeFirstOrThrow()).n);
+  const failedNotifications = Number(
+    (
+      await w.storage.db
+        .selectFrom('outbox_event')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('state', 'not in', ['PENDING', 'SENDING', 'SENT', 'SKIPPED'])
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   const out = {
     ordersCreated: created.length,
     notUsableAtAgent: notUsable,
@@ -418,26 +530,77 @@ async function lostAnything(w: World, created: Order[], eventIds: string[]) {
     outboxLeftAfterDrain: backlog,
     notificationsNotSent: failedNotifications,
   };
-  return { ...out, nothingLost: notUsable === 0 && notCollected === 0 && recorded === eventIds.length && applied === eventIds.length && completed === created.length && backlog === 0 && failedNotifications === 0 };
+  return {
+    ...out,
+    nothingLost:
+      notUsable === 0 &&
+      notCollected === 0 &&
+      recorded === eventIds.length &&
+      applied === eventIds.length &&
+      completed === created.length &&
+      backlog === 0 &&
+      failedNotifications === 0,
+  };
 }
 
 /** One database's whole run: the mix at the given rates, then (BENCH_PEAK_SEARCH) the headroom. */
-async function runOn(databaseUrl: string, env: Record<string, string>, key: string, lockers: SeededLocker[], dir: string) {
-  const cloud = await startChildUntil('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0', MQTT_LOGIN_FAILURE_MAX: '0', MQTT_MAX_CONNECTIONS: String(LOCKERS + 1_000), WEBHOOK_ALLOW_HOSTS: '127.0.0.1', DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '0', METRICS_PORT: 'off', ...env }, (m) =>
-    m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined,
+async function runOn(
+  databaseUrl: string,
+  env: Record<string, string>,
+  key: string,
+  lockers: SeededLocker[],
+  dir: string,
+) {
+  const cloud = await startChildUntil(
+    'cloud/main.ts',
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      MQTT_PORT: '0',
+      MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0',
+      MQTT_LOGIN_FAILURE_MAX: '0',
+      MQTT_MAX_CONNECTIONS: String(LOCKERS + 1_000),
+      WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      RATE_LIMIT_MAX: '0',
+      METRICS_PORT: 'off',
+      ...env,
+    },
+    (m) => (m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined),
     NODELAY,
   );
   const storage = await openStorage(databaseUrl, { migrate: false });
   const w: World = {
-    cloudUrl: new URL(cloud.ready.url), cloudPid: cloud.proc.pid!, cloudProbe: cloud.probe, key, lockers, agents: [], storage,
-    orders: new Map(), freeCells: lockers.map(() => Array.from({ length: CELLS_PER_LOCKER }, (_, i) => CELLS_PER_LOCKER - i)), events: new Map(), phone: 0, nextLocker: 0,
+    cloudUrl: new URL(cloud.ready.url),
+    cloudPid: cloud.proc.pid!,
+    cloudProbe: cloud.probe,
+    key,
+    lockers,
+    agents: [],
+    storage,
+    orders: new Map(),
+    freeCells: lockers.map(() => Array.from({ length: CELLS_PER_LOCKER }, (_, i) => CELLS_PER_LOCKER - i)),
+    events: new Map(),
+    phone: 0,
+    nextLocker: 0,
   };
   try {
     const t0 = performance.now();
-    w.agents = await startAgents(lockers, cloud.ready.mqtt, dir, (orderId, at) => onUsable(w, orderId, at), (eventId, sentAt, at, orderId, kind) => onAcked(w, eventId, sentAt, at, orderId, kind));
+    w.agents = await startAgents(
+      lockers,
+      cloud.ready.mqtt,
+      dir,
+      (orderId, at) => onUsable(w, orderId, at),
+      (eventId, sentAt, at, orderId, kind) => onAcked(w, eventId, sentAt, at, orderId, kind),
+    );
     log(`${lockers.length} agents connected in ${Math.round((performance.now() - t0) / 1000)} s`);
     const deadline = Date.now() + 120_000;
-    while (Number((await sql<{ n: number }>`select count(*) as n from locker_link where online = 1`.execute(storage.db)).rows[0]!.n) < lockers.length) {
+    while (
+      Number(
+        (await sql<{ n: number }>`select count(*) as n from locker_link where online = 1`.execute(storage.db)).rows[0]!
+          .n,
+      ) < lockers.length
+    ) {
       if (Date.now() > deadline) throw new Error('timed out: every agent announced');
       await sleep(100);
     }
@@ -446,7 +609,9 @@ async function runOn(databaseUrl: string, env: Record<string, string>, key: stri
     const main = await runPhase(w, 1, SECONDS);
     printPhase(main);
     const search: Array<Awaited<ReturnType<typeof runPhase>>> = [];
-    let headroom: { lastMetFactor: number | null; breaksAtFactor: number | null; breaks: string[]; ratesWhereItBreaks?: unknown } | undefined;
+    let headroom:
+      | { lastMetFactor: number | null; breaksAtFactor: number | null; breaks: string[]; ratesWhereItBreaks?: unknown }
+      | undefined;
     if (SEARCH) {
       let factor = 1;
       let last = main;
@@ -458,9 +623,20 @@ async function runOn(databaseUrl: string, env: Record<string, string>, key: stri
         search.push(last);
         if (Object.values(last.meets).every(Boolean)) lastMet = factor;
       }
-      const broken = Object.entries(last.meets).filter(([, ok]) => !ok).map(([k]) => k);
-      headroom = { lastMetFactor: lastMet, breaksAtFactor: broken.length ? last.factor : null, breaks: broken, ...(broken.length ? { ratesWhereItBreaks: last.rates } : {}) };
-      log(broken.length ? `headroom: the first target breaks at ×${last.factor} (${broken.join(', ')})` : `headroom: no target broke up to ×${factor}`);
+      const broken = Object.entries(last.meets)
+        .filter(([, ok]) => !ok)
+        .map(([k]) => k);
+      headroom = {
+        lastMetFactor: lastMet,
+        breaksAtFactor: broken.length ? last.factor : null,
+        breaks: broken,
+        ...(broken.length ? { ratesWhereItBreaks: last.rates } : {}),
+      };
+      log(
+        broken.length
+          ? `headroom: the first target breaks at ×${last.factor} (${broken.join(', ')})`
+          : `headroom: no target broke up to ×${factor}`,
+      );
     }
     return { main, ...(SEARCH ? { search, headroom } : {}) };
   } finally {
@@ -471,24 +647,45 @@ async function runOn(databaseUrl: string, env: Record<string, string>, key: stri
 }
 
 function printPhase(p: Awaited<ReturnType<typeof runPhase>>) {
-  const row = (what: string, x: { samples: number; p50Ms: number; p99Ms: number; maxMs: number }, target: string) => ({ measure: what, samples: x.samples, 'p50 ms': x.p50Ms, 'p99 ms': x.p99Ms, 'max ms': x.maxMs, target });
+  const row = (what: string, x: { samples: number; p50Ms: number; p99Ms: number; maxMs: number }, target: string) => ({
+    measure: what,
+    samples: x.samples,
+    'p50 ms': x.p50Ms,
+    'p99 ms': x.p99Ms,
+    'max ms': x.maxMs,
+    target,
+  });
   console.log(`\n×${p.factor}, ${p.seconds} s:`);
-  console.log(table([
-    row(`order create (${p.rates.creates}/s, HTTP)`, p.latency.orderCreate, `p99 < ${TARGET_P99_MS}`),
-    row(`order read (${p.rates.reads}/s)`, p.latency.orderRead, `p99 < ${TARGET_P99_MS}`),
-    row(`order list (${p.rates.lists}/s)`, p.latency.orderList, `p99 < ${TARGET_P99_MS}`),
-    row(`door event, published → acknowledged (${p.rates.doorEvents}/s, MQTT)`, p.latency.doorEvent, `p99 < ${TARGET_P99_MS}`),
-    row('sync lag: create answered → code usable at the agent', p.syncLag, `p99 < ${TARGET_SYNC_LAG_P99_MS}`),
-  ]));
-  console.log(`cloud: CPU ${p.cloud.cpuPct}% of a core, RSS max ${p.cloud.rssMbMax} MB, event-loop delay p50/p99/max ${p.cloud.loopDelay.p50Ms}/${p.cloud.loopDelay.p99Ms}/${p.cloud.loopDelay.maxMs} ms, GC ${p.cloud.gc.count} pauses (${p.cloud.gc.pctOfWindow}% of the time, longest ${p.cloud.gc.maxPauseMs} ms)`);
-  console.log(`load generator: CPU ${p.loadGenerator.cpuPct}%, loop delay p99 ${p.loadGenerator.loopDelay.p99Ms} ms; agents: CPU ${p.agentProcesses.map((a) => `${a.cpuPct}%`).join(', ')}; outbox backlog max ${p.outboxBacklog.max}`);
-  console.log(`lost: ${JSON.stringify(p.lost)}\nfailures: ${JSON.stringify(p.failures)}\nmeets: ${JSON.stringify(p.meets)}`);
+  console.log(
+    table([
+      row(`order create (${p.rates.creates}/s, HTTP)`, p.latency.orderCreate, `p99 < ${TARGET_P99_MS}`),
+      row(`order read (${p.rates.reads}/s)`, p.latency.orderRead, `p99 < ${TARGET_P99_MS}`),
+      row(`order list (${p.rates.lists}/s)`, p.latency.orderList, `p99 < ${TARGET_P99_MS}`),
+      row(
+        `door event, published → acknowledged (${p.rates.doorEvents}/s, MQTT)`,
+        p.latency.doorEvent,
+        `p99 < ${TARGET_P99_MS}`,
+      ),
+      row('sync lag: create answered → code usable at the agent', p.syncLag, `p99 < ${TARGET_SYNC_LAG_P99_MS}`),
+    ]),
+  );
+  console.log(
+    `cloud: CPU ${p.cloud.cpuPct}% of a core, RSS max ${p.cloud.rssMbMax} MB, event-loop delay p50/p99/max ${p.cloud.loopDelay.p50Ms}/${p.cloud.loopDelay.p99Ms}/${p.cloud.loopDelay.maxMs} ms, GC ${p.cloud.gc.count} pauses (${p.cloud.gc.pctOfWindow}% of the time, longest ${p.cloud.gc.maxPauseMs} ms)`,
+  );
+  console.log(
+    `load generator: CPU ${p.loadGenerator.cpuPct}%, loop delay p99 ${p.loadGenerator.loopDelay.p99Ms} ms; agents: CPU ${p.agentProcesses.map((a) => `${a.cpuPct}%`).join(', ')}; outbox backlog max ${p.outboxBacklog.max}`,
+  );
+  console.log(
+    `lost: ${JSON.stringify(p.lost)}\nfailures: ${JSON.stringify(p.failures)}\nmeets: ${JSON.stringify(p.meets)}`,
+  );
 }
 
 async function main() {
   // The agents' stores on tmpfs: each locker has its own disk; their fsyncs are not this box's.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-peak-'));
-  const agentsDir = fs.mkdtempSync(path.join(fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'bench-peak-agents-'));
+  const agentsDir = fs.mkdtempSync(
+    path.join(fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'bench-peak-agents-'),
+  );
   const file = path.join(dir, 'cloud.db');
   let receiver: Awaited<ReturnType<typeof startChild>> | undefined;
   try {
@@ -523,7 +720,8 @@ async function main() {
       webhooks: WEBHOOKS,
       tcpNoDelay: NODELAY.length > 0,
       targets: { p99Ms: TARGET_P99_MS, syncLagP99Ms: TARGET_SYNC_LAG_P99_MS },
-      agentKind: 'lightweight: locker-agent/sync.ts + the real agent store on tmpfs, no boards, in processes of their own',
+      agentKind:
+        'lightweight: locker-agent/sync.ts + the real agent store on tmpfs, no boards, in processes of their own',
       sqlite,
       ...(postgres ? { postgres } : {}),
       meets: { ...sqlite.main.meets, ...(postgres ? { postgres: postgres.main.meets } : {}) },
@@ -538,7 +736,10 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(`bench:peak failed: ${err instanceof Error ? err.stack : err}`);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(`bench:peak failed: ${err instanceof Error ? err.stack : err}`);
+    process.exit(1);
+  },
+);

@@ -47,9 +47,27 @@ const TARGET_RSS_PER_LOCKER_KB = 10;
 const log = (line: string) => process.stderr.write(`[bench:sync] ${line}\n`);
 
 /** `databaseUrl`: the seeded SQLite file, or its copy on PostgreSQL (`env` names the schema). */
-async function orderToUsable(databaseUrl: string, key: string, lockers: SeededLocker[], dir: string, env: Record<string, string> = {}) {
-  const cloud = await startChildUntil('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0', MQTT_LOGIN_FAILURE_MAX: '0', DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '0', METRICS_PORT: 'off', ...env }, (m) =>
-    m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined,
+async function orderToUsable(
+  databaseUrl: string,
+  key: string,
+  lockers: SeededLocker[],
+  dir: string,
+  env: Record<string, string> = {},
+) {
+  const cloud = await startChildUntil(
+    'cloud/main.ts',
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      MQTT_PORT: '0',
+      MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0',
+      MQTT_LOGIN_FAILURE_MAX: '0',
+      DATABASE_URL: databaseUrl,
+      RATE_LIMIT_MAX: '0',
+      METRICS_PORT: 'off',
+      ...env,
+    },
+    (m) => (m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined),
     process.env.BENCH_SYNC_CLOUD_NODE_ARGS?.split(' ').filter(Boolean),
   );
   try {
@@ -59,7 +77,14 @@ async function orderToUsable(databaseUrl: string, key: string, lockers: SeededLo
   }
 }
 
-async function measureOrderToUsable(cloud: { url: string; mqtt: string }, cloudProbe: Probe, key: string, lockers: SeededLocker[], dir: string, databaseUrl: string) {
+async function measureOrderToUsable(
+  cloud: { url: string; mqtt: string },
+  cloudProbe: Probe,
+  key: string,
+  lockers: SeededLocker[],
+  dir: string,
+  databaseUrl: string,
+) {
   log(`cloud on ${cloud.url}, broker ${cloud.mqtt}; connecting ${lockers.length} agents`);
   const t0 = performance.now();
   // Each reports the 4 cells sync-seed.ts gave its locker (none would raise a cell-map alarm per locker).
@@ -68,7 +93,12 @@ async function measureOrderToUsable(cloud: { url: string; mqtt: string }, cloudP
   const storage = await openStorage(databaseUrl, { migrate: false });
   const deadline = Date.now() + 60_000;
   try {
-    while (Number((await sql<{ n: number }>`select count(*) as n from locker_link where online = 1`.execute(storage.db)).rows[0]!.n) < lockers.length) {
+    while (
+      Number(
+        (await sql<{ n: number }>`select count(*) as n from locker_link where online = 1`.execute(storage.db)).rows[0]!
+          .n,
+      ) < lockers.length
+    ) {
       if (Date.now() > deadline) throw new Error('timed out: every agent announced');
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -133,14 +163,31 @@ async function main() {
     if (pgCopy) {
       try {
         log('PostgreSQL: order created → code usable at the agent');
-        const onPg = await orderToUsable(pgCopy.databaseUrl, key, lockers.slice(0, AGENTS), path.join(dir, 'pg'), pgCopy.env);
-        postgres = { storage: 'postgresql', orderToUsable: onPg.toUsable, orderToAgent: onPg.toReceived, storeApply: onPg.storeApply, httpCreate: onPg.httpCreate, cloudProcess: onPg.cloudProcess, agentsProcessLoopDelay: onPg.agentsProcessLoopDelay, agentsProcessGc: onPg.agentsProcessGc };
+        const onPg = await orderToUsable(
+          pgCopy.databaseUrl,
+          key,
+          lockers.slice(0, AGENTS),
+          path.join(dir, 'pg'),
+          pgCopy.env,
+        );
+        postgres = {
+          storage: 'postgresql',
+          orderToUsable: onPg.toUsable,
+          orderToAgent: onPg.toReceived,
+          storeApply: onPg.storeApply,
+          httpCreate: onPg.httpCreate,
+          cloudProcess: onPg.cloudProcess,
+          agentsProcessLoopDelay: onPg.agentsProcessLoopDelay,
+          agentsProcessGc: onPg.agentsProcessGc,
+        };
       } finally {
         await pgCopy.drop();
       }
     }
     if (process.env.BENCH_SYNC_ONLY_ORDERS) return console.log(JSON.stringify(sync, null, 2));
-    const baseline = await withProbe(file, (p) => barePublishReceive(p, lockers.slice(0, AGENTS), { orders: ORDERS, rate: RATE, log }));
+    const baseline = await withProbe(file, (p) =>
+      barePublishReceive(p, lockers.slice(0, AGENTS), { orders: ORDERS, rate: RATE, log }),
+    );
     const connections = await withProbe(file, (p) => manyLockers(p, lockers.slice(0, CONNECTIONS), log));
     const humanCost = await withProbe(file, (p) => humanCostLogins(p, full, CONNECTIONS));
     const result = {
@@ -152,7 +199,8 @@ async function main() {
       orders: ORDERS,
       ratePerSecond: RATE,
       targetP99Ms: TARGET_P99_MS,
-      agentKind: 'lightweight: locker-agent/sync.ts + the real agent store (SQLite, synchronous=FULL), no boards; usable = found by its DOWN code',
+      agentKind:
+        'lightweight: locker-agent/sync.ts + the real agent store (SQLite, synchronous=FULL), no boards; usable = found by its DOWN code',
       orderToUsable: sync.toUsable,
       orderToAgent: sync.toReceived,
       storeApply: sync.storeApply,
@@ -173,14 +221,25 @@ async function main() {
     };
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
     fs.writeFileSync(path.join(ROOT, 'bench/results/sync.json'), `${JSON.stringify(result, null, 2)}\n`);
-    const row = (what: string, s: { p50Ms: number; p99Ms: number; maxMs: number; samples: number }) => ({ measure: what, samples: s.samples, 'p50 ms': s.p50Ms, 'p99 ms': s.p99Ms, 'max ms': s.maxMs });
+    const row = (what: string, s: { p50Ms: number; p99Ms: number; maxMs: number; samples: number }) => ({
+      measure: what,
+      samples: s.samples,
+      'p50 ms': s.p50Ms,
+      'p99 ms': s.p99Ms,
+      'max ms': s.maxMs,
+    });
     console.log(
       table([
         row(`order created (HTTP) → code usable at the agent, ${AGENTS} agents`, sync.toUsable),
         row('  until the sync message reaches the agent', sync.toReceived),
         row('  the agent store applying it (SQLite, FULL)', sync.storeApply),
         row('  the HTTP create answer', sync.httpCreate),
-        ...(postgres ? [row(`on PostgreSQL: order created (HTTP) → code usable at the agent`, postgres.orderToUsable), row('  the HTTP create answer (PostgreSQL)', postgres.httpCreate)] : []),
+        ...(postgres
+          ? [
+              row(`on PostgreSQL: order created (HTTP) → code usable at the agent`, postgres.orderToUsable),
+              row('  the HTTP create answer (PostgreSQL)', postgres.httpCreate),
+            ]
+          : []),
         row(`baseline: bare publish → receive, same broker, ${AGENTS} lockers`, baseline),
         row(`connect, ${CONNECTIONS} lockers (200 at a time)`, connections.connect),
         row(`connect at scrypt N=16384 (${FULL_COST_SAMPLE}, 8 at a time)`, humanCost.connect),

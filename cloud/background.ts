@@ -39,6 +39,9 @@ export function onDemandOr(name: string, everyMs: number, task: () => Promise<vo
   let running: Promise<void> | undefined;
   return {
     stop: async () => void (await running),
-    runNow: () => (running ??= task().catch((err) => logger.error(`${name} failed`, { err })).finally(() => (running = undefined))),
+    runNow: () =>
+      (running ??= task()
+        .catch((err) => logger.error(`${name} failed`, { err }))
+        .finally(() => (running = undefined))),
   };
 }

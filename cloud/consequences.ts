@@ -11,17 +11,25 @@ import type { WebhookEventType } from './webhooks/schemas.ts';
 import { recordPlatformEvents } from './webhooks/platform-record.ts';
 
 export function createUnitOfWork(db: Db, signals?: ChangeSignals): UnitOfWork {
-  return new UnitOfWork(db, {
-    lockerChange: recordLockerChange,
-    // The spec's events, then the subscriptions' (issue 22), the Locker API company's and the
-    // platform companies': all in the change's transaction.
-    orderEvents: async (tx, order, to, at) => {
-      const type = eventTypeForStatus(to, order.kind);
-      return (await recordTransitionEvents(tx, order, to, at)) + (type ? await recordIntegratorEvent(tx, order, type, at) : 0) +
-        (await recordPlatformEvents(tx, order, to, at));
+  return new UnitOfWork(
+    db,
+    {
+      lockerChange: recordLockerChange,
+      // The spec's events, then the subscriptions' (issue 22), the Locker API company's and the
+      // platform companies': all in the change's transaction.
+      orderEvents: async (tx, order, to, at) => {
+        const type = eventTypeForStatus(to, order.kind);
+        return (
+          (await recordTransitionEvents(tx, order, to, at)) +
+          (type ? await recordIntegratorEvent(tx, order, type, at) : 0) +
+          (await recordPlatformEvents(tx, order, to, at))
+        );
+      },
+      integratorEvent: async (tx, order, type, at) =>
+        (await recordIntegratorEvent(tx, order, type as WebhookEventType, at)) +
+        (await recordChangeSms(tx, order, type, at)) +
+        (type === 'order.created' ? await recordDropOffSms(tx, order, at) : 0),
     },
-    integratorEvent: async (tx, order, type, at) =>
-      (await recordIntegratorEvent(tx, order, type as WebhookEventType, at)) + (await recordChangeSms(tx, order, type, at)) +
-      (type === 'order.created' ? await recordDropOffSms(tx, order, at) : 0),
-  }, signals);
+    signals,
+  );
 }

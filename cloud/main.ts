@@ -16,7 +16,12 @@ async function main() {
   }
   const logger = createLogger({ level: config.LOG_LEVEL });
   const cloud = await startCloud(config, { logger });
-  logger.info('cloud ready', { url: cloud.url, storage: cloud.storage.describe, mqtt: cloud.sync.mqttUrl, metrics: cloud.metricsUrl ?? null });
+  logger.info('cloud ready', {
+    url: cloud.url,
+    storage: cloud.storage.describe,
+    mqtt: cloud.sync.mqttUrl,
+    metrics: cloud.metricsUrl ?? null,
+  });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

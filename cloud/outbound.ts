@@ -18,11 +18,20 @@ import { WebhookSender } from './webhooks/sender.ts';
  * Each sender keeps its connections alive, at most as many to one receiver as it sends to it
  * at once (claim-loop.ts); they close when it stops.
  */
-export function createDispatcher(config: CloudConfig, storage: Storage, clock: Clock, logger: Logger, publicBaseUrl: string, post?: PostJson, onDelivered?: DispatcherDeps['onDelivered']): Dispatcher {
+export function createDispatcher(
+  config: CloudConfig,
+  storage: Storage,
+  clock: Clock,
+  logger: Logger,
+  publicBaseUrl: string,
+  post?: PostJson,
+  onDelivered?: DispatcherDeps['onDelivered'],
+): Dispatcher {
   const pool = keepAlivePost(claimLoopBounds(config.EVENT_CONCURRENCY).perOrigin);
-  const sms = config.SMS_PROVIDER === 'http'
-    ? new HttpSmsProvider(config.SMS_GATEWAY_URL!, config.SMS_GATEWAY_TOKEN, config.EVENT_TIMEOUT_MS, pool.post)
-    : new LogSmsProvider(logger.child({ component: 'sms' }));
+  const sms =
+    config.SMS_PROVIDER === 'http'
+      ? new HttpSmsProvider(config.SMS_GATEWAY_URL!, config.SMS_GATEWAY_TOKEN, config.EVENT_TIMEOUT_MS, pool.post)
+      : new LogSmsProvider(logger.child({ component: 'sms' }));
   return new Dispatcher({
     db: storage.db,
     dialect: storage.dialect,
@@ -44,7 +53,13 @@ export function createDispatcher(config: CloudConfig, storage: Storage, clock: C
 }
 
 /** The webhook subscriptions' sender (issue 22), through the same outbound-target rule. */
-export function createWebhookSender(config: CloudConfig, storage: Storage, clock: Clock, logger: Logger, post?: PostJson): WebhookSender {
+export function createWebhookSender(
+  config: CloudConfig,
+  storage: Storage,
+  clock: Clock,
+  logger: Logger,
+  post?: PostJson,
+): WebhookSender {
   const pool = keepAlivePost(claimLoopBounds(config.EVENT_CONCURRENCY).perOrigin);
   return new WebhookSender({
     db: storage.db,
@@ -58,7 +73,11 @@ export function createWebhookSender(config: CloudConfig, storage: Storage, clock
       concurrency: config.EVENT_CONCURRENCY,
       pollMs: config.EVENT_POLL_MS,
       leaseMs: config.EVENT_LEASE_MS ?? Math.max(60_000, config.EVENT_TIMEOUT_MS * 4),
-      retry: { baseMs: config.WEBHOOK_RETRY_BASE_MS, maxDelayMs: config.WEBHOOK_RETRY_MAX_DELAY_MS, windowMs: config.WEBHOOK_RETRY_WINDOW_MS },
+      retry: {
+        baseMs: config.WEBHOOK_RETRY_BASE_MS,
+        maxDelayMs: config.WEBHOOK_RETRY_MAX_DELAY_MS,
+        windowMs: config.WEBHOOK_RETRY_WINDOW_MS,
+      },
     },
   });
 }

@@ -62,7 +62,10 @@ export interface StartOptions {
  * What the HTTP app is built from, as far as the configuration says: startCloud adds the locker
  * link, the sandbox slot and the metrics; an app-level test (test/helpers/app.ts) serves it alone.
  */
-export function appDepsOf(config: CloudConfig, parts: Pick<AppDeps, 'db' | 'dialect' | 'clock' | 'logger' | 'uow'>): AppDeps {
+export function appDepsOf(
+  config: CloudConfig,
+  parts: Pick<AppDeps, 'db' | 'dialect' | 'clock' | 'logger' | 'uow'>,
+): AppDeps {
   return {
     ...parts,
     config: {
@@ -94,7 +97,11 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const uow = createUnitOfWork(storage.db, feed);
   // Before HTTP: an order created by the first request must find the locker link running.
   const sync = await startSync(syncSettingsOf(config), {
-    db: storage.db, uow, clock, logger, eventMaxAttempts: config.LOCKER_EVENT_MAX_ATTEMPTS,
+    db: storage.db,
+    uow,
+    clock,
+    logger,
+    eventMaxAttempts: config.LOCKER_EVENT_MAX_ATTEMPTS,
     onEvent: (outcome) => metrics.lockerEvent(outcome),
     onPublished: (lockerId) => {
       metrics.syncPublished.inc();
@@ -116,7 +123,12 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   };
   const app = buildApp(deps, config.METRICS_TOKEN ? [(a) => mountMetricsRoute(a, metrics, config.METRICS_TOKEN!)] : []);
   const server = createHttpServer(app, httpLimitsOf(config), logger);
-  await listenOn(server, config.PORT, config.HOST, `PORT ${config.PORT} is already in use: choose another with PORT=…`).catch(async (err) => {
+  await listenOn(
+    server,
+    config.PORT,
+    config.HOST,
+    `PORT ${config.PORT} is already in use: choose another with PORT=…`,
+  ).catch(async (err) => {
     storage.onStatement(undefined);
     await sync.close();
     await closeOwnStorage();
@@ -125,8 +137,13 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const port = (server.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const url = `http://${host}:${port}`;
-  const dispatcher = createDispatcher(config, storage, clock, logger, url, undefined, (kind, state) => metrics.delivered(kind, state));
-  const metricsListener: MetricsListener | undefined = config.METRICS_PORT === 'off' ? undefined : await startMetricsListener(metrics, config.METRICS_HOST, config.METRICS_PORT, logger);
+  const dispatcher = createDispatcher(config, storage, clock, logger, url, undefined, (kind, state) =>
+    metrics.delivered(kind, state),
+  );
+  const metricsListener: MetricsListener | undefined =
+    config.METRICS_PORT === 'off'
+      ? undefined
+      : await startMetricsListener(metrics, config.METRICS_HOST, config.METRICS_PORT, logger);
   dispatcher.start();
   const webhookSender = createWebhookSender(config, storage, clock, logger);
   // WEBHOOKS_ENABLED=false: subscription deliveries wait (PENDING) until a process sends them.
@@ -135,35 +152,56 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   // commit that made them; the polls behind these are only a safety net.
   // Outside the request whose commit woke them: the publisher's and the dispatcher's timers
   // would otherwise carry that request's id into every later round's log lines.
-  const stopHearing = feed.onChange((change) => requests.exit(() => {
-    if (change.lockers !== 'all' && change.lockers.length) syncLag.changed(change.lockers);
-    if (change.lockers === 'all' || change.lockers.length) sync.publisher.soon();
-    if (change.outbox) {
-      dispatcher.wake();
-      webhookSender.wake();
-    }
-    // Another process revoked a credential (or committed something unknown, on SQLite).
-    if (change.credentials) deps.credentials?.revokeAll();
-  }));
+  const stopHearing = feed.onChange((change) =>
+    requests.exit(() => {
+      if (change.lockers !== 'all' && change.lockers.length) syncLag.changed(change.lockers);
+      if (change.lockers === 'all' || change.lockers.length) sync.publisher.soon();
+      if (change.outbox) {
+        dispatcher.wake();
+        webhookSender.wake();
+      }
+      // Another process revoked a credential (or committed something unknown, on SQLite).
+      if (change.credentials) deps.credentials?.revokeAll();
+    }),
+  );
   // Finished work is pruned past its retention window (docs/retention.md).
   const retention = startRetention(config, { db: storage.db, clock, logger });
   // Orders never placed free their locker's codes (docs/decisions.md).
-  const orderExpiry = onDemandOr('order expiry', config.ORDER_EXPIRY_INTERVAL_MS, async () => {
-    const n = await expireUnplacedOrders({ uow, clock, logger }, { days: config.UNPLACED_ORDER_DAYS, batch: EXPIRY_BATCH });
-    if (n) logger.info('unplaced orders expired', { count: n, days: config.UNPLACED_ORDER_DAYS });
-    // Sized orders whose reservation lapsed (issue 22) free their cells and codes.
-    const lapsed = await lapseReservations({ uow, clock, logger }, { batch: EXPIRY_BATCH });
-    if (lapsed) logger.info('reservations lapsed', { count: lapsed });
-  }, logger);
+  const orderExpiry = onDemandOr(
+    'order expiry',
+    config.ORDER_EXPIRY_INTERVAL_MS,
+    async () => {
+      const n = await expireUnplacedOrders(
+        { uow, clock, logger },
+        { days: config.UNPLACED_ORDER_DAYS, batch: EXPIRY_BATCH },
+      );
+      if (n) logger.info('unplaced orders expired', { count: n, days: config.UNPLACED_ORDER_DAYS });
+      // Sized orders whose reservation lapsed (issue 22) free their cells and codes.
+      const lapsed = await lapseReservations({ uow, clock, logger }, { batch: EXPIRY_BATCH });
+      if (lapsed) logger.info('reservations lapsed', { count: lapsed });
+    },
+    logger,
+  );
   // Rewrites an operator change queued but did not finish (its process died half-way).
-  const bulkJobs = every('bulk rewrites', 60_000, async () => {
-    const rows = await runBulkJobs(storage.db);
-    if (rows) logger.info('bulk rewrites finished', { rows });
-  }, logger);
+  const bulkJobs = every(
+    'bulk rewrites',
+    60_000,
+    async () => {
+      const rows = await runBulkJobs(storage.db);
+      if (rows) logger.info('bulk rewrites finished', { rows });
+    },
+    logger,
+  );
   try {
-    await feed.listen((err) => logger.warn('change notifications from other processes interrupted: relying on polling meanwhile', { err: err.message }));
+    await feed.listen((err) =>
+      logger.warn('change notifications from other processes interrupted: relying on polling meanwhile', {
+        err: err.message,
+      }),
+    );
   } catch (err) {
-    logger.warn('change notifications from other processes unavailable: relying on polling', { err: (err as Error).message });
+    logger.warn('change notifications from other processes unavailable: relying on polling', {
+      err: (err as Error).message,
+    });
   }
   return {
     url,

@@ -5,13 +5,13 @@ import { CellName, CellSize } from '../shared/mqtt/index.ts';
 import { DEFAULT_BAUD_RATE, LOCKS_PER_BOARD, MAX_BOARD_ADDRESS } from '../shared/protocols/kerong/index.ts';
 
 const CellConfig = z.strictObject({
-    /** Travels in every cell report and event: the contract's rule for cell names. */
-    cellId: CellName,
-    /** Board address as set on the board's DIP switches (0-15). */
-    board: z.number().int().min(0).max(MAX_BOARD_ADDRESS),
-    /** Lock terminal on the board, 1-16 as printed on it. */
-    lock: z.number().int().min(1).max(LOCKS_PER_BOARD),
-    size: CellSize,
+  /** Travels in every cell report and event: the contract's rule for cell names. */
+  cellId: CellName,
+  /** Board address as set on the board's DIP switches (0-15). */
+  board: z.number().int().min(0).max(MAX_BOARD_ADDRESS),
+  /** Lock terminal on the board, 1-16 as printed on it. */
+  lock: z.number().int().min(1).max(LOCKS_PER_BOARD),
+  size: CellSize,
 });
 
 /**
@@ -32,68 +32,79 @@ export const DEFAULT_KEEPALIVE_SECONDS = 120;
 export const DEFAULT_HEALTH_INTERVAL_MS = 900_000;
 
 export const AgentConfig = z
-    .strictObject({
-        lockerId: z.string().min(1),
-        serial: z.strictObject({
-            device: z.string().min(1),
-            baudRate: z.number().int().positive().default(DEFAULT_BAUD_RATE),
-            replyTimeoutMs: z.number().int().positive().default(150),
-            readRetries: z.number().int().min(0).max(5).default(2),
-            pollIntervalMs: z.number().int().positive().default(250),
-            /** Quiet time between a reply and the next request (kerong-bus.ts, frameGapMs). */
-            frameGapMs: z.number().int().min(0).max(1000).default(5),
-        }),
-        boards: z.array(z.number().int().min(0).max(MAX_BOARD_ADDRESS)).min(1),
-        cells: z.array(CellConfig).min(1),
-        keypad: z.strictObject({
-            /** `stdin`, or a serial device such as /dev/ttyUSB1. */
-            device: z.string().min(1),
-            baudRate: z.number().int().positive().default(9600),
-        }),
-        dataDir: z.string().min(1),
-        /** A sync message (or a plain array of orders) loaded at start, until the cloud sync exists. */
-        ordersFile: z.string().min(1).optional(),
-        timing: z
-            .strictObject({
-                /** After an unlock the door must read open within this, or the lock is jammed. */
-                unlockConfirmMs: z.number().int().positive().default(3000),
-                doorOpenAlarmMs: z.number().int().positive().default(120_000),
-                wrongCodeLimit: z.number().int().positive().default(5),
-                wrongCodeWindowMs: z.number().int().positive().default(60_000),
-                lockoutMs: z.number().int().positive().default(300_000),
-            })
-            .prefault({}),
-        cloud: z
-            .strictObject({
-                mqttUrl: z.string().url(),
-                username: z.string().min(1),
-                password: z.string().min(1),
-                /** Unacknowledged events are published again after this long. */
-                eventRetryMs: z.number().int().positive().default(15_000),
-                /** Reconnect delays double up to this (from 0.5 s). */
-                reconnectMaxMs: z.number().int().min(500).default(30_000),
-                /** The health report (retained) is sent again after this; at once when a board falls silent or answers again. */
-                healthIntervalMs: z.number().int().min(1000).max(3_600_000).default(DEFAULT_HEALTH_INTERVAL_MS),
-                /**
-                 * MQTT keepalive: a silent link is pinged after this long, and the broker declares
-                 * the locker offline after 1.5 times it (DEFAULT_KEEPALIVE_SECONDS says what a ping costs).
-                 */
-                keepaliveSeconds: z.number().int().min(10).max(600).default(DEFAULT_KEEPALIVE_SECONDS),
-            })
-            .optional(),
-    })
-    .superRefine((cfg, ctx) => {
-        const seenIds = new Set<string>();
-        const seenLocks = new Set<string>();
-        cfg.cells.forEach((cell, i) => {
-            if (seenIds.has(cell.cellId)) ctx.addIssue({ code: 'custom', path: ['cells', i, 'cellId'], message: `cellId ${cell.cellId} appears twice` });
-            seenIds.add(cell.cellId);
-            const key = `${cell.board}/${cell.lock}`;
-            if (seenLocks.has(key)) ctx.addIssue({ code: 'custom', path: ['cells', i], message: `board ${cell.board} lock ${cell.lock} is used by two cells` });
-            seenLocks.add(key);
-            if (!cfg.boards.includes(cell.board)) ctx.addIssue({ code: 'custom', path: ['cells', i, 'board'], message: `board ${cell.board} is not listed in boards` });
+  .strictObject({
+    lockerId: z.string().min(1),
+    serial: z.strictObject({
+      device: z.string().min(1),
+      baudRate: z.number().int().positive().default(DEFAULT_BAUD_RATE),
+      replyTimeoutMs: z.number().int().positive().default(150),
+      readRetries: z.number().int().min(0).max(5).default(2),
+      pollIntervalMs: z.number().int().positive().default(250),
+      /** Quiet time between a reply and the next request (kerong-bus.ts, frameGapMs). */
+      frameGapMs: z.number().int().min(0).max(1000).default(5),
+    }),
+    boards: z.array(z.number().int().min(0).max(MAX_BOARD_ADDRESS)).min(1),
+    cells: z.array(CellConfig).min(1),
+    keypad: z.strictObject({
+      /** `stdin`, or a serial device such as /dev/ttyUSB1. */
+      device: z.string().min(1),
+      baudRate: z.number().int().positive().default(9600),
+    }),
+    dataDir: z.string().min(1),
+    /** A sync message (or a plain array of orders) loaded at start, until the cloud sync exists. */
+    ordersFile: z.string().min(1).optional(),
+    timing: z
+      .strictObject({
+        /** After an unlock the door must read open within this, or the lock is jammed. */
+        unlockConfirmMs: z.number().int().positive().default(3000),
+        doorOpenAlarmMs: z.number().int().positive().default(120_000),
+        wrongCodeLimit: z.number().int().positive().default(5),
+        wrongCodeWindowMs: z.number().int().positive().default(60_000),
+        lockoutMs: z.number().int().positive().default(300_000),
+      })
+      .prefault({}),
+    cloud: z
+      .strictObject({
+        mqttUrl: z.string().url(),
+        username: z.string().min(1),
+        password: z.string().min(1),
+        /** Unacknowledged events are published again after this long. */
+        eventRetryMs: z.number().int().positive().default(15_000),
+        /** Reconnect delays double up to this (from 0.5 s). */
+        reconnectMaxMs: z.number().int().min(500).default(30_000),
+        /** The health report (retained) is sent again after this; at once when a board falls silent or answers again. */
+        healthIntervalMs: z.number().int().min(1000).max(3_600_000).default(DEFAULT_HEALTH_INTERVAL_MS),
+        /**
+         * MQTT keepalive: a silent link is pinged after this long, and the broker declares
+         * the locker offline after 1.5 times it (DEFAULT_KEEPALIVE_SECONDS says what a ping costs).
+         */
+        keepaliveSeconds: z.number().int().min(10).max(600).default(DEFAULT_KEEPALIVE_SECONDS),
+      })
+      .optional(),
+  })
+  .superRefine((cfg, ctx) => {
+    const seenIds = new Set<string>();
+    const seenLocks = new Set<string>();
+    cfg.cells.forEach((cell, i) => {
+      if (seenIds.has(cell.cellId))
+        ctx.addIssue({ code: 'custom', path: ['cells', i, 'cellId'], message: `cellId ${cell.cellId} appears twice` });
+      seenIds.add(cell.cellId);
+      const key = `${cell.board}/${cell.lock}`;
+      if (seenLocks.has(key))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['cells', i],
+          message: `board ${cell.board} lock ${cell.lock} is used by two cells`,
+        });
+      seenLocks.add(key);
+      if (!cfg.boards.includes(cell.board))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['cells', i, 'board'],
+          message: `board ${cell.board} is not listed in boards`,
         });
     });
+  });
 export type AgentConfig = z.infer<typeof AgentConfig>;
 export type CellConfig = z.infer<typeof CellConfig>;
 
@@ -101,24 +112,34 @@ export class ConfigError extends Error {}
 
 /** The bus driver's options (boards/kerong-bus.ts) as the config sets them. */
 export function busOptionsOf(cfg: AgentConfig) {
-    const s = cfg.serial;
-    return { boards: cfg.boards, replyTimeoutMs: s.replyTimeoutMs, readRetries: s.readRetries, pollIntervalMs: s.pollIntervalMs, frameGapMs: s.frameGapMs };
+  const s = cfg.serial;
+  return {
+    boards: cfg.boards,
+    replyTimeoutMs: s.replyTimeoutMs,
+    readRetries: s.readRetries,
+    pollIntervalMs: s.pollIntervalMs,
+    frameGapMs: s.frameGapMs,
+  };
 }
 
 /** Validates a config object; relative paths resolve against `baseDir`. */
 export function parseConfig(input: unknown, baseDir = process.cwd()): AgentConfig {
-    const result = AgentConfig.safeParse(input);
-    if (!result.success) throw new ConfigError(`invalid locker-agent config:\n${z.prettifyError(result.error)}`);
-    const cfg = result.data;
-    return { ...cfg, dataDir: resolve(baseDir, cfg.dataDir), ordersFile: cfg.ordersFile && resolve(baseDir, cfg.ordersFile) };
+  const result = AgentConfig.safeParse(input);
+  if (!result.success) throw new ConfigError(`invalid locker-agent config:\n${z.prettifyError(result.error)}`);
+  const cfg = result.data;
+  return {
+    ...cfg,
+    dataDir: resolve(baseDir, cfg.dataDir),
+    ordersFile: cfg.ordersFile && resolve(baseDir, cfg.ordersFile),
+  };
 }
 
 export function loadConfig(path: string): AgentConfig {
-    let raw: unknown;
-    try {
-        raw = JSON.parse(readFileSync(path, 'utf8'));
-    } catch (err) {
-        throw new ConfigError(`cannot read config ${path}: ${(err as Error).message}`);
-    }
-    return parseConfig(raw, dirname(resolve(path)));
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`cannot read config ${path}: ${(err as Error).message}`);
+  }
+  return parseConfig(raw, dirname(resolve(path)));
 }

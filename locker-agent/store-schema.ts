@@ -34,8 +34,8 @@ CREATE TABLE IF NOT EXISTS commands_done (command_id TEXT PRIMARY KEY, response 
  * `ADD COLUMN IF NOT EXISTS`: the store adds those its table lacks when it opens).
  */
 export const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type: string }> = [
-    // The cloud's storage end of a placed order (issue 22).
-    { table: 'orders', column: 'storage_end', type: 'TEXT' },
-    // Returns (issue 22): NULL is a delivery.
-    { table: 'orders', column: 'kind', type: 'TEXT' },
+  // The cloud's storage end of a placed order (issue 22).
+  { table: 'orders', column: 'storage_end', type: 'TEXT' },
+  // Returns (issue 22): NULL is a delivery.
+  { table: 'orders', column: 'kind', type: 'TEXT' },
 ];

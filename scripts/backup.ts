@@ -39,7 +39,11 @@ export async function restoreDatabase(url: string, file: string): Promise<void> 
   if (!fs.existsSync(file)) throw new Error(`no backup at ${file}`);
   if (isPostgresUrl(url)) {
     const { args, env } = pgConnection(url);
-    await run('pg_restore', ['--clean', '--if-exists', '--no-owner', '--single-transaction', '--exit-on-error', ...args, file], env);
+    await run(
+      'pg_restore',
+      ['--clean', '--if-exists', '--no-owner', '--single-transaction', '--exit-on-error', ...args, file],
+      env,
+    );
     return;
   }
   // A check that it is a SQLite database at all, before anything is replaced.
@@ -62,7 +66,9 @@ function pgConnection(url: string): { args: string[]; env: NodeJS.ProcessEnv } {
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (u.password) env.PGPASSWORD = decodeURIComponent(u.password);
   u.password = '';
-  const schema = /search_path=([a-z_][a-z0-9_]*)/.exec(u.searchParams.get('options') || (process.env.PGOPTIONS ?? ''))?.[1];
+  const schema = /search_path=([a-z_][a-z0-9_]*)/.exec(
+    u.searchParams.get('options') || (process.env.PGOPTIONS ?? ''),
+  )?.[1];
   // libpq reads '+' in a URI as itself, not a space: the schema goes as --schema instead.
   u.searchParams.delete('options');
   const args = [`--dbname=${u.toString()}`];
@@ -75,8 +81,12 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
     const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
-    child.once('error', (err) => reject(new Error(`${command} could not start (${err.message}): install the PostgreSQL client tools`)));
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} failed (${code}): ${stderr.trim()}`))));
+    child.once('error', (err) =>
+      reject(new Error(`${command} could not start (${err.message}): install the PostgreSQL client tools`)),
+    );
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} failed (${code}): ${stderr.trim()}`)),
+    );
   });
 }
 
@@ -84,12 +94,16 @@ async function main(): Promise<void> {
   const [action, file] = process.argv.slice(2);
   const url = process.env.DATABASE_URL ?? './data/cloud.db';
   if ((action !== 'backup' && action !== 'restore') || !file) {
-    console.error('usage: npm run db:backup -- <file>   |   npm run db:restore -- <file>   (DATABASE_URL names the database)');
+    console.error(
+      'usage: npm run db:backup -- <file>   |   npm run db:restore -- <file>   (DATABASE_URL names the database)',
+    );
     process.exit(2);
   }
   if (action === 'backup') await backupDatabase(url, file);
   else await restoreDatabase(url, file);
-  console.log(`${action === 'backup' ? 'backed up' : 'restored'} ${redactUrl(url)} ${action === 'backup' ? 'to' : 'from'} ${file}`);
+  console.log(
+    `${action === 'backup' ? 'backed up' : 'restored'} ${redactUrl(url)} ${action === 'backup' ? 'to' : 'from'} ${file}`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

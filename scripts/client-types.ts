@@ -50,20 +50,28 @@ export function typeOf(s: Schema | boolean | undefined, depth = 0): string {
 function objectType(s: Schema, depth: number): string {
   const required = new Set<string>(s.required ?? []);
   const lines = Object.entries<Schema>(s.properties ?? {}).map(([k, v]) => {
-    const doc = v?.description ? `${pad(depth + 1)}/** ${String(v.description).replace(/\*\//g, '*\\/').replace(/\s+/g, ' ')} */\n` : '';
+    const doc = v?.description
+      ? `${pad(depth + 1)}/** ${String(v.description).replace(/\*\//g, '*\\/').replace(/\s+/g, ' ')} */\n`
+      : '';
     return `${doc}${pad(depth + 1)}${key(k)}${required.has(k) ? '' : '?'}: ${typeOf(v, depth + 1)};`;
   });
-  if (s.additionalProperties && s.additionalProperties !== false) lines.push(`${pad(depth + 1)}[key: string]: ${typeOf(s.additionalProperties, depth + 1)};`);
+  if (s.additionalProperties && s.additionalProperties !== false)
+    lines.push(`${pad(depth + 1)}[key: string]: ${typeOf(s.additionalProperties, depth + 1)};`);
   if (!lines.length) return s.additionalProperties === false ? 'Record<string, never>' : 'Record<string, unknown>';
   return `{\n${lines.join('\n')}\n${pad(depth)}}`;
 }
 
 const union = (types: string[]) => [...new Set(types)].map(paren).join(' | ') || 'never';
-const paren = (t: string) => (/^[\w$[\]".<>, ]+$/.test(t) || t.startsWith('{') || t.startsWith('Array<') ? t : `(${t})`);
+const paren = (t: string) =>
+  /^[\w$[\]".<>, ]+$/.test(t) || t.startsWith('{') || t.startsWith('Array<') ? t : `(${t})`;
 
 function parametersOf(op: Schema, where: 'path' | 'query' | 'header'): Schema {
   const ps = (op.parameters ?? []).filter((p: Schema) => p.in === where);
-  return { type: 'object', properties: Object.fromEntries(ps.map((p: Schema) => [p.name, p.schema ?? {}])), required: ps.filter((p: Schema) => p.required).map((p: Schema) => p.name) };
+  return {
+    type: 'object',
+    properties: Object.fromEntries(ps.map((p: Schema) => [p.name, p.schema ?? {}])),
+    required: ps.filter((p: Schema) => p.required).map((p: Schema) => p.name),
+  };
 }
 
 function successOf(op: Schema): Schema | undefined {
@@ -81,8 +89,14 @@ export function generate(doc: Schema): string {
     '',
     'export interface Schemas {',
   ];
-  for (const [name, schema] of Object.entries<Schema>(doc.components?.schemas ?? {})) out.push(`  ${key(name)}: ${typeOf(schema, 1)};`);
-  out.push('}', '', '/** Every operation by its operationId: method, path, parameters, body and the success answer. */', 'export interface Operations {');
+  for (const [name, schema] of Object.entries<Schema>(doc.components?.schemas ?? {}))
+    out.push(`  ${key(name)}: ${typeOf(schema, 1)};`);
+  out.push(
+    '}',
+    '',
+    '/** Every operation by its operationId: method, path, parameters, body and the success answer. */',
+    'export interface Operations {',
+  );
   for (const [p, item] of Object.entries<Schema>(doc.paths ?? {})) {
     for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
       const op = item[method];

@@ -18,12 +18,31 @@ import { openApiDocument } from '../cloud/openapi/document.ts';
 import { asyncApiDocument } from '../cloud/openapi/asyncapi.ts';
 
 /** Settings no route reads while it is registered. */
-const CONFIG: AppConfig = { rateLimit: { max: 600, windowMs: 60_000 }, mapUrlTemplate: DEFAULT_MAP_URL_TEMPLATE, jwtSecret: 'documents-only-never-signs-0123456789' };
+const CONFIG: AppConfig = {
+  rateLimit: { max: 600, windowMs: 60_000 },
+  mapUrlTemplate: DEFAULT_MAP_URL_TEMPLATE,
+  jwtSecret: 'documents-only-never-signs-0123456789',
+};
 
-const unused = new Proxy({}, { get: () => { throw new Error('the contract documents are built without a database'); } });
+const unused = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error('the contract documents are built without a database');
+    },
+  },
+);
 
 export function contractDocuments(): Record<string, unknown> {
-  const deps = { db: unused, dialect: 'sqlite', clock: systemClock, logger: silentLogger, config: CONFIG, uow: unused, sandbox: new SandboxSlot() } as unknown as AppDeps;
+  const deps = {
+    db: unused,
+    dialect: 'sqlite',
+    clock: systemClock,
+    logger: silentLogger,
+    config: CONFIG,
+    uow: unused,
+    sandbox: new SandboxSlot(),
+  } as unknown as AppDeps;
   return {
     [path.join('docs', 'openapi.json')]: openApiDocument(routeTable(buildApp(deps))),
     [path.join('docs', 'asyncapi.json')]: asyncApiDocument(),

@@ -33,9 +33,18 @@ export async function demoPlace(storage: Storage, databaseUrl: string, cwd = pro
   if (!isPostgresUrl(databaseUrl)) {
     const db = path.resolve(cwd, sqlitePathFromUrl(databaseUrl));
     const dir = path.dirname(db);
-    return { database: `sqlite:${db}`, file: path.join(dir, `${path.basename(db).replace(/\.[^.]*$/, '')}.demo.json`), legacyFile: path.join(dir, 'demo.json') };
+    return {
+      database: `sqlite:${db}`,
+      file: path.join(dir, `${path.basename(db).replace(/\.[^.]*$/, '')}.demo.json`),
+      legacyFile: path.join(dir, 'demo.json'),
+    };
   }
-  const { rows: [rows] } = await sql<{ database: string; schema: string }>`select current_database() as database, current_schema() as schema`.execute(storage.db);
+  const {
+    rows: [rows],
+  } = await sql<{
+    database: string;
+    schema: string;
+  }>`select current_database() as database, current_schema() as schema`.execute(storage.db);
   const u = new URL(databaseUrl);
   const host = u.hostname || 'localhost';
   const port = u.port || '5432';
@@ -52,10 +61,17 @@ export async function demoPlace(storage: Storage, databaseUrl: string, cwd = pro
 export async function belongsTo(storage: Storage, demo: DemoData): Promise<boolean> {
   const { db } = storage;
   for (const c of demo.locker?.companies ?? []) {
-    const key = await db.selectFrom('locker_api_key').select('companyId').where('keyHash', '=', hashApiKey(c.apiKey)).executeTakeFirst();
+    const key = await db
+      .selectFrom('locker_api_key')
+      .select('companyId')
+      .where('keyHash', '=', hashApiKey(c.apiKey))
+      .executeTakeFirst();
     if (key?.companyId !== c.id) return false;
   }
-  const lockers = [...(demo.locker?.postomats ?? []), ...(demo.locker?.postomatWithoutCoordinates ? [demo.locker.postomatWithoutCoordinates] : [])];
+  const lockers = [
+    ...(demo.locker?.postomats ?? []),
+    ...(demo.locker?.postomatWithoutCoordinates ? [demo.locker.postomatWithoutCoordinates] : []),
+  ];
   for (const p of lockers) {
     const row = await db.selectFrom('postomat').select('agentSecretHash').where('id', '=', p.id).executeTakeFirst();
     if (!row?.agentSecretHash || !(await verifyPasswordAsync(p.agent.password, row.agentSecretHash))) return false;
@@ -93,7 +109,9 @@ export async function findDemo(storage: Storage, place: DemoPlace): Promise<Foun
       continue;
     }
     if (!(await belongsTo(storage, demo))) {
-      notes.push(`${file} holds demo credentials that this database does not know (seeded into another database, or changed since): ignored.`);
+      notes.push(
+        `${file} holds demo credentials that this database does not know (seeded into another database, or changed since): ignored.`,
+      );
       continue;
     }
     if (file !== place.file) saveDemo(place, demo);
@@ -123,7 +141,10 @@ export function startAfresh(place: DemoPlace, databaseUrl: string): string[] {
     const r = path.relative(process.cwd(), f);
     return r && !r.startsWith('..') ? r : f;
   };
-  return [`  rm ${[db, `${db}-wal`, `${db}-shm`, place.file].map(rel).join(' ')}`, '  (other databases in that folder, and their demo files, are kept)'];
+  return [
+    `  rm ${[db, `${db}-wal`, `${db}-shm`, place.file].map(rel).join(' ')}`,
+    '  (other databases in that folder, and their demo files, are kept)',
+  ];
 }
 
 /** A database with data but no demo credentials of its own: say which, and how to start it afresh. */

@@ -9,7 +9,10 @@ export default async function* failuresReporter(source) {
     // Suites fail when a subtest does; the subtest already says why.
     if (error?.failureType === 'subtestsFailed') continue;
     const cause = error?.cause ?? error;
-    const message = String(cause?.message ?? cause ?? 'failed').split('\n').slice(0, 12).join('\n    ');
+    const message = String(cause?.message ?? cause ?? 'failed')
+      .split('\n')
+      .slice(0, 12)
+      .join('\n    ');
     failures.push(`✖ ${name}\n    at ${file ?? '?'}${line ? `:${line}` : ''}\n    ${message}`);
   }
   yield failures.length === 0 ? '' : `\n# failing tests (${failures.length})\n${failures.join('\n\n')}\n`;

@@ -12,7 +12,11 @@ export function sandboxFleetOf(lockers: ReadonlyMap<string, SimLocker>): Sandbox
       if (!sim) return undefined;
       return {
         typeCode: (code, waitMs) => sim.typeCodeForAnswer(code, waitMs),
-        openDoors: () => sim.hardwareCells().filter((c) => !c.doorClosed).map((c) => c.cellId),
+        openDoors: () =>
+          sim
+            .hardwareCells()
+            .filter((c) => !c.doorClosed)
+            .map((c) => c.cellId),
         setParcel: (cellId, present) => sim.setParcel(cellId, present),
         closeDoor: (cellId) => sim.closeDoor(cellId),
         syncVersion: () => sim.agent.syncVersion(),

@@ -40,13 +40,23 @@ export function localCloudView(deps: AppDeps, testOrders: { companyId: string })
     },
     async createTestOrder(lockerId, { pay }) {
       const { companyId } = testOrders;
-      const order = await createCompanyOrder(deps, { companyId, postomatId: lockerId, toUserPhone: TEST_RECIPIENT, sendMessage: false, pay }).catch((err) => {
+      const order = await createCompanyOrder(deps, {
+        companyId,
+        postomatId: lockerId,
+        toUserPhone: TEST_RECIPIENT,
+        sendMessage: false,
+        pay,
+      }).catch((err) => {
         // An inactive locker, a balance too low to pay: the tester's answer, not a crash.
         if (err instanceof DomainError) throw new SimError(409, `the cloud refused the test order: ${err.code}`);
         throw err;
       });
-      const code = async (type: 'DOWN' | 'UP' | 'SUBTRACT') => (await orderCode(deps, companyId, order.id, type)).password;
-      return { orderId: order.id, codes: { DOWN: await code('DOWN'), UP: await code('UP'), SUBTRACT: await code('SUBTRACT') } };
+      const code = async (type: 'DOWN' | 'UP' | 'SUBTRACT') =>
+        (await orderCode(deps, companyId, order.id, type)).password;
+      return {
+        orderId: order.id,
+        codes: { DOWN: await code('DOWN'), UP: await code('UP'), SUBTRACT: await code('SUBTRACT') },
+      };
     },
   };
 }

@@ -28,7 +28,9 @@ async function mqttPort(logger: Logger): Promise<string | undefined> {
     probe.listen(1883, () => probe.close(() => resolve(true)));
   });
   if (free) return undefined;
-  logger.warn('port 1883 is taken (another MQTT broker?): the embedded broker listens on a free port instead; set MQTT_PORT to choose one');
+  logger.warn(
+    'port 1883 is taken (another MQTT broker?): the embedded broker listens on a free port instead; set MQTT_PORT to choose one',
+  );
   return '0';
 }
 
@@ -49,10 +51,19 @@ async function main() {
 
   let demo: DemoFile | undefined;
   let notes: string[] = [];
-  const companies = await storage.db.selectFrom('locker_company').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const companies = await storage.db
+    .selectFrom('locker_company')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   if (Number(companies.n) === 0) {
     logger.info('empty database: seeding demo data', { database: place.database });
-    const ctx = { db: storage.db, uow: createUnitOfWork(storage.db, storage.changes), dialect: storage.dialect, clock: systemClock, progress: (line: string) => logger.info(line) };
+    const ctx = {
+      db: storage.db,
+      uow: createUnitOfWork(storage.db, storage.changes),
+      dialect: storage.dialect,
+      clock: systemClock,
+      progress: (line: string) => logger.info(line),
+    };
     demo = saveDemo(place, await seedDemo(ctx));
   } else {
     ({ demo, notes } = await findDemo(storage, place));
@@ -65,7 +76,11 @@ async function main() {
     cloud.deps.sandbox.attach(sandboxFleetOf(fleet.lockers));
     logger.info('sandbox endpoints on: they drive the simulated lockers', { base: `${cloud.url}/api/v1/sandbox` });
   }
-  process.stdout.write(demo ? banner(cloud.url, cloud.sync.mqttUrl, fleet?.url, demo, place) : noDemoBanner(place, config.DATABASE_URL, notes));
+  process.stdout.write(
+    demo
+      ? banner(cloud.url, cloud.sync.mqttUrl, fleet?.url, demo, place)
+      : noDemoBanner(place, config.DATABASE_URL, notes),
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -86,7 +101,10 @@ async function main() {
 async function startDemoFleet(demo: DemoFile, cloud: CloudHandle, logger: Logger): Promise<FleetHandle> {
   const lockers = [...demo.locker.postomats, demo.locker.postomatWithoutCoordinates];
   const pty = spawnSync('sh', ['-c', 'command -v socat']).status === 0;
-  if (!pty) logger.warn('socat is not installed: the simulated lockers use in-memory serial links instead of pseudo-terminals (apt-get install socat)');
+  if (!pty)
+    logger.warn(
+      'socat is not installed: the simulated lockers use in-memory serial links instead of pseudo-terminals (apt-get install socat)',
+    );
   const simPort = Number(process.env.SIM_PORT ?? 8090);
   const fleet = await startFleet({
     lockers: fleetOfCloudLockers(lockers, cloud.sync.mqttUrl),
@@ -97,7 +115,9 @@ async function startDemoFleet(demo: DemoFile, cloud: CloudHandle, logger: Logger
     port: simPort,
     host: process.env.SIM_HOST ?? '127.0.0.1',
   }).catch((err: NodeJS.ErrnoException) => {
-    throw err.code === 'EADDRINUSE' ? new Error(`SIM_PORT ${simPort} is already in use: choose another with SIM_PORT=…`) : err;
+    throw err.code === 'EADDRINUSE'
+      ? new Error(`SIM_PORT ${simPort} is already in use: choose another with SIM_PORT=…`)
+      : err;
   });
   for (const locker of fleet.lockers.values()) {
     const title = lockers.find((l) => l.id === locker.id)?.shortId ?? locker.id;
@@ -118,7 +138,9 @@ function banner(url: string, mqttUrl: string, simUrl: string | undefined, demo: 
     `Simulated lockers (their agents connected over MQTT): open ${simUrl}/ in a browser; control API on ${simUrl}`,
     `Demo credentials (also in ${demoFile}):`,
     ...demo.locker.companies.map((c) => `  company ${c.title ?? c.id}: API key ${c.apiKey}`),
-    ...[...demo.locker.postomats, demo.locker.postomatWithoutCoordinates].map((p) => `  locker ${p.shortId} "${p.title}": id ${p.id}, agent ${p.agent.username} / ${p.agent.password}`),
+    ...[...demo.locker.postomats, demo.locker.postomatWithoutCoordinates].map(
+      (p) => `  locker ${p.shortId} "${p.title}": id ${p.id}, agent ${p.agent.username} / ${p.agent.password}`,
+    ),
     '',
     `API reference (every endpoint, its errors and curl samples using these variables): ${url}/docs`,
     'For the walkthrough in README.md ("Five minutes: create → place → collect") and the samples of the reference:',
@@ -135,7 +157,8 @@ function banner(url: string, mqttUrl: string, simUrl: string | undefined, demo: 
 }
 
 /** "Bazaar Online" (6), as the README names the demo companies; the id alone in a demo.json that has no titles. */
-const named = (c: { companyId: number; title?: string }) => (c.title ? `"${c.title}" (${c.companyId})` : String(c.companyId));
+const named = (c: { companyId: number; title?: string }) =>
+  c.title ? `"${c.title}" (${c.companyId})` : String(c.companyId);
 
 function platformLines(url: string, p: NonNullable<DemoFile['platform']>): string[] {
   return [

@@ -10,12 +10,14 @@ coverage="$(bash scripts/test-databases.sh)"
 printf '%s\n\n' "$coverage"
 status=0
 # Static checks first: the type checker (it also compares the Kysely interfaces with the
-# migrated tables: test/architecture/table-columns.types.ts) and the linter (biome.jsonc).
+# migrated tables: test/architecture/table-columns.types.ts), the linter and the formatter's check
+# (biome.jsonc; `npm run format` rewrites what it flags).
 # A failure fails the run, after the tests.
 static_status=0
 printf 'static checks: npm run typecheck, npm run lint\n'
 npx tsc --noEmit || static_status=$?
 npx biome lint --error-on-warnings . || static_status=$?
+npx biome format . || static_status=$?
 failures="$(mktemp)"
 trap 'rm -f "$failures"' EXIT
 node --import tsx --test --test-concurrency=2 --test-timeout=120000 \

@@ -17,7 +17,13 @@ export const TOLERANCE_SECONDS = 300;
  * True when one `v1=` value of the header is the HMAC-SHA256 of `t.body` under one of `secrets`
  * and `t` is within the tolerance. `body` must be the raw bytes received, not re-serialised JSON.
  */
-export function verifyLockerSignature(header: string | undefined, body: string, secrets: string[], now = Date.now(), toleranceSeconds = TOLERANCE_SECONDS): boolean {
+export function verifyLockerSignature(
+  header: string | undefined,
+  body: string,
+  secrets: string[],
+  now = Date.now(),
+  toleranceSeconds = TOLERANCE_SECONDS,
+): boolean {
   if (!header) return false;
   const parts = header.split(',').map((p) => p.trim().split('=') as [string, string]);
   const t = Number(parts.find(([k]) => k === 't')?.[1]);
@@ -31,7 +37,11 @@ export function verifyLockerSignature(header: string | undefined, body: string, 
 }
 
 /** Starts the receiver; `onEvent` sees each verified event once. */
-export function startWebhookReceiver(secrets: string[], onEvent: (event: { id: string; type: string; data: unknown }) => void, port = 0): Promise<http.Server> {
+export function startWebhookReceiver(
+  secrets: string[],
+  onEvent: (event: { id: string; type: string; data: unknown }) => void,
+  port = 0,
+): Promise<http.Server> {
   const seen = new Set<string>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -65,6 +75,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error('set WEBHOOK_SECRETS to the secret(s) the subscription answers gave you');
     process.exit(1);
   }
-  const server = await startWebhookReceiver(secrets, (e) => console.log(`${e.id} ${e.type}`), Number(process.env.PORT ?? 4000));
+  const server = await startWebhookReceiver(
+    secrets,
+    (e) => console.log(`${e.id} ${e.type}`),
+    Number(process.env.PORT ?? 4000),
+  );
   console.log(`listening on ${JSON.stringify(server.address())}`);
 }

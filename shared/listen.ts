@@ -6,12 +6,13 @@
 import type { Server } from 'node:net';
 
 export function listenOn(server: Server, port: number, host: string, whenTaken: string): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-        const fail = (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? Object.assign(new Error(whenTaken), { code: err.code }) : err);
-        server.once('error', fail);
-        server.listen(port, host, () => {
-            server.off('error', fail);
-            resolve();
-        });
+  return new Promise<void>((resolve, reject) => {
+    const fail = (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? Object.assign(new Error(whenTaken), { code: err.code }) : err);
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
+      resolve();
     });
+  });
 }

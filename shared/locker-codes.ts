@@ -22,9 +22,15 @@ export type CodeSpace = 'PLACE' | 'OPEN';
 export const codeSpace = (kind: CodeKind): CodeSpace => (kind === 'DOWN' ? 'PLACE' : 'OPEN');
 
 /** A code acts only at its step: DOWN while the order awaits its parcel, UP and SUBTRACT while the parcel is in. */
-export const actsNow = (kind: CodeKind, status: OrderStatus): boolean => (kind === 'DOWN' ? status === 'CREATED' : status === 'DELIVERED');
+export const actsNow = (kind: CodeKind, status: OrderStatus): boolean =>
+  kind === 'DOWN' ? status === 'CREATED' : status === 'DELIVERED';
 
 /** Of the orders a typed code names, the one it acts on: a placement first, else the one placed parcel it opens. */
-export function chooseByCode<M extends { kind: CodeKind; order: { status: OrderStatus } }>(matches: readonly M[]): M | undefined {
-    return matches.find((m) => m.kind === 'DOWN' && actsNow(m.kind, m.order.status)) ?? matches.find((m) => m.kind !== 'DOWN' && actsNow(m.kind, m.order.status));
+export function chooseByCode<M extends { kind: CodeKind; order: { status: OrderStatus } }>(
+  matches: readonly M[],
+): M | undefined {
+  return (
+    matches.find((m) => m.kind === 'DOWN' && actsNow(m.kind, m.order.status)) ??
+    matches.find((m) => m.kind !== 'DOWN' && actsNow(m.kind, m.order.status))
+  );
 }

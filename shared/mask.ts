@@ -3,5 +3,5 @@
  * digits (even two of four would leave a hundred guesses). The length stays, for readability.
  */
 export function maskCode(code: string): string {
-    return '*'.repeat(Math.max(4, code.length));
+  return '*'.repeat(Math.max(4, code.length));
 }

@@ -7,7 +7,13 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import mqtt from 'mqtt';
-import { CONTRACT_VERSION, type CellsMessage, type LockerEvent, type ResponseMessage, type SyncMessage } from '../../shared/mqtt/index.ts';
+import {
+  CONTRACT_VERSION,
+  type CellsMessage,
+  type LockerEvent,
+  type ResponseMessage,
+  type SyncMessage,
+} from '../../shared/mqtt/index.ts';
 import { systemClock } from '../../locker-agent/clock.ts';
 import { AgentStore, type NewEvent, type SyncResult } from '../../locker-agent/store.ts';
 import { AgentSync } from '../../locker-agent/sync.ts';
@@ -39,12 +45,18 @@ class StoreOnlyPort extends EventEmitter implements AgentSyncPort {
     if (!result.applied) return result;
     const at = this.now();
     for (const o of (message as SyncMessage).upserts) {
-      if (this.store.ordersByCode(o.codes.DOWN).some((m) => m.order.orderId === o.orderId)) this.onUsable(o.orderId, at);
+      if (this.store.ordersByCode(o.codes.DOWN).some((m) => m.order.orderId === o.orderId))
+        this.onUsable(o.orderId, at);
     }
     return result;
   }
   async handleCommand(message: unknown): Promise<ResponseMessage> {
-    return { v: CONTRACT_VERSION, commandId: String((message as { commandId?: string }).commandId), status: 'error', error: 'a bench agent has no cells' };
+    return {
+      v: CONTRACT_VERSION,
+      commandId: String((message as { commandId?: string }).commandId),
+      status: 'error',
+      error: 'a bench agent has no cells',
+    };
   }
   ack(eventId: string) {
     const acked = this.store.ack(eventId);
@@ -59,7 +71,13 @@ class StoreOnlyPort extends EventEmitter implements AgentSyncPort {
   }
   /** `cells` M cells numbered from 1, closed and empty (none: the cloud raises a cell-map alarm per locker). */
   cellsMessage(): CellsMessage {
-    const cells = Array.from({ length: this.cells }, (_, i) => ({ cellId: String(i + 1), size: 'M' as const, lockClosed: true, parcelPresent: false, state: 'OK' as const }));
+    const cells = Array.from({ length: this.cells }, (_, i) => ({
+      cellId: String(i + 1),
+      size: 'M' as const,
+      lockClosed: true,
+      parcelPresent: false,
+      state: 'OK' as const,
+    }));
     return { v: CONTRACT_VERSION, at: new Date().toISOString(), cells };
   }
 }
@@ -83,7 +101,14 @@ export interface BenchAgents {
  * connecting at a time). `now` is the clock of every timestamp (bench:peak passes a monotonic
  * clock shared by its processes); `cells`: how many cells each reports (the seeded ones).
  */
-export async function startBenchAgents(lockers: Array<{ id: string; password: string }>, mqttUrl: string, dir: string, concurrency = 50, now: () => number = () => performance.now(), cells = 0): Promise<BenchAgents> {
+export async function startBenchAgents(
+  lockers: Array<{ id: string; password: string }>,
+  mqttUrl: string,
+  dir: string,
+  concurrency = 50,
+  now: () => number = () => performance.now(),
+  cells = 0,
+): Promise<BenchAgents> {
   const usableAt = new Map<string, number>();
   const receivedAt = new Map<string, number>();
   const ackedAt = new Map<string, number>();
@@ -105,7 +130,11 @@ export async function startBenchAgents(lockers: Array<{ id: string; password: st
           cells,
         );
         ports.set(l.id, port);
-        const sync = new AgentSync(port, { lockerId: l.id, mqttUrl, username: l.id, password: l.password, agentVersion: 'bench' }, { connect: mqtt.connect, clock: systemClock, log: quiet });
+        const sync = new AgentSync(
+          port,
+          { lockerId: l.id, mqttUrl, username: l.id, password: l.password, agentVersion: 'bench' },
+          { connect: mqtt.connect, clock: systemClock, log: quiet },
+        );
         agents.push({ sync, store });
         sync.start();
         while (!sync.connected) await new Promise((r) => setTimeout(r, 5));

@@ -15,7 +15,14 @@ import { atRate, perSecond, round, sleep, stats, untilAll } from './sync-timing.
 
 function connectClient(url: string, l: SeededLocker, keepalive: number): Promise<{ client: MqttClient; ms: number }> {
   const start = performance.now();
-  const client = mqtt.connect(url, { clientId: `locker-${l.id}`, username: l.id, password: l.password, reconnectPeriod: 0, keepalive, connectTimeout: 120_000 });
+  const client = mqtt.connect(url, {
+    clientId: `locker-${l.id}`,
+    username: l.id,
+    password: l.password,
+    reconnectPeriod: 0,
+    keepalive,
+    connectTimeout: 120_000,
+  });
   return new Promise((resolve, reject) => {
     client.once('connect', () => resolve({ client, ms: performance.now() - start }));
     client.once('error', reject);
@@ -54,7 +61,12 @@ export interface Probe {
 
 /** Runs `fn` against a fresh broker-probe process (bench/lib/broker-probe.ts) on the seeded database. */
 export async function withProbe<T>(file: string, fn: (probe: Probe) => Promise<T>): Promise<T> {
-  const child_ = await startChildUntil('bench/lib/broker-probe.ts', { DATABASE_URL: file }, (m) => (m.port ? (m as { port: number; secret: string }) : undefined), ['--expose-gc']);
+  const child_ = await startChildUntil(
+    'bench/lib/broker-probe.ts',
+    { DATABASE_URL: file },
+    (m) => (m.port ? (m as { port: number; secret: string }) : undefined),
+    ['--expose-gc'],
+  );
   const lines = readline.createInterface({ input: child_.proc.stdout! });
   try {
     return await fn({
@@ -81,7 +93,11 @@ export async function withProbe<T>(file: string, fn: (probe: Probe) => Promise<T
 }
 
 /** Baseline: publish → receive over the same broker code, to as many connected lockers, at the same rate. */
-export async function barePublishReceive(probe: Probe, lockers: SeededLocker[], load: { orders: number; rate: number; log: (line: string) => void }) {
+export async function barePublishReceive(
+  probe: Probe,
+  lockers: SeededLocker[],
+  load: { orders: number; rate: number; log: (line: string) => void },
+) {
   const { orders: ORDERS, rate: RATE, log } = load;
   const receivers = await connectAll(probe.url, lockers, 50);
   const received = new Map<string, number>();
@@ -91,11 +107,32 @@ export async function barePublishReceive(probe: Probe, lockers: SeededLocker[], 
       return c.subscribeAsync(topics.sync(lockers[i].id), { qos: 1 });
     }),
   );
-  const cloud = await mqtt.connectAsync(probe.url, { clientId: 'cloud-bench', username: CLOUD_USERNAME, password: probe.secret, reconnectPeriod: 0 });
+  const cloud = await mqtt.connectAsync(probe.url, {
+    clientId: 'cloud-bench',
+    username: CLOUD_USERNAME,
+    password: probe.secret,
+    reconnectPeriod: 0,
+  });
   const sent = new Map<string, number>();
   // About the size of a one-order sync message.
   const payload = (orderId: string) =>
-    JSON.stringify({ v: '1.0', version: 7, full: false, since: 6, orderId, upserts: [{ orderId, codes: { DOWN: '1234', UP: '5678', SUBTRACT: '9012' }, notPaidAmount: 0, status: 'CREATED', cellId: null }], removals: [] });
+    JSON.stringify({
+      v: '1.0',
+      version: 7,
+      full: false,
+      since: 6,
+      orderId,
+      upserts: [
+        {
+          orderId,
+          codes: { DOWN: '1234', UP: '5678', SUBTRACT: '9012' },
+          notPaidAmount: 0,
+          status: 'CREATED',
+          cellId: null,
+        },
+      ],
+      removals: [],
+    });
   log(`baseline: ${ORDERS} bare publishes at ${RATE}/s to ${lockers.length} connected lockers`);
   // The broker process's event-loop delay and GC over the same window, as the cloud's beside the orders.
   await probe.loop.start();
@@ -161,5 +198,11 @@ export async function humanCostLogins(probe: Probe, sample: SeededLocker[], flee
   const r = await connectAll(probe.url, sample, 8);
   await Promise.all(r.clients.map((c) => c.endAsync(true)));
   const rate = perSecond(sample.length, r.wallMs);
-  return { sample: sample.length, scryptCost: 'N=16384 (the human-password cost, for comparison)', connectsPerSecond: rate, connect: stats(r.times), secondsFor: { lockers: fleet, seconds: Math.round(fleet / rate) } };
+  return {
+    sample: sample.length,
+    scryptCost: 'N=16384 (the human-password cost, for comparison)',
+    connectsPerSecond: rate,
+    connect: stats(r.times),
+    secondsFor: { lockers: fleet, seconds: Math.round(fleet / rate) },
+  };
 }

@@ -17,7 +17,14 @@ import { AgentCredentials } from '../../cloud/sync/credentials.ts';
 const storage = await openStorage(process.env.DATABASE_URL!);
 // Every simulated locker connects from 127.0.0.1: no per-address caps (connections, login budget).
 const limits = { ...DEFAULT_BROKER_LIMITS, maxConnections: 1_000_000, maxConnectionsPerAddress: 0, loginFailureMax: 0 };
-const broker = await startEmbeddedBroker({ port: 0, host: '127.0.0.1', credentials: new AgentCredentials(storage.db), logger: silentLogger, clock: systemClock, limits });
+const broker = await startEmbeddedBroker({
+  port: 0,
+  host: '127.0.0.1',
+  credentials: new AgentCredentials(storage.db),
+  logger: silentLogger,
+  clock: systemClock,
+  limits,
+});
 process.stdout.write(`${JSON.stringify({ port: broker.port, secret: broker.cloudSecret })}\n`);
 
 readline.createInterface({ input: process.stdin }).on('line', (line) => {
@@ -27,4 +34,11 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
   process.stdout.write(`${JSON.stringify({ rss: m.rss, heapUsed: m.heapUsed, clients: broker.connectedClients() })}\n`);
 });
 
-process.on('SIGTERM', () => void broker.close().then(() => storage.close()).finally(() => process.exit(0)));
+process.on(
+  'SIGTERM',
+  () =>
+    void broker
+      .close()
+      .then(() => storage.close())
+      .finally(() => process.exit(0)),
+);

@@ -30,7 +30,11 @@ export interface Figures {
   client?: ProcessFigures;
 }
 
-export async function measure(baseUrl: string, req: LoadRequest, opts: { connections: number; seconds: number; rate?: number }): Promise<Figures> {
+export async function measure(
+  baseUrl: string,
+  req: LoadRequest,
+  opts: { connections: number; seconds: number; rate?: number },
+): Promise<Figures> {
   if (opts.rate) return paced(baseUrl, req, { rate: opts.rate, seconds: opts.seconds });
   const path = typeof req.path === 'function' ? req.path : () => req.path as string;
   const body = typeof req.body === 'function' ? req.body : () => req.body as string | undefined;
@@ -64,7 +68,11 @@ export async function measure(baseUrl: string, req: LoadRequest, opts: { connect
  * second: 200 requests arrive as one burst, and p99 then measures how long that burst takes to
  * drain rather than what a request at that rate waits.
  */
-export async function paced(baseUrl: string, req: LoadRequest, opts: { rate: number; seconds: number }): Promise<Figures> {
+export async function paced(
+  baseUrl: string,
+  req: LoadRequest,
+  opts: { rate: number; seconds: number },
+): Promise<Figures> {
   const url = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const nextPath = typeof req.path === 'function' ? req.path : () => req.path as string;
@@ -77,15 +85,29 @@ export async function paced(baseUrl: string, req: LoadRequest, opts: { rate: num
   const send = (due: number) =>
     new Promise<void>((resolve) => {
       const body = req.body ? nextBody() : undefined;
-      const headers = { ...(req.headers ?? {}), ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) };
-      const r = http.request({ agent, host: url.hostname, port: url.port, method: req.method ?? 'GET', path: nextPath(), headers, timeout: 10_000 }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          latencies.push(performance.now() - due);
-          if (res.statusCode! < 200 || res.statusCode! >= 300) non2xx++;
-          resolve();
-        });
-      });
+      const headers = {
+        ...(req.headers ?? {}),
+        ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}),
+      };
+      const r = http.request(
+        {
+          agent,
+          host: url.hostname,
+          port: url.port,
+          method: req.method ?? 'GET',
+          path: nextPath(),
+          headers,
+          timeout: 10_000,
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - due);
+            if (res.statusCode! < 200 || res.statusCode! >= 300) non2xx++;
+            resolve();
+          });
+        },
+      );
       r.on('timeout', () => r.destroy(new Error('timeout')));
       r.on('error', () => {
         errors++;
@@ -105,7 +127,10 @@ export async function paced(baseUrl: string, req: LoadRequest, opts: { rate: num
   agent.destroy();
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] * 10) / 10 : NaN);
+  const at = (q: number) =>
+    latencies.length
+      ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] * 10) / 10
+      : NaN;
   return { rps: Math.round(latencies.length / elapsed), p50: at(0.5), p99: at(0.99), errors, non2xx };
 }
 
@@ -121,7 +146,11 @@ export function table(rows: Array<Record<string, string | number>>): string {
   const cols = Object.keys(rows[0]);
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i])).join('  ');
-  return [line(cols), line(width.map((w) => '-'.repeat(w))), ...rows.map((r) => line(cols.map((c) => String(r[c]))))].join('\n');
+  return [
+    line(cols),
+    line(width.map((w) => '-'.repeat(w))),
+    ...rows.map((r) => line(cols.map((c) => String(r[c])))),
+  ].join('\n');
 }
 
 export interface Case {
@@ -168,7 +197,13 @@ export const WARMUP_SECONDS = Math.max(0, Number(process.env.BENCH_WARMUP_SECOND
  * Each measurement is repeated `repeats` times and the median kept: the pair with the median
  * ratio, the fixed-rate run with the median p99.
  */
-export async function measureCases(cases: Case[], seconds: number, log: (line: string) => void, cleanup: () => Promise<void>, repeats = REPEATS): Promise<CaseResult[]> {
+export async function measureCases(
+  cases: Case[],
+  seconds: number,
+  log: (line: string) => void,
+  cleanup: () => Promise<void>,
+  repeats = REPEATS,
+): Promise<CaseResult[]> {
   const bare = cases[0];
   const results: CaseResult[] = [];
   try {
@@ -187,7 +222,12 @@ export async function measureCases(cases: Case[], seconds: number, log: (line: s
         fixed.push(await fixedRate(c, seconds));
       }
       const pair = median(pairs, (p) => p.throughput.rps / p.adjacentBare.rps);
-      results.push({ name: c.name, ...pair, fixedRate: median(fixed, (f) => f.p99), ...(repeats > 1 ? { runs: { pairs, fixedRate: fixed } } : {}) });
+      results.push({
+        name: c.name,
+        ...pair,
+        fixedRate: median(fixed, (f) => f.p99),
+        ...(repeats > 1 ? { runs: { pairs, fixedRate: fixed } } : {}),
+      });
     }
   } finally {
     await cleanup();
@@ -204,8 +244,14 @@ const clientProbe = selfProbe();
  */
 export async function fixedRate(c: Case, seconds: number, rate = 200): Promise<Figures> {
   const server = probeAt(c.url);
-  const run = await whileProbed(server, () => whileProbed(clientProbe, () => measure(c.url, c.req, { connections: 10, seconds, rate })));
-  return { ...run.result.result, ...(run.figures ? { server: run.figures } : {}), ...(run.result.figures ? { client: run.result.figures } : {}) };
+  const run = await whileProbed(server, () =>
+    whileProbed(clientProbe, () => measure(c.url, c.req, { connections: 10, seconds, rate })),
+  );
+  return {
+    ...run.result.result,
+    ...(run.figures ? { server: run.figures } : {}),
+    ...(run.result.figures ? { client: run.result.figures } : {}),
+  };
 }
 
 export const byName = (results: CaseResult[], prefix: string) => results.find((r) => r.name.startsWith(prefix))!;
@@ -221,7 +267,9 @@ export function caseRows(results: CaseResult[]): Array<Record<string, string | n
     'vs bare': `${Math.round(ratioToBare(r) * 100)}%`,
     'p50 ms @200/s': r.fixedRate.p50,
     'p99 ms @200/s': r.fixedRate.p99,
-    'server loop p99 / GC max ms': r.fixedRate.server ? `${r.fixedRate.server.loopDelay.p99Ms} / ${r.fixedRate.server.gc.maxPauseMs}` : '-',
+    'server loop p99 / GC max ms': r.fixedRate.server
+      ? `${r.fixedRate.server.loopDelay.p99Ms} / ${r.fixedRate.server.gc.maxPauseMs}`
+      : '-',
     errors: r.throughput.errors + r.fixedRate.errors + r.throughput.non2xx + r.fixedRate.non2xx,
   }));
 }
@@ -235,7 +283,13 @@ export interface Meets {
  * Prints the table and the targets, and writes them with the machine and the run's details to
  * `bench/results/<name>.json`; `meets` holds each target as a boolean.
  */
-export function report(name: string, results: CaseResult[], meets: Meets, details: Record<string, unknown>, log: (line: string) => void): void {
+export function report(
+  name: string,
+  results: CaseResult[],
+  meets: Meets,
+  details: Record<string, unknown>,
+  log: (line: string) => void,
+): void {
   console.log(table(caseRows(results)));
   console.log('\nmeets:', meets);
   const out = {

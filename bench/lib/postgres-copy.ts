@@ -27,7 +27,12 @@ export interface PostgresCopy {
 
 export const benchDatabaseUrl = (): string | undefined => process.env.BENCH_DATABASE_URL || undefined;
 
-export async function copyToPostgres(sqliteFile: string, baseUrl: string, schema: string, log: (line: string) => void): Promise<PostgresCopy> {
+export async function copyToPostgres(
+  sqliteFile: string,
+  baseUrl: string,
+  schema: string,
+  log: (line: string) => void,
+): Promise<PostgresCopy> {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -46,18 +51,41 @@ export async function copyToPostgres(sqliteFile: string, baseUrl: string, schema
   await client.connect();
   try {
     await client.query('set session_replication_role = replica');
-    const tables = (await client.query<{ table_name: string }>(`select table_name from information_schema.tables where table_schema = $1 and table_type = 'BASE TABLE' and table_name <> 'schema_migration'`, [schema])).rows.map((r) => r.table_name);
-    const inSqlite = new Set((source.prepare(`select name from sqlite_master where type = 'table'`).all() as Array<{ name: string }>).map((r) => r.name));
+    const tables = (
+      await client.query<{ table_name: string }>(
+        `select table_name from information_schema.tables where table_schema = $1 and table_type = 'BASE TABLE' and table_name <> 'schema_migration'`,
+        [schema],
+      )
+    ).rows.map((r) => r.table_name);
+    const inSqlite = new Set(
+      (source.prepare(`select name from sqlite_master where type = 'table'`).all() as Array<{ name: string }>).map(
+        (r) => r.name,
+      ),
+    );
     const copied = tables.filter((t) => inSqlite.has(t));
     if (copied.length) await client.query(`truncate ${copied.map((t) => `"${t}"`).join(', ')} cascade`);
     for (const table of copied) {
-      const pgColumns = (await client.query<{ column_name: string; data_type: string; is_generated: string; column_default: string | null }>(
-        'select column_name, data_type, is_generated, column_default from information_schema.columns where table_schema = $1 and table_name = $2', [schema, table],
-      )).rows.filter((c) => c.is_generated !== 'ALWAYS');
-      const sqliteColumns = new Set((source.prepare(`select name from pragma_table_info(?)`).all(table) as Array<{ name: string }>).map((c) => c.name));
+      const pgColumns = (
+        await client.query<{
+          column_name: string;
+          data_type: string;
+          is_generated: string;
+          column_default: string | null;
+        }>(
+          'select column_name, data_type, is_generated, column_default from information_schema.columns where table_schema = $1 and table_name = $2',
+          [schema, table],
+        )
+      ).rows.filter((c) => c.is_generated !== 'ALWAYS');
+      const sqliteColumns = new Set(
+        (source.prepare(`select name from pragma_table_info(?)`).all(table) as Array<{ name: string }>).map(
+          (c) => c.name,
+        ),
+      );
       const columns = pgColumns.filter((c) => sqliteColumns.has(c.column_name));
       if (!columns.length) continue;
-      const convert = columns.map((c) => (c.data_type === 'boolean' ? (v: unknown) => (v === null ? null : Boolean(v)) : (v: unknown) => v));
+      const convert = columns.map((c) =>
+        c.data_type === 'boolean' ? (v: unknown) => (v === null ? null : Boolean(v)) : (v: unknown) => v,
+      );
       const perBatch = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
       const names = columns.map((c) => `"${c.column_name}"`).join(', ');
       let batch: unknown[][] = [];
@@ -65,7 +93,9 @@ export async function copyToPostgres(sqliteFile: string, baseUrl: string, schema
       const flush = async () => {
         if (!batch.length) return;
         const values: unknown[] = [];
-        const tuples = batch.map((row) => `(${row.map((v, i) => (values.push(convert[i]!(v)), `$${values.length}`)).join(', ')})`);
+        const tuples = batch.map(
+          (row) => `(${row.map((v, i) => (values.push(convert[i]!(v)), `$${values.length}`)).join(', ')})`,
+        );
         await client.query(`insert into "${table}" (${names}) values ${tuples.join(', ')}`, values);
         rows += batch.length;
         batch = [];
@@ -76,7 +106,9 @@ export async function copyToPostgres(sqliteFile: string, baseUrl: string, schema
       }
       await flush();
       for (const c of columns.filter((x) => x.column_default?.startsWith('nextval('))) {
-        await client.query(`select setval(pg_get_serial_sequence('"${table}"', '${c.column_name}'), coalesce((select max("${c.column_name}") from "${table}"), 0) + 1, false)`);
+        await client.query(
+          `select setval(pg_get_serial_sequence('"${table}"', '${c.column_name}'), coalesce((select max("${c.column_name}") from "${table}"), 0) + 1, false)`,
+        );
       }
       if (rows >= 10_000) log(`copied ${rows.toLocaleString('en')} rows of ${table} to PostgreSQL`);
     }

@@ -9,7 +9,18 @@
  * cores: the two-instance figure shows that instances add up on one database without
  * contention in it, not how a fleet of machines scales.
  */
-import { caseRows, measure, measureCases, median, REPEATS, table, type Case, type CaseResult, type Figures, type LoadRequest } from './load.ts';
+import {
+  caseRows,
+  measure,
+  measureCases,
+  median,
+  REPEATS,
+  table,
+  type Case,
+  type CaseResult,
+  type Figures,
+  type LoadRequest,
+} from './load.ts';
 import { benchDatabaseUrl, copyToPostgres } from './postgres-copy.ts';
 import { startClouds } from './processes.ts';
 
@@ -29,8 +40,16 @@ export interface PostgresFigures {
 }
 
 /** One load split over several instances at once: req/s summed, latency the worse of them. */
-export async function measureSpread(urls: string[], req: LoadRequest, opts: { connections: number; seconds: number }): Promise<Figures> {
-  const parts = await Promise.all(urls.map((u) => measure(u, req, { connections: Math.max(1, Math.round(opts.connections / urls.length)), seconds: opts.seconds })));
+export async function measureSpread(
+  urls: string[],
+  req: LoadRequest,
+  opts: { connections: number; seconds: number },
+): Promise<Figures> {
+  const parts = await Promise.all(
+    urls.map((u) =>
+      measure(u, req, { connections: Math.max(1, Math.round(opts.connections / urls.length)), seconds: opts.seconds }),
+    ),
+  );
   return {
     rps: parts.reduce((s, p) => s + p.rps, 0),
     p50: Math.max(...parts.map((p) => p.p50)),
@@ -56,7 +75,7 @@ export async function postgresFigures(opts: {
   const copy = await copyToPostgres(opts.sqliteFile, opts.baseUrl, `bench_${opts.name}`, log);
   const clouds = await startClouds(copy.databaseUrl, copy.env, 2);
   try {
-    const [one, two] = clouds as [typeof clouds[0], typeof clouds[0]];
+    const [one, two] = clouds as [(typeof clouds)[0], (typeof clouds)[0]];
     log('PostgreSQL: one instance');
     const results = await measureCases([opts.bare, ...opts.cases(one.url)], opts.seconds, log, async () => {});
     const twoInstances: SpreadResult[] = [];
@@ -66,11 +85,18 @@ export async function postgresFigures(opts: {
       const runs: Array<{ oneInstance: Figures; twoInstances: Figures }> = [];
       for (let r = 0; r < REPEATS; r++) {
         const oneInstance = await measure(one.url, single.req, { connections: 50, seconds: opts.seconds });
-        const twoInstances = await measureSpread([one.url, two.url], single.req, { connections: 50, seconds: opts.seconds });
+        const twoInstances = await measureSpread([one.url, two.url], single.req, {
+          connections: 50,
+          seconds: opts.seconds,
+        });
         runs.push({ oneInstance, twoInstances });
       }
       const m = median(runs, (x) => x.twoInstances.rps / x.oneInstance.rps);
-      twoInstances.push({ name: single.name, ...m, ratio: Math.round((m.twoInstances.rps / m.oneInstance.rps) * 100) / 100 });
+      twoInstances.push({
+        name: single.name,
+        ...m,
+        ratio: Math.round((m.twoInstances.rps / m.oneInstance.rps) * 100) / 100,
+      });
     }
     return { storage: 'postgresql', server: await serverVersion(opts.baseUrl), results, twoInstances };
   } finally {
@@ -100,7 +126,16 @@ export async function measureBoth(opts: {
     const baseUrl = benchDatabaseUrl();
     if (!baseUrl) return { results };
     await opts.sqliteCloud.stop();
-    const postgres = await postgresFigures({ name: opts.name, baseUrl, sqliteFile: opts.sqliteFile, bare: opts.bare, cases: opts.cloudCases, spread: opts.spread, seconds: opts.seconds, log: opts.log });
+    const postgres = await postgresFigures({
+      name: opts.name,
+      baseUrl,
+      sqliteFile: opts.sqliteFile,
+      bare: opts.bare,
+      cases: opts.cloudCases,
+      spread: opts.spread,
+      seconds: opts.seconds,
+      log: opts.log,
+    });
     return { results, postgres };
   } finally {
     await opts.cleanup();
@@ -113,7 +148,18 @@ export function printPostgres(p: PostgresFigures): void {
   console.log(table(caseRows(p.results)));
   if (p.twoInstances.length) {
     console.log('\none instance vs two on the same database (50 connections in all):');
-    console.log(table(p.twoInstances.map((s) => ({ endpoint: s.name, 'req/s, one': s.oneInstance.rps, 'req/s, two': s.twoInstances.rps, ratio: s.ratio, 'p99 ms, one': s.oneInstance.p99, 'p99 ms, two': s.twoInstances.p99 }))));
+    console.log(
+      table(
+        p.twoInstances.map((s) => ({
+          endpoint: s.name,
+          'req/s, one': s.oneInstance.rps,
+          'req/s, two': s.twoInstances.rps,
+          ratio: s.ratio,
+          'p99 ms, one': s.oneInstance.p99,
+          'p99 ms, two': s.twoInstances.p99,
+        })),
+      ),
+    );
   }
 }
 

@@ -30,22 +30,38 @@ const PROBE_FLAGS = ['--import', './bench/lib/loop-probe.mjs'];
 function cloudNodeFlags(): string[] {
   const script: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.cloud;
   const words = script.split(/\s+/);
-  if (words[0] !== 'node' || !words.includes('--import')) throw new Error(`package.json's cloud script is not "node <flags> --import tsx …": ${script}`);
+  if (words[0] !== 'node' || !words.includes('--import'))
+    throw new Error(`package.json's cloud script is not "node <flags> --import tsx …": ${script}`);
   return words.slice(1, words.indexOf('--import'));
 }
 const CLOUD_NODE_FLAGS = cloudNodeFlags();
 
 /** `node <cloud flags> <extra flags> --import tsx <script> <args>` in the project folder. */
-function spawnScript(script: string, env: Record<string, string>, stdin: 'ignore' | 'pipe', nodeArgs: string[] = [], args: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...CLOUD_NODE_FLAGS, ...PROBE_FLAGS, ...nodeArgs, '--import', 'tsx', script, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: [stdin, 'pipe', 'inherit'],
-  });
+function spawnScript(
+  script: string,
+  env: Record<string, string>,
+  stdin: 'ignore' | 'pipe',
+  nodeArgs: string[] = [],
+  args: string[] = [],
+): ChildProcess {
+  return spawn(
+    process.execPath,
+    [...CLOUD_NODE_FLAGS, ...PROBE_FLAGS, ...nodeArgs, '--import', 'tsx', script, ...args],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: [stdin, 'pipe', 'inherit'],
+    },
+  );
 }
 
 /** Starts a script as `spawnScript` does; resolves on the first stdout line with a port, or a "cloud ready" log line. */
-export function startChild(script: string, env: Record<string, string> = {}, args: string[] = [], nodeArgs: string[] = []): Promise<Child> {
+export function startChild(
+  script: string,
+  env: Record<string, string> = {},
+  args: string[] = [],
+  nodeArgs: string[] = [],
+): Promise<Child> {
   const proc = spawnScript(script, env, 'ignore', nodeArgs, args);
   return new Promise((resolve, reject) => {
     let buf = '';
@@ -65,7 +81,9 @@ export function startChild(script: string, env: Record<string, string> = {}, arg
             resolve({ proc, url, probe, stop: () => stopChild(proc) });
             return;
           }
-        } catch { /* not a JSON line yet */ }
+        } catch {
+          /* not a JSON line yet */
+        }
       }
     });
   });
@@ -84,10 +102,25 @@ function stopChild(proc: ChildProcess): Promise<void> {
  * `instances` cloud processes on one database (a PostgreSQL copy, postgres-copy.ts), each with
  * its own embedded broker (HTTP benchmarks need no shared broker).
  */
-export async function startClouds(databaseUrl: string, env: Record<string, string>, instances: number): Promise<Child[]> {
+export async function startClouds(
+  databaseUrl: string,
+  env: Record<string, string>,
+  instances: number,
+): Promise<Child[]> {
   const clouds: Child[] = [];
   for (let i = 0; i < instances; i++) {
-    clouds.push(await startChild('cloud/main.ts', { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info', MQTT_PORT: '0', METRICS_PORT: 'off', ...env }));
+    clouds.push(
+      await startChild('cloud/main.ts', {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: databaseUrl,
+        RATE_LIMIT_MAX: '0',
+        LOG_LEVEL: 'info',
+        MQTT_PORT: '0',
+        METRICS_PORT: 'off',
+        ...env,
+      }),
+    );
   }
   return clouds;
 }
@@ -95,7 +128,12 @@ export async function startClouds(databaseUrl: string, env: Record<string, strin
 const CHILD_PROBLEMS_SHOWN = 20;
 
 /** Starts a script as `spawnScript` does; resolves with the first stdout JSON line that `pick` accepts. */
-export function startChildUntil<T>(script: string, env: Record<string, string>, pick: (msg: any) => T | undefined, nodeArgs: string[] = []): Promise<{ proc: ChildProcess; ready: T; probe: Probe; stop(): Promise<void> }> {
+export function startChildUntil<T>(
+  script: string,
+  env: Record<string, string>,
+  pick: (msg: any) => T | undefined,
+  nodeArgs: string[] = [],
+): Promise<{ proc: ChildProcess; ready: T; probe: Probe; stop(): Promise<void> }> {
   const proc = spawnScript(script, env, 'pipe', nodeArgs);
   // Never leave a child behind, whatever way this process ends.
   process.once('exit', () => proc.kill('SIGKILL'));
@@ -127,7 +165,15 @@ export function startChildUntil<T>(script: string, env: Record<string, string>, 
 }
 
 /** The environment of a benchmarked cloud on `databaseUrl` (its own ports, no rate limit, no metrics listener). */
-export const CLOUD_ENV = (databaseUrl: string): Record<string, string> => ({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info', MQTT_PORT: '0', METRICS_PORT: 'off' });
+export const CLOUD_ENV = (databaseUrl: string): Record<string, string> => ({
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATABASE_URL: databaseUrl,
+  RATE_LIMIT_MAX: '0',
+  LOG_LEVEL: 'info',
+  MQTT_PORT: '0',
+  METRICS_PORT: 'off',
+});
 
 export interface SeededCloud<S> {
   seed: S;
@@ -147,20 +193,28 @@ export interface SeededCloud<S> {
  * there (bench.db, seed.json) and reused by the next run with the same folder and sizes, so a
  * developer can measure again without seeding for minutes; other sizes seed afresh.
  */
-export async function seededCloud<S>(what: string, log: (line: string) => void, seed: (file: string) => Promise<S>): Promise<SeededCloud<S>> {
+export async function seededCloud<S>(
+  what: string,
+  log: (line: string) => void,
+  seed: (file: string) => Promise<S>,
+): Promise<SeededCloud<S>> {
   const keep = process.env.BENCH_KEEP ? path.resolve(process.env.BENCH_KEEP) : undefined;
   const dir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'plk-bench-'));
   const file = path.join(dir, 'bench.db');
   const seedFile = path.join(dir, 'seed.json');
   let seeded: S;
-  const kept = keep && fs.existsSync(file) && fs.existsSync(seedFile) ? (JSON.parse(fs.readFileSync(seedFile, 'utf8')) as { what: string; seed: S }) : undefined;
+  const kept =
+    keep && fs.existsSync(file) && fs.existsSync(seedFile)
+      ? (JSON.parse(fs.readFileSync(seedFile, 'utf8')) as { what: string; seed: S })
+      : undefined;
   if (kept?.what === what) {
     log(`reusing ${file} (BENCH_KEEP) with ${what}; delete ${dir} to seed afresh`);
     seeded = kept.seed;
   } else {
     if (keep) {
       fs.mkdirSync(dir, { recursive: true });
-      for (const f of fs.readdirSync(dir).filter((f) => f.startsWith('bench.db') || f === 'seed.json')) fs.rmSync(path.join(dir, f));
+      for (const f of fs.readdirSync(dir).filter((f) => f.startsWith('bench.db') || f === 'seed.json'))
+        fs.rmSync(path.join(dir, f));
     }
     const t0 = Date.now();
     log(`seeding ${what} into ${file}`);
@@ -197,5 +251,7 @@ async function readThrough(file: string, log: (line: string) => void): Promise<v
   for (const f of [file, `${file}-wal`].filter((f) => fs.existsSync(f))) {
     for await (const chunk of fs.createReadStream(f, { highWaterMark: 1 << 20 })) bytes += (chunk as Buffer).length;
   }
-  log(`read ${(bytes / 1e6).toFixed(0)} MB of database into the page cache in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  log(
+    `read ${(bytes / 1e6).toFixed(0)} MB of database into the page cache in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
 }

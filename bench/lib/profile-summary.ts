@@ -12,7 +12,11 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 const [file, topArg, fromArg, toArg] = process.argv.slice(2);
 if (!file) {
@@ -30,7 +34,8 @@ let t = 0;
 profile.samples.forEach((id, i) => {
   const dt = profile.timeDeltas[i] ?? 0;
   t += dt;
-  if (byId.get(id)!.callFrame.functionName !== '(idle)') timeline[Math.floor(t / 10e6)] = (timeline[Math.floor(t / 10e6)] ?? 0) + dt;
+  if (byId.get(id)!.callFrame.functionName !== '(idle)')
+    timeline[Math.floor(t / 10e6)] = (timeline[Math.floor(t / 10e6)] ?? 0) + dt;
   if (t >= fromUs && t < toUs) selfUs.set(id, (selfUs.get(id) ?? 0) + dt);
 });
 console.log('busy per 10 s since the profile began (% of a core):');
@@ -42,18 +47,27 @@ let busy = 0;
 let idle = 0;
 for (const [id, us] of selfUs) {
   const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-  if (functionName === '(idle)') { idle += us; continue; }
+  if (functionName === '(idle)') {
+    idle += us;
+    continue;
+  }
   busy += us;
   const where = url.replace(/^file:\/\/.*?\/(node_modules|cloud|shared|bench)\//, '$1/');
-  fn.set(`${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`, (fn.get(`${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`) ?? 0) + us);
+  fn.set(
+    `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`,
+    (fn.get(`${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`) ?? 0) + us,
+  );
   const f = where || functionName;
   files.set(f, (files.get(f) ?? 0) + us);
 }
 const pct = (us: number) => `${((us / busy) * 100).toFixed(1)}%`;
 const show = (title: string, m: Map<string, number>) => {
   console.log(`\n${title}`);
-  for (const [k, us] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(us).padStart(7)}  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
+  for (const [k, us] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${pct(us).padStart(7)}  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
 };
-console.log(`busy ${(busy / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s (${((busy / (busy + idle)) * 100).toFixed(2)}% of the profiled time on the main thread)`);
+console.log(
+  `busy ${(busy / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s (${((busy / (busy + idle)) * 100).toFixed(2)}% of the profiled time on the main thread)`,
+);
 show('self time by function', fn);
 show('self time by file', files);

@@ -17,9 +17,16 @@ export interface SeedResult {
   sampleOrderIds: string[];
 }
 
-export async function seedBenchDatabase(file: string, opts: { lockers: number; orders: number; progress: (line: string) => void }): Promise<SeedResult> {
+export async function seedBenchDatabase(
+  file: string,
+  opts: { lockers: number; orders: number; progress: (line: string) => void },
+): Promise<SeedResult> {
   const storage = await openStorage(file);
-  const company = await createLockerCompany(storage.db, { title: 'Bench Co', orderPrice: 12_345, deliveryPrice: 1_010, defaultDays: 3 }, new Date());
+  const company = await createLockerCompany(
+    storage.db,
+    { title: 'Bench Co', orderPrice: 12_345, deliveryPrice: 1_010, defaultDays: 3 },
+    new Date(),
+  );
   const { key } = await createLockerApiKey(storage.db, company.id, 'bench', new Date());
   const country = await createCountry(storage.db, 'Benchland', undefined, new Date());
   const city = await createCity(storage.db, country.id, 'Bench City', undefined, new Date());
@@ -33,17 +40,31 @@ export async function seedBenchDatabase(file: string, opts: { lockers: number; o
 
   const postomatIds: string[] = [];
   const cellIds: string[][] = [];
-  const insertPostomat = db.prepare(`insert into postomat (id, incrementalid, title, lat, lng, shortId, isActive, isConnected, cityId, createdAt, updatedAt)
+  const insertPostomat =
+    db.prepare(`insert into postomat (id, incrementalid, title, lat, lng, shortId, isActive, isConnected, cityId, createdAt, updatedAt)
     values (?, ?, ?, ?, ?, ?, 1, 1, ?, ?, ?)`);
-  const insertBoard = db.prepare('insert into board (id, postomatId, address, title, createdAt, updatedAt) values (?, ?, 0, ?, ?, ?)');
-  const insertCell = db.prepare(`insert into cell (id, title, number, size, isActive, isOpen, forRentAvailable, postomatId, boardId, lock, createdAt, updatedAt)
+  const insertBoard = db.prepare(
+    'insert into board (id, postomatId, address, title, createdAt, updatedAt) values (?, ?, 0, ?, ?, ?)',
+  );
+  const insertCell =
+    db.prepare(`insert into cell (id, title, number, size, isActive, isOpen, forRentAvailable, postomatId, boardId, lock, createdAt, updatedAt)
     values (?, ?, ?, ?, 1, 0, 0, ?, ?, ?, ?, ?)`);
   db.transaction(() => {
     for (let i = 0; i < opts.lockers; i++) {
       const id = createId();
       const at = iso(now);
       // Spread over a ~500 km square around Bishkek.
-      insertPostomat.run(id, i + 1, `Locker ${String(i).padStart(5, '0')}`, 40 + ((i * 7919) % 5000) / 1000, 71 + ((i * 104729) % 5000) / 1000, `B${i.toString(36).toUpperCase().padStart(5, '0')}`, city.id, at, at);
+      insertPostomat.run(
+        id,
+        i + 1,
+        `Locker ${String(i).padStart(5, '0')}`,
+        40 + ((i * 7919) % 5000) / 1000,
+        71 + ((i * 104729) % 5000) / 1000,
+        `B${i.toString(36).toUpperCase().padStart(5, '0')}`,
+        city.id,
+        at,
+        at,
+      );
       const boardId = createId();
       insertBoard.run(boardId, id, 'Board 0', at, at);
       const cells: string[] = [];
@@ -68,11 +89,16 @@ export async function seedBenchDatabase(file: string, opts: { lockers: number; o
     }
   })();
 
-  const insertOrder = db.prepare(`insert into locker_order (id, postomatId, companyId, toUserId, cellId, currentStatusId, status, days, weight, customData, sendMessage, isActive,
+  const insertOrder =
+    db.prepare(`insert into locker_order (id, postomatId, companyId, toUserId, cellId, currentStatusId, status, days, weight, customData, sendMessage, isActive,
       price, deliveryPrice, paidAmount, notPaidAmount, promoCodeAmount, startDateTime, endDateTime, createdAt, updatedAt)
     values (?, ?, ?, ?, ?, ?, ?, 3, 1.5, NULL, 0, 1, 12345, 1010, ?, ?, 0, ?, ?, ?, ?)`);
-  const insertStatus = db.prepare('insert into order_status (id, orderId, type, createdAt, updatedAt) values (?, ?, ?, ?, ?)');
-  const insertCode = db.prepare('insert into order_code (id, orderId, postomatId, type, password, active, createdAt, updatedAt) values (?, ?, ?, ?, ?, ?, ?, ?)');
+  const insertStatus = db.prepare(
+    'insert into order_status (id, orderId, type, createdAt, updatedAt) values (?, ?, ?, ?, ?)',
+  );
+  const insertCode = db.prepare(
+    'insert into order_code (id, orderId, postomatId, type, password, active, createdAt, updatedAt) values (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
   const sampleOrderIds: string[] = [];
   const openPerLocker = new Map<string, number>();
   const batch = 50_000;
@@ -91,8 +117,21 @@ export async function seedBenchDatabase(file: string, opts: { lockers: number; o
         const startAt = placed ? created + 3_600_000 : null;
         const paid = i % 3 === 0 ? 13_355 : 0;
         const statusId = createId();
-        insertOrder.run(id, postomatId, company.id, recipients[i % recipients.length], placed ? cellIds[locker][i % 8] : null, statusId, status, paid, 13_355 - paid,
-          startAt === null ? null : iso(startAt), startAt === null ? null : iso(startAt + 3 * 86_400_000), iso(created), iso(created));
+        insertOrder.run(
+          id,
+          postomatId,
+          company.id,
+          recipients[i % recipients.length],
+          placed ? cellIds[locker][i % 8] : null,
+          statusId,
+          status,
+          paid,
+          13_355 - paid,
+          startAt === null ? null : iso(startAt),
+          startAt === null ? null : iso(startAt + 3 * 86_400_000),
+          iso(created),
+          iso(created),
+        );
         insertStatus.run(statusId, id, status, iso(created), iso(created));
         const n = open ? (openPerLocker.get(postomatId) ?? 0) : 0;
         if (open) openPerLocker.set(postomatId, n + 1);
@@ -104,7 +143,9 @@ export async function seedBenchDatabase(file: string, opts: { lockers: number; o
         if (i % 997 === 0) sampleOrderIds.push(id);
       }
     })();
-    opts.progress(`seeded ${Math.min(opts.orders, from + batch).toLocaleString('en')} / ${opts.orders.toLocaleString('en')} orders`);
+    opts.progress(
+      `seeded ${Math.min(opts.orders, from + batch).toLocaleString('en')} / ${opts.orders.toLocaleString('en')} orders`,
+    );
   }
   db.exec(`delete from order_stats;
     insert into order_stats (companyId, status, count, price, deliveryPrice, paidAmount, notPaidAmount, promoCodeAmount)

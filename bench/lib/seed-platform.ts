@@ -21,7 +21,16 @@ import { clientSearchText } from '../../cloud/domain/platform/search-text.ts';
 import { createWarehouse } from '../../cloud/services/platform/warehouses.ts';
 import { changeParcelStatus, createParcel } from '../../cloud/services/platform/parcels.ts';
 import { createPaymentOrder } from '../../cloud/services/platform/payment-orders.ts';
-import { PARCEL_DEFAULTS, clientName, clientPhone, parcelPlan, platformRows, type BenchClient, type ParcelPlan, type PlanWorld } from './platform-plan.ts';
+import {
+  PARCEL_DEFAULTS,
+  clientName,
+  clientPhone,
+  parcelPlan,
+  platformRows,
+  type BenchClient,
+  type ParcelPlan,
+  type PlanWorld,
+} from './platform-plan.ts';
 
 export interface PlatformSeed {
   apiKey: string;
@@ -36,7 +45,10 @@ export interface PlatformSeed {
 const VERIFIED = 60;
 const BATCH = 50_000;
 
-export async function seedPlatformBench(file: string, opts: { clients: number; parcels: number; progress: (line: string) => void }): Promise<PlatformSeed> {
+export async function seedPlatformBench(
+  file: string,
+  opts: { clients: number; parcels: number; progress: (line: string) => void },
+): Promise<PlatformSeed> {
   const at = new Date('2026-01-15T10:00:00.000Z');
   const iso = at.toISOString();
   const storage = await openStorage(file);
@@ -47,15 +59,47 @@ export async function seedPlatformBench(file: string, opts: { clients: number; p
   const urumqi = await createPlatformCity(db, { countryId: cn.id, title: 'Urumqi' }, at);
   const cargo = await createCargoType(db, { title: 'Cargo', type: 'CARGO' }, at);
   const pack = await createCargoType(db, { title: 'Package', type: 'PACKAGE' }, at);
-  const names = [['SRL', 'SRLP'], ['OSX', 'OSXP'], ['TST', 'TSTP'], ['KGX', 'KGXP'], ['ALA', 'ALAP']];
+  const names = [
+    ['SRL', 'SRLP'],
+    ['OSX', 'OSXP'],
+    ['TST', 'TSTP'],
+    ['KGX', 'KGXP'],
+    ['ALA', 'ALAP'],
+  ];
   const companies: Array<Awaited<ReturnType<typeof createPlatformCompany>>> = [];
   for (const [i, [c, p]] of names.entries()) {
-    companies.push(await createPlatformCompany(db, { title: `Logistics ${c}`, type: 'LOGIST', codes: [{ title: c, cargoTypeId: cargo.id }, { title: p, cargoTypeId: pack.id }], cityId: i ? urumqi.id : bishkek.id }, at));
+    companies.push(
+      await createPlatformCompany(
+        db,
+        {
+          title: `Logistics ${c}`,
+          type: 'LOGIST',
+          codes: [
+            { title: c, cargoTypeId: cargo.id },
+            { title: p, cargoTypeId: pack.id },
+          ],
+          cityId: i ? urumqi.id : bishkek.id,
+        },
+        at,
+      ),
+    );
   }
-  const market = await createPlatformCompany(db, { title: 'Bazaar Online', type: 'MARKETPLACE', partnerIds: [companies[0].id] }, at);
+  const market = await createPlatformCompany(
+    db,
+    { title: 'Bazaar Online', type: 'MARKETPLACE', partnerIds: [companies[0].id] },
+    at,
+  );
   const hub = await createWarehouse(db, { companyId: companies[0].id, title: 'Urumqi hub', cityId: urumqi.id }, at);
-  const depot = await createWarehouse(db, { companyId: companies[0].id, title: 'Bishkek depot', cityId: bishkek.id }, at);
-  const pvz = await createWarehouse(db, { companyId: market.id, title: 'Pickup Dordoi', cityId: bishkek.id, isPickupPoint: true }, at);
+  const depot = await createWarehouse(
+    db,
+    { companyId: companies[0].id, title: 'Bishkek depot', cityId: bishkek.id },
+    at,
+  );
+  const pvz = await createWarehouse(
+    db,
+    { companyId: market.id, title: 'Pickup Dordoi', cityId: bishkek.id, isPickupPoint: true },
+    at,
+  );
   const { key } = await createPlatformApiKey(db, companies[0].id, 'bench', at);
 
   // 60% of the clients (and so of the parcels) belong to the measured company, the rest to four others.
@@ -67,10 +111,23 @@ export async function seedPlatformBench(file: string, opts: { clients: number; p
     return { id: n + 1, companyId: companies[k].id, code, name: clientName(n), phone: clientPhone(n) };
   };
   const codes = new Map<number, Array<{ title: string; cargoTypeId: number }>>();
-  for (const c of companies) codes.set(c.id, (await db.selectFrom('company_code').select(['title', 'cargoTypeId']).where('companyId', '=', c.id).orderBy('id').execute()));
+  for (const c of companies)
+    codes.set(
+      c.id,
+      await db
+        .selectFrom('company_code')
+        .select(['title', 'cargoTypeId'])
+        .where('companyId', '=', c.id)
+        .orderBy('id')
+        .execute(),
+    );
   const world: PlanWorld = {
     logistCompanyOf: (c) => c.companyId,
-    places: { hub: { id: hub.id, isPickupPoint: false }, depot: { id: depot.id, isPickupPoint: false }, pvz: { id: pvz.id, isPickupPoint: true } },
+    places: {
+      hub: { id: hub.id, isPickupPoint: false },
+      depot: { id: depot.id, isPickupPoint: false },
+      pvz: { id: pvz.id, isPickupPoint: true },
+    },
     codesOf: (companyId) => codes.get(companyId)!,
     receiptCityId: urumqi.id,
     deliveryCityId: bishkek.id,
@@ -81,7 +138,9 @@ export async function seedPlatformBench(file: string, opts: { clients: number; p
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = OFF');
   const insert = (table: string, columns: string[]) =>
-    sqlite.prepare(`insert into ${table} (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map((c) => `@${c}`).join(', ')})`);
+    sqlite.prepare(
+      `insert into ${table} (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map((c) => `@${c}`).join(', ')})`,
+    );
 
   // One prepared insert per table, its columns those of the first row written (all rows of a table have the same keys).
   const statements = new Map<string, SQLite.Statement>();
@@ -90,25 +149,49 @@ export async function seedPlatformBench(file: string, opts: { clients: number; p
     if (!stmt) statements.set(table, (stmt = insert(table, Object.keys(row))));
     stmt.run(row);
   };
-  const next = (table: string) => Number((sqlite.prepare(`select coalesce(max(id), 0) + 1 as n from ${table}`).get() as { n: number }).n);
+  const next = (table: string) =>
+    Number((sqlite.prepare(`select coalesce(max(id), 0) + 1 as n from ${table}`).get() as { n: number }).n);
 
   const clientRow = (c: BenchClient) => ({
-    ...c, searchText: clientSearchText(c), address: null, isActive: 1, countryId: kg.id, cityId: bishkek.id, deliveryWarehouseCompanyId: null, createdAt: iso, updatedAt: iso,
+    ...c,
+    searchText: clientSearchText(c),
+    address: null,
+    isActive: 1,
+    countryId: kg.id,
+    cityId: bishkek.id,
+    deliveryWarehouseCompanyId: null,
+    createdAt: iso,
+    updatedAt: iso,
   });
   // The first clients through the services too, the rest straight; checked below like the parcels.
   const viaServiceClients = Math.min(VERIFIED, opts.clients);
   for (let n = 0; n < viaServiceClients; n++) {
     const c = clients(n);
-    await createClient(db, { companyId: c.companyId, code: c.code, name: c.name, phone: c.phone, countryId: kg.id, cityId: bishkek.id }, at);
+    await createClient(
+      db,
+      { companyId: c.companyId, code: c.code, name: c.name, phone: c.phone, countryId: kg.id, cityId: bishkek.id },
+      at,
+    );
   }
   sqlite.transaction(() => {
     for (let n = viaServiceClients; n < opts.clients; n++) put('platform_client', clientRow(clients(n)));
-    for (const c of companies) sqlite.prepare('update platform_company set "lastClientCode" = (select max(code) from platform_client where "companyId" = ?) where id = ?').run(c.id, c.id);
+    for (const c of companies)
+      sqlite
+        .prepare(
+          'update platform_company set "lastClientCode" = (select max(code) from platform_client where "companyId" = ?) where id = ?',
+        )
+        .run(c.id, c.id);
   })();
   for (let n = 0; n < viaServiceClients; n++) {
-    assert.deepEqual(sqlite.prepare('select * from platform_client where id = ?').get(n + 1), clientRow(clients(n)), `client ${n + 1}`);
+    assert.deepEqual(
+      sqlite.prepare('select * from platform_client where id = ?').get(n + 1),
+      clientRow(clients(n)),
+      `client ${n + 1}`,
+    );
   }
-  opts.progress(`seeded ${opts.clients.toLocaleString('en')} clients (the first ${viaServiceClients} through the services, matching the straight rows)`);
+  opts.progress(
+    `seeded ${opts.clients.toLocaleString('en')} clients (the first ${viaServiceClients} through the services, matching the straight rows)`,
+  );
 
   // The first parcels through the services, exactly as warehouse staff would move them.
   for (let i = 0; i < VERIFIED; i++) await viaServices(db, plan(i), world, at);
@@ -130,7 +213,9 @@ export async function seedPlatformBench(file: string, opts: { clients: number; p
         rows.statuses.forEach((s, k) => put('parcel_status', { id: firstStatus + k, parcelId: i + 1, ...s }));
       }
     })();
-    opts.progress(`seeded ${Math.min(opts.parcels, from + BATCH).toLocaleString('en')} / ${opts.parcels.toLocaleString('en')} parcels`);
+    opts.progress(
+      `seeded ${Math.min(opts.parcels, from + BATCH).toLocaleString('en')} / ${opts.parcels.toLocaleString('en')} parcels`,
+    );
   }
   sqlite.exec('analyze');
   sqlite.close();
@@ -138,7 +223,9 @@ export async function seedPlatformBench(file: string, opts: { clients: number; p
   const after = await openStorage(file);
   const compacted = await optimizeSearchIndexes(after.db, 'sqlite');
   await after.close();
-  opts.progress(`search indexes compacted as after a bulk import (${compacted.map((c) => `${c.index} ${c.ms} ms`).join(', ')})`);
+  opts.progress(
+    `search indexes compacted as after a bulk import (${compacted.map((c) => `${c.index} ${c.ms} ms`).join(', ')})`,
+  );
 
   const mainClients = Array.from({ length: 500 }, (_, k) => clients(Math.floor((k * mainShare) / 500)));
   const sampleTrackCodes: string[] = [];
@@ -151,27 +238,71 @@ export async function seedPlatformBench(file: string, opts: { clients: number; p
 
 async function viaServices(db: Parameters<typeof createParcel>[0], plan: ParcelPlan, w: PlanWorld, at: Date) {
   const place = (p: keyof PlanWorld['places'] | null) => (p === null ? null : w.places[p].id);
-  let p = await createParcel(db, {
-    companyId: w.logistCompanyOf(plan.client), trackCode: plan.trackCode, description: plan.description, ...PARCEL_DEFAULTS, deliveryMethod: plan.method,
-    clientId: plan.client.id, cargoTypeId: plan.cargoTypeId, deliveryWarehouseId: place(plan.to), receiptCityId: w.receiptCityId, deliveryCityId: w.deliveryCityId,
-  }, at);
-  for (const [to, where, destination] of plan.steps) p = await changeParcelStatus(db, { parcelId: p.id, to, warehouseId: place(where), destinationWarehouseId: place(destination) }, at);
+  let p = await createParcel(
+    db,
+    {
+      companyId: w.logistCompanyOf(plan.client),
+      trackCode: plan.trackCode,
+      description: plan.description,
+      ...PARCEL_DEFAULTS,
+      deliveryMethod: plan.method,
+      clientId: plan.client.id,
+      cargoTypeId: plan.cargoTypeId,
+      deliveryWarehouseId: place(plan.to),
+      receiptCityId: w.receiptCityId,
+      deliveryCityId: w.deliveryCityId,
+    },
+    at,
+  );
+  for (const [to, where, destination] of plan.steps)
+    p = await changeParcelStatus(
+      db,
+      { parcelId: p.id, to, warehouseId: place(where), destinationWarehouseId: place(destination) },
+      at,
+    );
   if (plan.pay) {
-    await createPaymentOrder(db, { companyId: w.logistCompanyOf(plan.client), clientId: plan.client.id, amount: PARCEL_DEFAULTS.price, currency: PARCEL_DEFAULTS.currency, isPaid: plan.pay === 'paid', parcelIds: [p.id] }, at);
+    await createPaymentOrder(
+      db,
+      {
+        companyId: w.logistCompanyOf(plan.client),
+        clientId: plan.client.id,
+        amount: PARCEL_DEFAULTS.price,
+        currency: PARCEL_DEFAULTS.currency,
+        isPaid: plan.pay === 'paid',
+        parcelIds: [p.id],
+      },
+      at,
+    );
   }
 }
 
 /** The rows the services wrote for the first parcels equal the straight rows of their plans. */
 function verify(sqlite: SQLite.Database, plan: (i: number) => ParcelPlan, w: PlanWorld, iso: string) {
-  const without = <T extends Record<string, unknown>>(row: T, ...keys: string[]) => Object.fromEntries(Object.entries(row).filter(([k]) => !keys.includes(k)));
+  const without = <T extends Record<string, unknown>>(row: T, ...keys: string[]) =>
+    Object.fromEntries(Object.entries(row).filter(([k]) => !keys.includes(k)));
   for (let i = 0; i < VERIFIED; i++) {
     const want = platformRows(plan(i), w, iso);
     const row = sqlite.prepare('select * from parcel where id = ?').get(i + 1) as Record<string, unknown>;
     assert.deepEqual(without(row, 'id', 'paymentOrderId', 'currentStatusId'), want.parcel, `parcel ${i + 1}`);
-    const statuses = sqlite.prepare('select * from parcel_status where "parcelId" = ? order by id').all(i + 1) as Array<Record<string, unknown>>;
-    assert.deepEqual(statuses.map((s) => without(s, 'id', 'parcelId')), want.statuses, `statuses of parcel ${i + 1}`);
+    const statuses = sqlite.prepare('select * from parcel_status where "parcelId" = ? order by id').all(i + 1) as Array<
+      Record<string, unknown>
+    >;
+    assert.deepEqual(
+      statuses.map((s) => without(s, 'id', 'parcelId')),
+      want.statuses,
+      `statuses of parcel ${i + 1}`,
+    );
     assert.equal(row.currentStatusId, statuses.at(-1)!.id);
-    const order = row.paymentOrderId === null ? null : without(sqlite.prepare('select * from payment_order where id = ?').get(row.paymentOrderId) as Record<string, unknown>, 'id');
+    const order =
+      row.paymentOrderId === null
+        ? null
+        : without(
+            sqlite.prepare('select * from payment_order where id = ?').get(row.paymentOrderId) as Record<
+              string,
+              unknown
+            >,
+            'id',
+          );
     assert.deepEqual(order, want.order, `payment order of parcel ${i + 1}`);
   }
 }

@@ -56,7 +56,15 @@ export function childProbe(proc: ChildProcess): Probe {
   });
   const ask = () =>
     new Promise<any>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the probe of process ${proc.pid} did not answer (was it started with bench/lib/loop-probe.mjs?)`)), ANSWER_TIMEOUT_MS);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `the probe of process ${proc.pid} did not answer (was it started with bench/lib/loop-probe.mjs?)`,
+            ),
+          ),
+        ANSWER_TIMEOUT_MS,
+      );
       waiting.push((msg) => {
         clearTimeout(timer);
         resolve(msg);
@@ -95,7 +103,10 @@ export const registerProbe = (url: string, probe: Probe) => void byUrl.set(url, 
 export const probeAt = (url: string): Probe | undefined => byUrl.get(url);
 
 /** `fn` run with `probe` on over it: its result, and the probe's figures over the same window. */
-export async function whileProbed<T>(probe: Probe | undefined, fn: () => Promise<T>): Promise<{ result: T; figures?: ProcessFigures }> {
+export async function whileProbed<T>(
+  probe: Probe | undefined,
+  fn: () => Promise<T>,
+): Promise<{ result: T; figures?: ProcessFigures }> {
   await probe?.start();
   try {
     const result = await fn();

@@ -26,15 +26,29 @@ export async function seed(file: string, count: number, fullCost: number) {
   const sharedHash = hashPassword(shared, AGENT_SECRET_SCRYPT_N);
   const lockers: SeededLocker[] = [];
   const full: SeededLocker[] = [];
-  const insertPostomat = db.prepare(`insert into postomat (id, incrementalid, title, shortId, isActive, isConnected, agentSecretHash, createdAt, updatedAt) values (?, ?, ?, ?, 1, 0, ?, ?, ?)`);
-  const insertBoard = db.prepare('insert into board (id, postomatId, address, title, createdAt, updatedAt) values (?, ?, 0, ?, ?, ?)');
-  const insertCell = db.prepare(`insert into cell (id, title, number, size, isActive, isOpen, forRentAvailable, postomatId, boardId, lock, createdAt, updatedAt) values (?, ?, ?, 'M', 1, 0, 0, ?, ?, ?, ?, ?)`);
+  const insertPostomat = db.prepare(
+    `insert into postomat (id, incrementalid, title, shortId, isActive, isConnected, agentSecretHash, createdAt, updatedAt) values (?, ?, ?, ?, 1, 0, ?, ?, ?)`,
+  );
+  const insertBoard = db.prepare(
+    'insert into board (id, postomatId, address, title, createdAt, updatedAt) values (?, ?, 0, ?, ?, ?)',
+  );
+  const insertCell = db.prepare(
+    `insert into cell (id, title, number, size, isActive, isOpen, forRentAvailable, postomatId, boardId, lock, createdAt, updatedAt) values (?, ?, ?, 'M', 1, 0, 0, ?, ?, ?, ?, ?)`,
+  );
   db.transaction(() => {
     for (let i = 0; i < count + fullCost; i++) {
       const id = newId();
       const isFull = i >= count;
       const password = isFull ? newPassword() : shared;
-      insertPostomat.run(id, i + 1, `Sync ${i}`, `SB${i.toString(36).toUpperCase().padStart(5, '0')}`, isFull ? hashPassword(password, 16384) : sharedHash, at, at);
+      insertPostomat.run(
+        id,
+        i + 1,
+        `Sync ${i}`,
+        `SB${i.toString(36).toUpperCase().padStart(5, '0')}`,
+        isFull ? hashPassword(password, 16384) : sharedHash,
+        at,
+        at,
+      );
       const boardId = newId();
       insertBoard.run(boardId, id, 'Board 0', at, at);
       for (let n = 1; n <= 4; n++) insertCell.run(newId(), String(n), n, id, boardId, n, at, at);

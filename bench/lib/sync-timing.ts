@@ -8,7 +8,13 @@ function percentile(values: number[], p: number): number {
   return round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
 }
 
-export const stats = (v: number[]) => ({ samples: v.length, p50Ms: percentile(v, 50), p95Ms: percentile(v, 95), p99Ms: percentile(v, 99), maxMs: round(Math.max(...v)) });
+export const stats = (v: number[]) => ({
+  samples: v.length,
+  p50Ms: percentile(v, 50),
+  p95Ms: percentile(v, 95),
+  p99Ms: percentile(v, 99),
+  maxMs: round(Math.max(...v)),
+});
 
 /** Calls `fn(i)` `rate` times a second (open loop: a slow answer does not slow the arrivals). */
 export async function atRate(n: number, rate: number, fn: (i: number) => Promise<void>): Promise<void> {

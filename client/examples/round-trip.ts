@@ -7,7 +7,13 @@ import { LockerClient, type SandboxOutcome } from '../src/index.ts';
 export async function roundTrip(baseUrl: string, apiKey: string, postomatId: string, log = console.log) {
   const api = new LockerClient({ baseUrl, apiKey });
   // customData is your reference: after a lost answer the client finds the order by it instead of creating a second one.
-  const order = await api.createOrder({ toUserPhone: '+996555123456', postomatId, sendMessage: true, pay: true, customData: `shop-order-${Date.now()}` });
+  const order = await api.createOrder({
+    toUserPhone: '+996555123456',
+    postomatId,
+    sendMessage: true,
+    pay: true,
+    customData: `shop-order-${Date.now()}`,
+  });
   log(`created order ${order.id}`);
   const down = await api.code(order.id, 'DOWN');
   log(`the courier's code is ${down.password}`);

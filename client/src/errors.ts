@@ -16,7 +16,12 @@ export class ApiError extends Error {
 
   constructor(statusCode: number, body: unknown, headers: { requestId?: string; retryAfter?: string } = {}) {
     const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-    const message = typeof b.message === 'string' ? b.message : Array.isArray(b.message) ? b.message.join(', ') : `HTTP ${statusCode}`;
+    const message =
+      typeof b.message === 'string'
+        ? b.message
+        : Array.isArray(b.message)
+          ? b.message.join(', ')
+          : `HTTP ${statusCode}`;
     super(message);
     this.name = 'ApiError';
     this.statusCode = statusCode;
@@ -30,7 +35,11 @@ export class ApiError extends Error {
 
 /** No answer: the connection failed, was cut, or the attempt timed out. Whether the server acted is unknown. */
 export class NetworkError extends Error {
-  constructor(message: string, cause: unknown, readonly timedOut: boolean) {
+  constructor(
+    message: string,
+    cause: unknown,
+    readonly timedOut: boolean,
+  ) {
     super(message, { cause });
     this.name = 'NetworkError';
   }

@@ -54,7 +54,8 @@ export class LockerClient {
    * `customData` the error is thrown, since nothing could tell a retry from a duplicate.
    */
   async createOrder(body: CreateOrderBody): Promise<CreatedOrder> {
-    const create = () => this.http.send<CreatedOrder>({ method: 'POST', path: `${LOCKER}/order/create`, body, repeatable: false });
+    const create = () =>
+      this.http.send<CreatedOrder>({ method: 'POST', path: `${LOCKER}/order/create`, body, repeatable: false });
     let failure: unknown;
     try {
       return await create();
@@ -81,11 +82,18 @@ export class LockerClient {
 
   private async findByCustomData(body: CreateOrderBody): Promise<CreatedOrder | undefined> {
     const page = await this.listOrders({ page: 1, pageSize: this.recoveryPageSize });
-    return page.data.find((o) => o.customData === body.customData && o.postomatId === body.postomatId) as CreatedOrder | undefined;
+    return page.data.find((o) => o.customData === body.customData && o.postomatId === body.postomatId) as
+      | CreatedOrder
+      | undefined;
   }
 
   getOrder(id: string, flags: OrderFlags = {}): Promise<Order> {
-    return this.http.send({ method: 'GET', path: `${LOCKER}/order/${encodeURIComponent(id)}`, query: asQuery(flags), repeatable: true });
+    return this.http.send({
+      method: 'GET',
+      path: `${LOCKER}/order/${encodeURIComponent(id)}`,
+      query: asQuery(flags),
+      repeatable: true,
+    });
   }
 
   listOrders(query: OrderListQuery = {}): Promise<OrderPage> {
@@ -94,7 +102,11 @@ export class LockerClient {
 
   /** One of the order's codes: DOWN for the courier, UP for the recipient, SUBTRACT for staff. */
   code(id: string, type: CodeType): Promise<OrderCode> {
-    return this.http.send({ method: 'GET', path: `${LOCKER}/order/${encodeURIComponent(id)}/${CODE_PATHS[type]}`, repeatable: true });
+    return this.http.send({
+      method: 'GET',
+      path: `${LOCKER}/order/${encodeURIComponent(id)}/${CODE_PATHS[type]}`,
+      repeatable: true,
+    });
   }
 
   listPostomats(query: PostomatListQuery = {}): Promise<PostomatPage> {
@@ -106,9 +118,24 @@ export class LockerClient {
     place: (orderId: string) => this.sandboxAction(`/orders/${encodeURIComponent(orderId)}/place`),
     collect: (orderId: string) => this.sandboxAction(`/orders/${encodeURIComponent(orderId)}/collect`),
     subtract: (orderId: string) => this.sandboxAction(`/orders/${encodeURIComponent(orderId)}/subtract`),
-    expire: (orderId: string) => this.http.send<SandboxExpiredOrder>({ method: 'POST', path: `${SANDBOX}/orders/${encodeURIComponent(orderId)}/expire`, repeatable: false }),
-    offline: (lockerId: string) => this.http.send<SandboxLockerNetwork>({ method: 'POST', path: `${SANDBOX}/lockers/${encodeURIComponent(lockerId)}/offline`, repeatable: true }),
-    online: (lockerId: string) => this.http.send<SandboxLockerNetwork>({ method: 'POST', path: `${SANDBOX}/lockers/${encodeURIComponent(lockerId)}/online`, repeatable: true }),
+    expire: (orderId: string) =>
+      this.http.send<SandboxExpiredOrder>({
+        method: 'POST',
+        path: `${SANDBOX}/orders/${encodeURIComponent(orderId)}/expire`,
+        repeatable: false,
+      }),
+    offline: (lockerId: string) =>
+      this.http.send<SandboxLockerNetwork>({
+        method: 'POST',
+        path: `${SANDBOX}/lockers/${encodeURIComponent(lockerId)}/offline`,
+        repeatable: true,
+      }),
+    online: (lockerId: string) =>
+      this.http.send<SandboxLockerNetwork>({
+        method: 'POST',
+        path: `${SANDBOX}/lockers/${encodeURIComponent(lockerId)}/online`,
+        repeatable: true,
+      }),
   };
 
   private sandboxAction(path: string): Promise<SandboxOutcome> {

@@ -29,14 +29,28 @@ export class MarketClient {
 
   /** Creates a parcel; every attempt carries one Idempotency-Key (`idempotencyKey`, or one made here). */
   createParcel(body: ParcelCreateBody, idempotencyKey: string = randomUUID()): Promise<CreatedParcel> {
-    return this.http.send({ method: 'POST', path: `${MARKET}/parcel/create`, body, headers: { 'idempotency-key': idempotencyKey }, repeatable: true });
+    return this.http.send({
+      method: 'POST',
+      path: `${MARKET}/parcel/create`,
+      body,
+      headers: { 'idempotency-key': idempotencyKey },
+      repeatable: true,
+    });
   }
 
   parcel(trackCode: string): Promise<TrackedParcel> {
-    return this.http.send({ method: 'GET', path: `${MARKET}/parcel/track-code/${encodeURIComponent(trackCode)}`, repeatable: true });
+    return this.http.send({
+      method: 'GET',
+      path: `${MARKET}/parcel/track-code/${encodeURIComponent(trackCode)}`,
+      repeatable: true,
+    });
   }
 
   parcelStatus(trackCode: string): Promise<ParcelStatus> {
-    return this.http.send({ method: 'GET', path: `${MARKET}/parcel/track-code/${encodeURIComponent(trackCode)}/status`, repeatable: true });
+    return this.http.send({
+      method: 'GET',
+      path: `${MARKET}/parcel/track-code/${encodeURIComponent(trackCode)}/status`,
+      repeatable: true,
+    });
   }
 }

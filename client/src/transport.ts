@@ -23,7 +23,13 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 400, maxDelayMs: 5_000, timeoutMs: 15_000, maxRetryAfterMs: 60_000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  attempts: 4,
+  baseDelayMs: 400,
+  maxDelayMs: 5_000,
+  timeoutMs: 15_000,
+  maxRetryAfterMs: 60_000,
+};
 
 export interface TransportOptions {
   baseUrl: string;
@@ -114,7 +120,13 @@ export class Transport {
       text = await res.text();
     } catch (err) {
       const timedOut = (err as Error)?.name === 'TimeoutError';
-      throw new NetworkError(timedOut ? `no answer within ${this.policy.timeoutMs} ms: ${call.method} ${call.path}` : `${call.method} ${call.path}: ${(err as Error)?.message ?? err}`, err, timedOut);
+      throw new NetworkError(
+        timedOut
+          ? `no answer within ${this.policy.timeoutMs} ms: ${call.method} ${call.path}`
+          : `${call.method} ${call.path}: ${(err as Error)?.message ?? err}`,
+        err,
+        timedOut,
+      );
     }
     let body: unknown;
     if (text) {
@@ -125,6 +137,9 @@ export class Transport {
       }
     }
     if (res.ok) return body;
-    throw new ApiError(res.status, body, { requestId: res.headers.get('x-request-id') ?? undefined, retryAfter: res.headers.get('retry-after') ?? undefined });
+    throw new ApiError(res.status, body, {
+      requestId: res.headers.get('x-request-id') ?? undefined,
+      retryAfter: res.headers.get('retry-after') ?? undefined,
+    });
   }
 }

@@ -61,7 +61,10 @@ export interface SizeRequest {
  * The sizes the parcel may go into, smallest first: from the size asked for (S when only
  * dimensions are given) up, those its dimensions and weight fit.
  */
-export function fittingSizes(req: SizeRequest, specs: Readonly<Record<CellSize, SizeSpec>> = DEFAULT_SIZE_SPECS): CellSize[] {
+export function fittingSizes(
+  req: SizeRequest,
+  specs: Readonly<Record<CellSize, SizeSpec>> = DEFAULT_SIZE_SPECS,
+): CellSize[] {
   const from = req.cellSize ? sizeRank(req.cellSize) : 0;
   return CELL_SIZES.filter((s, i) => {
     if (i < from) return false;
@@ -114,6 +117,7 @@ export function defaultReserveUntil(now: Date): Date {
 /** Why a requested `reserveUntil` is refused, or undefined when it is fine. */
 export function reserveUntilProblem(until: Date, now: Date): string | undefined {
   if (until.getTime() <= now.getTime()) return 'reserveUntil must be in the future';
-  if (until.getTime() > now.getTime() + MAX_RESERVE_DAYS * 24 * HOUR_MS) return `reserveUntil must be at most ${MAX_RESERVE_DAYS} days ahead`;
+  if (until.getTime() > now.getTime() + MAX_RESERVE_DAYS * 24 * HOUR_MS)
+    return `reserveUntil must be at most ${MAX_RESERVE_DAYS} days ahead`;
   return undefined;
 }

@@ -42,7 +42,8 @@ export function pickOrderCodes(live: LiveCodes, randomInt: RandomInt = secureRan
   let freeAny = CODE_SPACE - [...spaces.PLACE].filter((c) => spaces.OPEN.has(c)).length;
   const need = { PLACE: 1, OPEN: 2 };
   if (free.PLACE < need.PLACE) throw new DomainError('CODES_EXHAUSTED', 'no free DOWN code left at this locker');
-  if (free.OPEN < need.OPEN) throw new DomainError('CODES_EXHAUSTED', 'no free UP and SUBTRACT codes left at this locker');
+  if (free.OPEN < need.OPEN)
+    throw new DomainError('CODES_EXHAUSTED', 'no free UP and SUBTRACT codes left at this locker');
   if (freeAny < need.PLACE + need.OPEN) throw new DomainError('CODES_EXHAUSTED', 'no free codes left at this locker');
   const picked = new Set<string>();
   const out = {} as OrderCodes;
@@ -53,9 +54,15 @@ export function pickOrderCodes(live: LiveCodes, randomInt: RandomInt = secureRan
     const takes = (c: string) => ({ PLACE: spaces.PLACE.has(c) ? 0 : 1, OPEN: spaces.OPEN.has(c) ? 0 : 1 });
     const leavesEnough = (c: string) => {
       const t = takes(c);
-      return free.PLACE - t.PLACE >= need.PLACE && free.OPEN - t.OPEN >= need.OPEN && freeAny - 1 >= need.PLACE + need.OPEN;
+      return (
+        free.PLACE - t.PLACE >= need.PLACE && free.OPEN - t.OPEN >= need.OPEN && freeAny - 1 >= need.PLACE + need.OPEN
+      );
     };
-    const code = draw((c) => !spaces[space].has(c) && !picked.has(c) && leavesEnough(c), (c) => !spaces[other].has(c), randomInt);
+    const code = draw(
+      (c) => !spaces[space].has(c) && !picked.has(c) && leavesEnough(c),
+      (c) => !spaces[other].has(c),
+      randomInt,
+    );
     if (code === undefined) throw new DomainError('CODES_EXHAUSTED', `no free ${type} code left at this locker`);
     const t = takes(code);
     free.PLACE -= t.PLACE;
@@ -73,7 +80,11 @@ export function clashingCodes(codes: OrderCodes, live: LiveCodes): CodeType[] {
   return CODE_TYPES.filter((type) => spaces[codeSpace(type)].has(codes[type]));
 }
 
-function draw(allowed: (c: string) => boolean, preferred: (c: string) => boolean, randomInt: RandomInt): string | undefined {
+function draw(
+  allowed: (c: string) => boolean,
+  preferred: (c: string) => boolean,
+  randomInt: RandomInt,
+): string | undefined {
   for (let i = 0; i < RANDOM_TRIES; i++) {
     const code = formatCode(randomInt(CODE_SPACE));
     if (allowed(code) && preferred(code)) return code;

@@ -10,7 +10,11 @@ export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: numb
 }
 
 /** Ids of one set are all strings (lockers) or all numbers (pickup points); ties go by id. */
-export interface Located { id: string | number; lat: number | null; lng: number | null }
+export interface Located {
+  id: string | number;
+  lat: number | null;
+  lng: number | null;
+}
 type Placed<T> = T & { lat: number; lng: number };
 
 /** A degree of latitude is at least this long: a cheap lower bound of any distance. */
@@ -43,7 +47,8 @@ export class NearestIndex<T extends Located> {
   nearest(lat: number, lng: number, want: number, accept?: (item: T) => boolean): Array<{ item: T; distance: number }> {
     const top: Array<{ item: T; distance: number }> = [];
     if (want <= 0) return top;
-    const before = (d: number, id: T['id'], o: { item: T; distance: number }) => d < o.distance || (d === o.distance && id < o.item.id);
+    const before = (d: number, id: T['id'], o: { item: T; distance: number }) =>
+      d < o.distance || (d === o.distance && id < o.item.id);
     let hi = lowerBound(this.lats, lat);
     let lo = hi - 1;
     while (lo >= 0 || hi < this.lats.length) {
@@ -93,4 +98,3 @@ export function nearest<T extends Located>(
   const want = window ? Math.min(total, window.offset + window.limit) : total;
   return { total, page: index.nearest(lat, lng, want, accept).slice(from) };
 }
-

@@ -19,7 +19,10 @@ export function planSync(reported: number, current: number, floor: number): Sync
 }
 
 /** The agent of a locker holds exactly its active orders whose parcel is still to be placed or collected. */
-export function heldByLocker(order: { postomatId: string; status: string; isActive: number }, lockerId: string): boolean {
+export function heldByLocker(
+  order: { postomatId: string; status: string; isActive: number },
+  lockerId: string,
+): boolean {
   return order.postomatId === lockerId && order.isActive === 1 && OPEN_STATUSES.includes(order.status as OrderStatus);
 }
 
@@ -65,7 +68,11 @@ export function decideLockerEvent(f: EventFacts): EventDecision {
   // Collected or taken out before the placement is in: the placement comes first from the
   // agent's outbox, so this one waits for it rather than being lost.
   if (from === 'CREATED' && f.type !== 'PLACED') {
-    if (f.placementRefused) return { action: 'reject', reason: `order is CREATED and its placement was not applied: ${f.type} cannot follow it` };
+    if (f.placementRefused)
+      return {
+        action: 'reject',
+        reason: `order is CREATED and its placement was not applied: ${f.type} cannot follow it`,
+      };
     return { action: 'wait', reason: `order is CREATED, ${f.type} needs its placement first` };
   }
   return { action: 'reject', reason: `order is ${from}, cannot become ${to}` };

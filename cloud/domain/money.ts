@@ -18,7 +18,8 @@ export function parseMoney(text: string): number {
 /** ISO 4217 currency codes: exactly three letters, kept upper-case. */
 export function normalizeCurrency(text: string): string {
   const code = text.trim().toUpperCase();
-  if (!/^[A-Z]{3}$/.test(code)) throw new DomainError('NOT_ACCEPTABLE', `currency "${text}" must be a three-letter ISO 4217 code (e.g. KGS, USD)`);
+  if (!/^[A-Z]{3}$/.test(code))
+    throw new DomainError('NOT_ACCEPTABLE', `currency "${text}" must be a three-letter ISO 4217 code (e.g. KGS, USD)`);
   return code;
 }
 

@@ -41,7 +41,9 @@ export interface NewEvent {
 }
 
 /** The platform webhook subtypes a locker order's status change sends, with the `status` their body carries. */
-export const WEBHOOK_STATUS = { DELIVERED_TO_POSTOMAT: 0, TRANSFERRED_TO_CLIENT: 1 } as const satisfies Partial<Record<WebhookSubtype, number>>;
+export const WEBHOOK_STATUS = { DELIVERED_TO_POSTOMAT: 0, TRANSFERRED_TO_CLIENT: 1 } as const satisfies Partial<
+  Record<WebhookSubtype, number>
+>;
 export type OrderWebhookSubtype = keyof typeof WEBHOOK_STATUS;
 
 /** The webhook subtype a transition emits, if any. */
@@ -55,11 +57,23 @@ export function eventsForTransition(f: TransitionFacts): NewEvent[] {
   const out: NewEvent[] = [];
   if ((f.to === 'COMPLETED' || f.to === 'SUBTRACTED') && f.companyNotificationUrl) {
     // The status is read again at sending time, as the spec says; the row keeps the order id.
-    out.push({ kind: 'COMPANY_NOTIFICATION', event: f.to, target: f.companyNotificationUrl, payload: { orderId: f.orderId }, secretHeader: null });
+    out.push({
+      kind: 'COMPANY_NOTIFICATION',
+      event: f.to,
+      target: f.companyNotificationUrl,
+      payload: { orderId: f.orderId },
+      secretHeader: null,
+    });
   }
   if (f.to === 'DELIVERED' && f.sendMessage && f.kind !== 'RETURN') {
     // Only the order id: the text, with the pickup code, is rendered when it is sent.
-    out.push({ kind: 'SMS', event: 'PICKUP_CODE', target: f.recipientPhone, payload: { orderId: f.orderId }, secretHeader: null });
+    out.push({
+      kind: 'SMS',
+      event: 'PICKUP_CODE',
+      target: f.recipientPhone,
+      payload: { orderId: f.orderId },
+      secretHeader: null,
+    });
   }
   const subtype = webhookSubtypeFor(f.to);
   if (subtype) {

@@ -117,8 +117,17 @@ const SPECIAL = [
   ...ranges('private', ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', 'fc00::/7', 'fec0::/10']),
   ...ranges('link-local', ['169.254.0.0/16', 'fe80::/10']),
   ...ranges('reserved', [
-    '192.0.0.0/24', '192.0.2.0/24', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4',
-    'ff00::/8', '100::/64', '2001:db8::/32', '2001::/32',
+    '192.0.0.0/24',
+    '192.0.2.0/24',
+    '198.18.0.0/15',
+    '198.51.100.0/24',
+    '203.0.113.0/24',
+    '224.0.0.0/4',
+    '240.0.0.0/4',
+    'ff00::/8',
+    '100::/64',
+    '2001:db8::/32',
+    '2001::/32',
   ]),
 ];
 
@@ -135,16 +144,27 @@ const V6_OWN = parseRange('::/127')!;
 
 export function classifyAddress(address: Uint8Array): AddressKind {
   if (address.length === 16 && !inRange(address, V6_OWN)) {
-    for (const { range, at } of V4_INSIDE_V6) if (inRange(address, range)) return classifyAddress(address.slice(at, at + 4));
+    for (const { range, at } of V4_INSIDE_V6)
+      if (inRange(address, range)) return classifyAddress(address.slice(at, at + 4));
   }
   for (const { kind, range } of SPECIAL) if (inRange(address, range)) return kind;
   return 'public';
 }
 
-const ARTICLE: Record<AddressKind, string> = { public: 'a public', loopback: 'a loopback', private: 'a private', 'link-local': 'a link-local', reserved: 'a reserved' };
+const ARTICLE: Record<AddressKind, string> = {
+  public: 'a public',
+  loopback: 'a loopback',
+  private: 'a private',
+  'link-local': 'a link-local',
+  reserved: 'a reserved',
+};
 
 /** Why the policy refuses this address, or undefined when it may be reached; `shown` names it in the reason. */
-export function refusedAddress(policy: TargetPolicy, addressText: string, shown = addressText.replace(/^\[|\]$/g, '')): string | undefined {
+export function refusedAddress(
+  policy: TargetPolicy,
+  addressText: string,
+  shown = addressText.replace(/^\[|\]$/g, ''),
+): string | undefined {
   const address = parseAddress(addressText);
   if (!address) return `${addressText} is not an address`;
   const kind = classifyAddress(address);
@@ -157,7 +177,10 @@ export function refusedAddress(policy: TargetPolicy, addressText: string, shown 
 
 /** The URL's host as DNS and the policy see it: lower-case, no brackets, no trailing dot. */
 export function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 const isLocalhostName = (host: string) => host === 'localhost' || host.endsWith('.localhost');
@@ -192,7 +215,8 @@ export function parseAllowList(text: string): { hosts: Set<string>; ranges: Rang
     if (!entry) continue;
     const range = parseRange(entry);
     if (range) out.push(range);
-    else if (/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/.test(entry)) hosts.add(entry.replace(/\.$/, ''));
+    else if (/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/.test(entry))
+      hosts.add(entry.replace(/\.$/, ''));
     else errors.push(`"${raw.trim()}" is neither a host name, an address nor a CIDR range`);
   }
   return { hosts, ranges: out, errors };

@@ -18,21 +18,49 @@ const BLOCKS_M: ReadonlyArray<{ ec: number; groups: ReadonlyArray<readonly [numb
   { ec: 24, groups: [[2, 43]] },
   { ec: 16, groups: [[4, 27]] },
   { ec: 18, groups: [[4, 31]] },
-  { ec: 22, groups: [[2, 38], [2, 39]] },
-  { ec: 22, groups: [[3, 36], [2, 37]] },
-  { ec: 26, groups: [[4, 43], [1, 44]] },
+  {
+    ec: 22,
+    groups: [
+      [2, 38],
+      [2, 39],
+    ],
+  },
+  {
+    ec: 22,
+    groups: [
+      [3, 36],
+      [2, 37],
+    ],
+  },
+  {
+    ec: 26,
+    groups: [
+      [4, 43],
+      [1, 44],
+    ],
+  },
 ];
 
 /** Centres of the alignment patterns per version (version 1 has none). */
 const ALIGNMENT: ReadonlyArray<readonly number[]> = [
-  [], [6, 18], [6, 22], [6, 26], [6, 30], [6, 34], [6, 22, 38], [6, 24, 42], [6, 26, 46], [6, 28, 50],
+  [],
+  [6, 18],
+  [6, 22],
+  [6, 26],
+  [6, 30],
+  [6, 34],
+  [6, 22, 38],
+  [6, 24, 42],
+  [6, 26, 46],
+  [6, 28, 50],
 ];
 
 export const QR_MAX_VERSION = 10;
 /** Format bits of level M (L=01, M=00, Q=11, H=10). */
 const LEVEL_M_BITS = 0b00;
 
-const dataCodewords = (version: number) => BLOCKS_M[version - 1].groups.reduce((n, [blocks, size]) => n + blocks * size, 0);
+const dataCodewords = (version: number) =>
+  BLOCKS_M[version - 1].groups.reduce((n, [blocks, size]) => n + blocks * size, 0);
 /** Bits a byte-mode segment of `length` bytes takes: mode, count (8 bits up to version 9, 16 from 10), data. */
 const segmentBits = (version: number, length: number) => 4 + (version <= 9 ? 8 : 16) + 8 * length;
 
@@ -249,14 +277,22 @@ class QrSymbol {
 /** The eight mask conditions, with i the row and j the column. */
 export function maskBit(m: number, i: number, j: number): boolean {
   switch (m) {
-    case 0: return (i + j) % 2 === 0;
-    case 1: return i % 2 === 0;
-    case 2: return j % 3 === 0;
-    case 3: return (i + j) % 3 === 0;
-    case 4: return (Math.floor(i / 2) + Math.floor(j / 3)) % 2 === 0;
-    case 5: return ((i * j) % 2) + ((i * j) % 3) === 0;
-    case 6: return (((i * j) % 2) + ((i * j) % 3)) % 2 === 0;
-    default: return (((i + j) % 2) + ((i * j) % 3)) % 2 === 0;
+    case 0:
+      return (i + j) % 2 === 0;
+    case 1:
+      return i % 2 === 0;
+    case 2:
+      return j % 3 === 0;
+    case 3:
+      return (i + j) % 3 === 0;
+    case 4:
+      return (Math.floor(i / 2) + Math.floor(j / 3)) % 2 === 0;
+    case 5:
+      return ((i * j) % 2) + ((i * j) % 3) === 0;
+    case 6:
+      return (((i * j) % 2) + ((i * j) % 3)) % 2 === 0;
+    default:
+      return (((i + j) % 2) + ((i * j) % 3)) % 2 === 0;
   }
 }
 
@@ -305,10 +341,14 @@ export function penalty(m: QrMatrix): number {
  * The QR code of `text` (UTF-8, byte mode, level M) in the smallest version that holds it.
  * `mask` forces a mask pattern (0–7); by default the one with the lowest penalty is chosen.
  */
-export function encodeQr(text: string, options: { mask?: number } = {}): { version: number; mask: number; matrix: QrMatrix } {
+export function encodeQr(
+  text: string,
+  options: { mask?: number } = {},
+): { version: number; mask: number; matrix: QrMatrix } {
   const bytes = new TextEncoder().encode(text);
   const version = versionFor(bytes.length);
-  if (version === undefined) throw new RangeError(`a QR code here holds at most ${QR_MAX_BYTES} bytes, not ${bytes.length}`);
+  if (version === undefined)
+    throw new RangeError(`a QR code here holds at most ${QR_MAX_BYTES} bytes, not ${bytes.length}`);
   const symbol = new QrSymbol(version);
   symbol.placeData(codewords(bytes, version));
   let mask = options.mask;
@@ -336,9 +376,13 @@ export function qrSvg(matrix: QrMatrix, scale = 8): string {
   const quiet = 4;
   const size = matrix.length + 2 * quiet;
   let path = '';
-  matrix.forEach((row, r) => row.forEach((dark, c) => {
-    if (dark) path += `M${c + quiet} ${r + quiet}h1v1h-1z`;
-  }));
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${size * scale}" height="${size * scale}" viewBox="0 0 ${size} ${size}" shape-rendering="crispEdges">`
-    + `<rect width="${size}" height="${size}" fill="#fff"/><path fill="#000" d="${path}"/></svg>\n`;
+  matrix.forEach((row, r) =>
+    row.forEach((dark, c) => {
+      if (dark) path += `M${c + quiet} ${r + quiet}h1v1h-1z`;
+    }),
+  );
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${size * scale}" height="${size * scale}" viewBox="0 0 ${size} ${size}" shape-rendering="crispEdges">` +
+    `<rect width="${size}" height="${size}" fill="#fff"/><path fill="#000" d="${path}"/></svg>\n`
+  );
 }

@@ -20,7 +20,8 @@ export function newPassword(bytes = 18): string {
  */
 export function hashPassword(password: string, N = 16384): string {
   const salt = crypto.randomBytes(16);
-  const r = 8, p = 1;
+  const r = 8,
+    p = 1;
   const hash = crypto.scryptSync(password, salt, 32, { N, r, p });
   return ['scrypt', N, r, p, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
@@ -39,7 +40,9 @@ export async function verifyPasswordAsync(password: string, stored: string): Pro
   if (alg !== 'scrypt' || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
   const actual = await new Promise<Buffer>((resolve, reject) =>
-    crypto.scrypt(password, Buffer.from(salt, 'base64url'), expected.length, { N: +N, r: +r, p: +p }, (err, key) => (err ? reject(err) : resolve(key))),
+    crypto.scrypt(password, Buffer.from(salt, 'base64url'), expected.length, { N: +N, r: +r, p: +p }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
   return crypto.timingSafeEqual(expected, actual);
 }

@@ -21,29 +21,61 @@ export class EnrolmentRefused extends Error {
 }
 
 /** A new code for the locker; earlier unused codes of it stop working (one valid code at a time). */
-export async function issueEnrolmentCode(uow: UnitOfWork, postomatId: string, minutes: number, now: Date): Promise<{ code: string; expiresAt: string }> {
+export async function issueEnrolmentCode(
+  uow: UnitOfWork,
+  postomatId: string,
+  minutes: number,
+  now: Date,
+): Promise<{ code: string; expiresAt: string }> {
   await getPostomat(uow.db, postomatId);
   const code = newEnrolmentCode();
   const expiresAt = new Date(now.getTime() + minutes * 60_000).toISOString();
   await uow.run(async (tx) => {
-    await tx.db.updateTable('locker_enrolment').set({ expiresAt: now.toISOString() }).where('postomatId', '=', postomatId).where('usedAt', 'is', null).where('expiresAt', '>', now.toISOString()).execute();
+    await tx.db
+      .updateTable('locker_enrolment')
+      .set({ expiresAt: now.toISOString() })
+      .where('postomatId', '=', postomatId)
+      .where('usedAt', 'is', null)
+      .where('expiresAt', '>', now.toISOString())
+      .execute();
     await tx.db
       .insertInto('locker_enrolment')
-      .values({ id: newId(), postomatId, codeHash: enrolmentCodeHash(code), createdAt: now.toISOString(), expiresAt, usedAt: null })
+      .values({
+        id: newId(),
+        postomatId,
+        codeHash: enrolmentCodeHash(code),
+        createdAt: now.toISOString(),
+        expiresAt,
+        usedAt: null,
+      })
       .execute();
   });
   return { code, expiresAt };
 }
 
 /** `mqttUrl`: the broker as lockers reach it (AGENT_MQTT_URL, or the cloud's own). */
-export async function exchangeEnrolmentCode(uow: UnitOfWork, normalisedCode: string, mqttUrl: string, now: Date): Promise<EnrolmentResponse> {
+export async function exchangeEnrolmentCode(
+  uow: UnitOfWork,
+  normalisedCode: string,
+  mqttUrl: string,
+  now: Date,
+): Promise<EnrolmentResponse> {
   return uow.run(async (tx) => {
-    const row = await tx.db.selectFrom('locker_enrolment').selectAll().where('codeHash', '=', enrolmentCodeHash(normalisedCode)).executeTakeFirst();
+    const row = await tx.db
+      .selectFrom('locker_enrolment')
+      .selectAll()
+      .where('codeHash', '=', enrolmentCodeHash(normalisedCode))
+      .executeTakeFirst();
     if (!row) throw new EnrolmentRefused('ENROLMENT_CODE_UNKNOWN');
     if (row.usedAt !== null) throw new EnrolmentRefused('ENROLMENT_CODE_USED');
     if (row.expiresAt <= now.toISOString()) throw new EnrolmentRefused('ENROLMENT_CODE_EXPIRED');
     // Conditional: of two agents racing with the same code, one finds it taken.
-    const taken = await tx.db.updateTable('locker_enrolment').set({ usedAt: now.toISOString() }).where('id', '=', row.id).where('usedAt', 'is', null).executeTakeFirst();
+    const taken = await tx.db
+      .updateTable('locker_enrolment')
+      .set({ usedAt: now.toISOString() })
+      .where('id', '=', row.id)
+      .where('usedAt', 'is', null)
+      .executeTakeFirst();
     if (Number(taken.numUpdatedRows) !== 1) throw new EnrolmentRefused('ENROLMENT_CODE_USED');
     const cells = await cellMapOf(tx.db, row.postomatId);
     if (cells.length === 0) throw new EnrolmentRefused('LOCKER_HAS_NO_CELLS');
@@ -62,5 +94,10 @@ async function cellMapOf(db: Db, postomatId: string): Promise<EnrolmentResponse[
     .where('cell.postomatId', '=', postomatId)
     .orderBy('cell.number')
     .execute();
-  return rows.map((r) => ({ cellId: String(r.number), board: Number(r.address), lock: Number(r.lock), size: r.size as EnrolmentResponse['cells'][number]['size'] }));
+  return rows.map((r) => ({
+    cellId: String(r.number),
+    board: Number(r.address),
+    lock: Number(r.lock),
+    size: r.size as EnrolmentResponse['cells'][number]['size'],
+  }));
 }

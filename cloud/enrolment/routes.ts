@@ -4,7 +4,13 @@
  * used or expired code counts; once AUTH_FAILURE_MAX have failed, 429 until the window ends).
  */
 import type { Request } from 'express';
-import { ENROLMENT_PATH, ENROLMENT_REFUSALS, EnrolmentRequest, EnrolmentResponse, type EnrolmentRefusal } from '../../shared/enrolment.ts';
+import {
+  ENROLMENT_PATH,
+  ENROLMENT_REFUSALS,
+  EnrolmentRequest,
+  EnrolmentResponse,
+  type EnrolmentRefusal,
+} from '../../shared/enrolment.ts';
 import type { Mount } from '../deps.ts';
 import { guardsOf } from '../http/app-guards.ts';
 import { addressOf } from '../http/client-address.ts';
@@ -21,7 +27,9 @@ const STATUS: Record<EnrolmentRefusal, number> = {
 
 /** Without a broker address (an app built with no broker), enrolment cannot hand one out. */
 const noBroker = (): string => {
-  throw new HttpError(503, 'this cloud has no broker address for lockers: set AGENT_MQTT_URL', { code: 'NO_AGENT_BROKER' });
+  throw new HttpError(503, 'this cloud has no broker address for lockers: set AGENT_MQTT_URL', {
+    code: 'NO_AGENT_BROKER',
+  });
 };
 
 /**

@@ -233,7 +233,9 @@ export abstract class ClaimLoop<Row, Item, Outcome> {
 
   private async giveBack(rows: Claimed<Item>[]) {
     if (!rows.length) return;
-    await this.release(rows.map((c) => c.id)).catch((err) => this.loop.logger.error(`${this.loop.what} release failed`, { err }));
+    await this.release(rows.map((c) => c.id)).catch((err) =>
+      this.loop.logger.error(`${this.loop.what} release failed`, { err }),
+    );
   }
 
   private begin(c: Claimed<Item>) {
@@ -242,7 +244,10 @@ export abstract class ClaimLoop<Row, Item, Outcome> {
     if (!sends) this.sending.set(c.origin, (sends = new Set()));
     sends.add(send);
     const p = this.deliver(c)
-      .then((outcome) => this.outcome(outcome), (err) => this.loop.logger.error(`${this.loop.what} send failed`, { err }))
+      .then(
+        (outcome) => this.outcome(outcome),
+        (err) => this.loop.logger.error(`${this.loop.what} send failed`, { err }),
+      )
       .finally(() => {
         this.inFlight.delete(p);
         sends.delete(send);

@@ -3,7 +3,13 @@ import type { Db } from '../storage/database.ts';
 import { EVENT_KINDS, type EventKind, type EventState } from '../storage/outbox-schema.ts';
 import { maskPhone } from './sms.ts';
 
-export const EVENT_STATES = ['PENDING', 'SENDING', 'SENT', 'FAILED', 'SKIPPED'] as const satisfies readonly EventState[];
+export const EVENT_STATES = [
+  'PENDING',
+  'SENDING',
+  'SENT',
+  'FAILED',
+  'SKIPPED',
+] as const satisfies readonly EventState[];
 
 export interface DeliveryLogFilter {
   orderId?: string;
@@ -15,7 +21,19 @@ export interface DeliveryLogFilter {
 export async function deliveryLog(db: Db, f: DeliveryLogFilter) {
   let q = db
     .selectFrom('outbox_event')
-    .select(['id', 'kind', 'event', 'orderId', 'target', 'state', 'httpStatus', 'error', 'latencyMs', 'createdAt', 'sentAt'])
+    .select([
+      'id',
+      'kind',
+      'event',
+      'orderId',
+      'target',
+      'state',
+      'httpStatus',
+      'error',
+      'latencyMs',
+      'createdAt',
+      'sentAt',
+    ])
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
     .limit(f.limit);

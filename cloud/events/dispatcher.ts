@@ -79,8 +79,14 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
     const options = { ...DEFAULT_DISPATCHER_OPTIONS, ...deps.options };
     const bounds = claimLoopBounds(options.concurrency);
     super({
-      concurrency: options.concurrency, perOrigin: options.perOrigin ?? bounds.perOrigin, maxHeld: bounds.maxHeld,
-      pollMs: options.pollMs, timeoutMs: options.timeoutMs, clock: deps.clock, logger: deps.logger, what: 'outbox',
+      concurrency: options.concurrency,
+      perOrigin: options.perOrigin ?? bounds.perOrigin,
+      maxHeld: bounds.maxHeld,
+      pollMs: options.pollMs,
+      timeoutMs: options.timeoutMs,
+      clock: deps.clock,
+      logger: deps.logger,
+      what: 'outbox',
     });
     this.options = options;
     this.post = deps.post ?? postJson;
@@ -102,7 +108,10 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
     const now = clock.now();
     const nowIso = now.toISOString();
     const due = (eb: any) => {
-      const claimable = eb.or([eb('state', '=', 'PENDING'), eb.and([eb('state', '=', 'SENDING'), eb('claimedUntil', '<', nowIso)])]);
+      const claimable = eb.or([
+        eb('state', '=', 'PENDING'),
+        eb.and([eb('state', '=', 'SENDING'), eb('claimedUntil', '<', nowIso)]),
+      ]);
       return busy.length ? eb.and([claimable, eb('target', 'not in', busy)]) : claimable;
     };
     const any = await db
@@ -113,11 +122,21 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
       .limit(1)
       .executeTakeFirst();
     if (!any) return [];
-    let ids = db.selectFrom('outbox_event').select('id').where('state', 'in', ['PENDING', 'SENDING']).where(due).orderBy('createdAt').limit(limit);
+    let ids = db
+      .selectFrom('outbox_event')
+      .select('id')
+      .where('state', 'in', ['PENDING', 'SENDING'])
+      .where(due)
+      .orderBy('createdAt')
+      .limit(limit);
     if (dialect === 'postgres') ids = ids.forUpdate().skipLocked();
     const rows = await db
       .updateTable('outbox_event')
-      .set({ state: 'SENDING', claimedBy: this.workerId, claimedUntil: new Date(now.getTime() + this.options.leaseMs).toISOString() })
+      .set({
+        state: 'SENDING',
+        claimedBy: this.workerId,
+        claimedUntil: new Date(now.getTime() + this.options.leaseMs).toISOString(),
+      })
       .where('id', 'in', ids)
       .returningAll()
       .execute();
@@ -127,14 +146,26 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
 
   /** The notifications' order statuses, for the whole batch in one read. */
   protected async prepare(rows: OutboxEventTable[]): Promise<Claimed<Outgoing>[]> {
-    const orderIds = [...new Set(rows.filter((r) => r.kind === 'COMPANY_NOTIFICATION').map((r) => JSON.parse(r.payload).orderId as string))];
+    const orderIds = [
+      ...new Set(
+        rows.filter((r) => r.kind === 'COMPANY_NOTIFICATION').map((r) => JSON.parse(r.payload).orderId as string),
+      ),
+    ];
     const statuses = new Map<string, string>();
     if (orderIds.length) {
-      for (const o of await this.deps.db.selectFrom('locker_order').select(['id', 'status']).where('id', 'in', orderIds).execute()) statuses.set(o.id, o.status);
+      for (const o of await this.deps.db
+        .selectFrom('locker_order')
+        .select(['id', 'status'])
+        .where('id', 'in', orderIds)
+        .execute())
+        statuses.set(o.id, o.status);
     }
     return rows.map((row) => ({
       id: row.id,
-      item: { row, status: row.kind === 'COMPANY_NOTIFICATION' ? statuses.get(JSON.parse(row.payload).orderId) : undefined },
+      item: {
+        row,
+        status: row.kind === 'COMPANY_NOTIFICATION' ? statuses.get(JSON.parse(row.payload).orderId) : undefined,
+      },
       origin: originOf(row),
       key: row.target,
       claimedUntil: Date.parse(row.claimedUntil!),
@@ -154,7 +185,14 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
     this.deps.onDelivered?.(row.kind, state);
     const level = state === 'FAILED' ? 'warn' : 'info';
     this.deps.logger[level]('outbound event', {
-      eventId: row.id, kind: row.kind, event: row.event, orderId: row.orderId, state, status: result.status, error: result.error, latencyMs: result.latencyMs,
+      eventId: row.id,
+      kind: row.kind,
+      event: row.event,
+      orderId: row.orderId,
+      state,
+      status: result.status,
+      error: result.error,
+      latencyMs: result.latencyMs,
     });
     return { row, state, result, sentAt: this.deps.clock.now().toISOString() };
   }
@@ -169,8 +207,12 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
    * to it. The casts give PostgreSQL the integer columns' types.
    */
   protected async settle(outcomes: Outcome[], db: Db = this.deps.db): Promise<void> {
-    const values = sql.join(outcomes.map((o) =>
-      sql`(${o.row.id}, ${o.state}, cast(${o.result.status ?? null} as integer), cast(${o.result.error ?? null} as text), cast(${o.result.latencyMs} as integer), ${o.sentAt})`));
+    const values = sql.join(
+      outcomes.map(
+        (o) =>
+          sql`(${o.row.id}, ${o.state}, cast(${o.result.status ?? null} as integer), cast(${o.result.error ?? null} as text), cast(${o.result.latencyMs} as integer), ${o.sentAt})`,
+      ),
+    );
     await db
       .updateTable('outbox_event')
       .from(sql`(values ${values})`.as('v') as any)
@@ -205,20 +247,35 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
       case 'COMPANY_NOTIFICATION': {
         // "order id and status at sending time" (read with the batch, just before its sends);
         // the response is ignored, so any answer is delivered.
-        const result = await this.post(row.target, JSON.stringify({ orderId: payload.orderId, status: status ?? row.event }), {}, timeoutMs);
+        const result = await this.post(
+          row.target,
+          JSON.stringify({ orderId: payload.orderId, status: status ?? row.event }),
+          {},
+          timeoutMs,
+        );
         return { state: result.status !== undefined ? 'SENT' : 'FAILED', result };
       }
       case 'WEBHOOK': {
-        if (!this.options.webhooksEnabled) return { state: 'SKIPPED', result: { error: 'webhooks switched off (WEBHOOKS_ENABLED=false)', latencyMs: 0 } };
+        if (!this.options.webhooksEnabled)
+          return {
+            state: 'SKIPPED',
+            result: { error: 'webhooks switched off (WEBHOOKS_ENABLED=false)', latencyMs: 0 },
+          };
         const body = webhookBody(payload.payloadTemplate ?? null, payload.postomatOrderId, payload.status);
-        const result = await this.post(row.target, body, row.secretHeader ? { 'x-api-key': row.secretHeader } : {}, timeoutMs);
+        const result = await this.post(
+          row.target,
+          body,
+          row.secretHeader ? { 'x-api-key': row.secretHeader } : {},
+          timeoutMs,
+        );
         return { state: isSuccess(result) ? 'SENT' : 'FAILED', result };
       }
       case 'SMS': {
         const message = await this.smsFor(payload.orderId, row.event);
         if (!message) return { state: 'FAILED', result: { error: 'order or pickup code not found', latencyMs: 0 } };
         // The last guard of the courier's code: a return's sender gets only the drop-off code.
-        if (message.isReturn && row.event !== 'DROP_OFF_CODE') return { state: 'SKIPPED', result: { error: "a return's sender never gets the pickup code", latencyMs: 0 } };
+        if (message.isReturn && row.event !== 'DROP_OFF_CODE')
+          return { state: 'SKIPPED', result: { error: "a return's sender never gets the pickup code", latencyMs: 0 } };
         const result = await this.deps.sms.send(row.target, message.text, [message.code]);
         return { state: isSuccess(result) ? 'SENT' : 'FAILED', result };
       }
@@ -239,8 +296,24 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
     if (!row) return undefined;
     const mapUrl = `${this.options.publicBaseUrl.replace(/\/$/, '')}/api/v1/public/postomat/map/${encodeURIComponent(row.shortId)}`;
     const isReturn = row.kind === 'RETURN';
-    if (codeType === 'DOWN') return { code: row.password, isReturn, text: dropOffSmsText({ lockerTitle: row.title, code: row.password, mapUrl }) };
-    return { code: row.password, isReturn, text: smsText({ lockerTitle: row.title, cellNumber: row.number, code: row.password, until: row.endDateTime, mapUrl, redirected: event === 'REDIRECTED' }) };
+    if (codeType === 'DOWN')
+      return {
+        code: row.password,
+        isReturn,
+        text: dropOffSmsText({ lockerTitle: row.title, code: row.password, mapUrl }),
+      };
+    return {
+      code: row.password,
+      isReturn,
+      text: smsText({
+        lockerTitle: row.title,
+        cellNumber: row.number,
+        code: row.password,
+        until: row.endDateTime,
+        mapUrl,
+        redirected: event === 'REDIRECTED',
+      }),
+    };
   }
 }
 

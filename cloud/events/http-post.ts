@@ -31,9 +31,16 @@ interface Agents {
   https: https.Agent;
 }
 
-export type PostJson = (url: string, body: string, headers: Record<string, string>, timeoutMs: number, options?: PostOptions) => Promise<PostResult>;
+export type PostJson = (
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  options?: PostOptions,
+) => Promise<PostResult>;
 
-export const postJson: PostJson = (url, body, headers, timeoutMs, options = {}) => send(undefined, url, body, headers, timeoutMs, options);
+export const postJson: PostJson = (url, body, headers, timeoutMs, options = {}) =>
+  send(undefined, url, body, headers, timeoutMs, options);
 
 /** A PostJson over kept-alive connections, and the means to close them when its sender stops. */
 export interface PooledPost {
@@ -50,7 +57,13 @@ export interface PooledPost {
  * after `idleMs`, before a receiver's usual keep-alive timeout (Node: 5 s) closes them under a request.
  */
 export function keepAlivePost(maxSocketsPerOrigin: number, idleMs = 4_000): PooledPost {
-  const options = { keepAlive: true, maxSockets: maxSocketsPerOrigin, maxFreeSockets: maxSocketsPerOrigin, timeout: idleMs, scheduling: 'lifo' as const };
+  const options = {
+    keepAlive: true,
+    maxSockets: maxSocketsPerOrigin,
+    maxFreeSockets: maxSocketsPerOrigin,
+    timeout: idleMs,
+    scheduling: 'lifo' as const,
+  };
   const agents: Agents = { http: new http.Agent(options), https: new https.Agent(options) };
   return {
     post: (url, body, headers, timeoutMs, postOptions = {}) => send(agents, url, body, headers, timeoutMs, postOptions),
@@ -61,9 +74,20 @@ export function keepAlivePost(maxSocketsPerOrigin: number, idleMs = 4_000): Pool
   };
 }
 
-function send(agents: Agents | undefined, url: string, body: string, headers: Record<string, string>, timeoutMs: number, options: PostOptions, retried = false): Promise<PostResult> {
+function send(
+  agents: Agents | undefined,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  options: PostOptions,
+  retried = false,
+): Promise<PostResult> {
   const started = performance.now();
-  const done = (r: Omit<PostResult, 'latencyMs'>): PostResult => ({ ...r, latencyMs: Math.round(performance.now() - started) });
+  const done = (r: Omit<PostResult, 'latencyMs'>): PostResult => ({
+    ...r,
+    latencyMs: Math.round(performance.now() - started),
+  });
   return new Promise((resolve) => {
     let target: URL;
     try {
@@ -98,13 +122,18 @@ function send(agents: Agents | undefined, url: string, body: string, headers: Re
       // reached it (the reset came before any answer), so it goes once more on a new connection.
       if (req.reusedSocket && !retried && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
         const left = Math.max(1, timeoutMs - Math.round(performance.now() - started));
-        return resolve(send(agents, url, body, headers, left, options, true).then((r) => ({ ...r, latencyMs: Math.round(performance.now() - started) })));
+        return resolve(
+          send(agents, url, body, headers, left, options, true).then((r) => ({
+            ...r,
+            latencyMs: Math.round(performance.now() - started),
+          })),
+        );
       }
       resolve(done({ error: err.message }));
     });
     req.end(body);
   });
-};
+}
 
 /** Every address a host name resolves to (dns.lookup: the system resolver, /etc/hosts included). */
 export type ResolveAll = (host: string) => Promise<dns.LookupAddress[]>;
@@ -114,10 +143,17 @@ export const resolveAll: ResolveAll = (host) => dns.promises.lookup(host, { all:
  * `post` behind the outbound-target rule. A refused target is not contacted: its result is an
  * error that names the host and the address (the delivery log and the log line show it).
  */
-export function guardedPost(policy: TargetPolicy, post: PostJson = postJson, resolve: ResolveAll = resolveAll): PostJson {
+export function guardedPost(
+  policy: TargetPolicy,
+  post: PostJson = postJson,
+  resolve: ResolveAll = resolveAll,
+): PostJson {
   return async (url, body, headers, timeoutMs, options) => {
     const started = performance.now();
-    const refused = (why: string): PostResult => ({ error: `target refused: ${why}`, latencyMs: Math.round(performance.now() - started) });
+    const refused = (why: string): PostResult => ({
+      error: `target refused: ${why}`,
+      latencyMs: Math.round(performance.now() - started),
+    });
     let target: URL;
     try {
       target = new URL(url);
@@ -137,7 +173,8 @@ export function guardedPost(policy: TargetPolicy, post: PostJson = postJson, res
     } catch (err) {
       return { error: (err as Error).message, latencyMs: Math.round(performance.now() - started) };
     }
-    if (addresses.length === 0) return { error: `no address for ${host}`, latencyMs: Math.round(performance.now() - started) };
+    if (addresses.length === 0)
+      return { error: `no address for ${host}`, latencyMs: Math.round(performance.now() - started) };
     for (const a of addresses) {
       const why = refusedAddress(policy, a.address);
       if (why) return refused(`${host} resolves to ${why}`);

@@ -75,11 +75,31 @@ async function recordOrderSms(trx: Db, order: LockerOrderTable, event: string, a
   // A return's phone is its sender's: after the drop-off code it has nothing to collect, and a
   // pickup text (extended, redirected) would carry the courier's UP code to them.
   if (order.kind === 'RETURN' && event !== 'DROP_OFF_CODE') return 0;
-  const recipient = await trx.selectFrom('recipient').select('phone').where('id', '=', order.toUserId).executeTakeFirst();
+  const recipient = await trx
+    .selectFrom('recipient')
+    .select('phone')
+    .where('id', '=', order.toUserId)
+    .executeTakeFirst();
   if (!recipient) return 0;
-  await trx.insertInto('outbox_event').values({
-    id: newId(), kind: 'SMS', event, orderId: order.id, target: recipient.phone, payload: JSON.stringify({ orderId: order.id }),
-    secretHeader: null, state: 'PENDING', claimedBy: null, claimedUntil: null, httpStatus: null, error: null, latencyMs: null, createdAt: at.toISOString(), sentAt: null,
-  }).execute();
+  await trx
+    .insertInto('outbox_event')
+    .values({
+      id: newId(),
+      kind: 'SMS',
+      event,
+      orderId: order.id,
+      target: recipient.phone,
+      payload: JSON.stringify({ orderId: order.id }),
+      secretHeader: null,
+      state: 'PENDING',
+      claimedBy: null,
+      claimedUntil: null,
+      httpStatus: null,
+      error: null,
+      latencyMs: null,
+      createdAt: at.toISOString(),
+      sentAt: null,
+    })
+    .execute();
   return 1;
 }

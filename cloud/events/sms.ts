@@ -13,7 +13,8 @@ export interface SmsProvider {
 }
 
 export { maskCode };
-export const maskPhone = (phone: string) => (phone.length > 7 ? phone.slice(0, 5) + '*'.repeat(phone.length - 8) + phone.slice(-3) : '***');
+export const maskPhone = (phone: string) =>
+  phone.length > 7 ? phone.slice(0, 5) + '*'.repeat(phone.length - 8) + phone.slice(-3) : '***';
 
 export class LogSmsProvider implements SmsProvider {
   readonly name = 'log';
@@ -35,13 +36,26 @@ export class HttpSmsProvider implements SmsProvider {
     private readonly post: PostJson = postJson,
   ) {}
   send(to: string, text: string): Promise<PostResult> {
-    return this.post(this.url, JSON.stringify({ to, text }), this.token ? { authorization: `Bearer ${this.token}` } : {}, this.timeoutMs);
+    return this.post(
+      this.url,
+      JSON.stringify({ to, text }),
+      this.token ? { authorization: `Bearer ${this.token}` } : {},
+      this.timeoutMs,
+    );
   }
 }
 
 /** `redirected`: the parcel is not in a cell yet, it now goes to this locker (a company's redirect). */
-export function smsText(o: { lockerTitle: string; cellNumber: number | null; code: string; until: string | null; mapUrl: string; redirected?: boolean }): string {
-  if (o.redirected) return `Your parcel now goes to locker "${o.lockerTitle}". Pickup code once it is there: ${o.code}. Map: ${o.mapUrl}`;
+export function smsText(o: {
+  lockerTitle: string;
+  cellNumber: number | null;
+  code: string;
+  until: string | null;
+  mapUrl: string;
+  redirected?: boolean;
+}): string {
+  if (o.redirected)
+    return `Your parcel now goes to locker "${o.lockerTitle}". Pickup code once it is there: ${o.code}. Map: ${o.mapUrl}`;
   const until = o.until ? ` until ${o.until.slice(0, 16).replace('T', ' ')} UTC` : '';
   const cell = o.cellNumber === null ? '' : `, cell ${o.cellNumber}`;
   return `Your parcel is in locker "${o.lockerTitle}"${cell}${until}. Pickup code: ${o.code}. Map: ${o.mapUrl}`;

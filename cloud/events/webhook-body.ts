@@ -15,7 +15,8 @@ export function webhookBody(template: string | null, postomatOrderId: string, st
   }
   const fields: Record<string, string | number> = {};
   for (const key of Object.keys(parsed)) {
-    if (key === 'postomatOrderId') fields.postomatOrderId = typeof parsed[key] === 'string' ? (parsed[key] as string) : postomatOrderId;
+    if (key === 'postomatOrderId')
+      fields.postomatOrderId = typeof parsed[key] === 'string' ? (parsed[key] as string) : postomatOrderId;
     if (key === 'status') fields.status = typeof parsed[key] === 'number' ? (parsed[key] as number) : status;
   }
   if (!('postomatOrderId' in fields)) fields.postomatOrderId = postomatOrderId;

@@ -39,7 +39,10 @@ export class AppLimits {
 
   /** Entries per table, failure tables included: each stays at or below LIMIT_TABLE_CAPACITY. */
   sizes(): Record<string, number> {
-    const sizes: Record<string, number> = { 'failures:address': this.addresses.windows.size, 'failures:account': this.accounts.windows.size };
+    const sizes: Record<string, number> = {
+      'failures:address': this.addresses.windows.size,
+      'failures:account': this.accounts.windows.size,
+    };
     for (const [name, windows] of this.tables) sizes[name] = windows.size;
     return sizes;
   }

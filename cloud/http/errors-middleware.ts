@@ -12,23 +12,32 @@ const PATH_SHOWN = 200;
 
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
-  if (err instanceof DomainError) return new HttpError(DEFAULT_STATUS[err.code] ?? 500, MESSAGE_TEXT[err.code] ?? err.code);
+  if (err instanceof DomainError)
+    return new HttpError(DEFAULT_STATUS[err.code] ?? 500, MESSAGE_TEXT[err.code] ?? err.code);
   const e = err as { type?: string; status?: number; statusCode?: number; expose?: boolean };
   // body-parser failures, worded as Fastify words them
   if (e?.type === 'entity.parse.failed') {
-    return new HttpError(400, "Body is not valid JSON but content-type is set to 'application/json'", { code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
+    return new HttpError(400, "Body is not valid JSON but content-type is set to 'application/json'", {
+      code: 'FST_ERR_CTP_INVALID_JSON_BODY',
+    });
   }
-  if (e?.type === 'entity.too.large') return new HttpError(413, 'Request body is too large', { code: 'FST_ERR_CTP_BODY_TOO_LARGE' });
+  if (e?.type === 'entity.too.large')
+    return new HttpError(413, 'Request body is too large', { code: 'FST_ERR_CTP_BODY_TOO_LARGE' });
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
     return new HttpError(415, 'Unsupported Media Type', { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' });
   }
-  if (e?.type === 'request.size.invalid') return new HttpError(400, 'Request body size did not match Content-Length', { code: 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' });
+  if (e?.type === 'request.size.invalid')
+    return new HttpError(400, 'Request body size did not match Content-Length', {
+      code: 'FST_ERR_CTP_INVALID_CONTENT_LENGTH',
+    });
   // A path segment that is not valid percent-encoded UTF-8 (Express fails to decode the param).
   if (isBadUrl(err)) return new HttpError(400, 'Path is not a valid url component', { code: 'FST_ERR_BAD_URL' });
   // Any other refusal of the request by body-parser (a body that does not inflate, an aborted upload).
-  if (isClientError(err)) return new HttpError(e.status!, 'Request body could not be read', { code: 'FST_ERR_CTP_INVALID_BODY' });
+  if (isClientError(err))
+    return new HttpError(e.status!, 'Request body could not be read', { code: 'FST_ERR_CTP_INVALID_BODY' });
   // Another process held the SQLite database past the retry deadline: temporary, say when to retry.
-  if (isBusy(err)) return new HttpError(503, 'Service Unavailable', { code: 'STORAGE_BUSY', headers: { 'Retry-After': '1' } });
+  if (isBusy(err))
+    return new HttpError(503, 'Service Unavailable', { code: 'STORAGE_BUSY', headers: { 'Retry-After': '1' } });
   return new HttpError(500, 'Internal Server Error', { code: 'INTERNAL_SERVER_ERROR' });
 }
 
@@ -48,7 +57,8 @@ function isClientError(err: unknown): boolean {
  */
 function logOutcome(logger: Logger, req: Request, httpError: HttpError, err: unknown): void {
   const fields = { method: req.method, path: req.path.slice(0, PATH_SHOWN), status: httpError.statusCode };
-  const meant = err instanceof HttpError || err instanceof DomainError || isClientError(err) || isBadUrl(err) || isBusy(err);
+  const meant =
+    err instanceof HttpError || err instanceof DomainError || isClientError(err) || isBadUrl(err) || isBusy(err);
   if (!meant) logger.error('request failed', { ...fields, err });
   else if (httpError.statusCode === 503) logger.warn('request refused', { ...fields, message: httpError.message });
   else if (httpError.statusCode >= 500) logger.info('request refused', { ...fields, message: httpError.message });
@@ -65,7 +75,16 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 }
 
 export const notFoundHandler: RequestHandler = (req, res) => {
-  res.status(404).json(withRequestId({ message: `Route ${req.method}:${req.originalUrl.slice(0, PATH_SHOWN)} not found`, error: 'Not Found', statusCode: 404 }, req));
+  res.status(404).json(
+    withRequestId(
+      {
+        message: `Route ${req.method}:${req.originalUrl.slice(0, PATH_SHOWN)} not found`,
+        error: 'Not Found',
+        statusCode: 404,
+      },
+      req,
+    ),
+  );
 };
 
 /** The spec's error body and, as an extra field, the id to quote when asking about the failure. */

@@ -26,7 +26,8 @@ export class FailureLimit {
   /** Throws 429 RATE_LIMIT_EXCEEDED (with Retry-After) when `key` has used up its failures. */
   check(key: string): void {
     // An empty table (the usual case) answers without reading the clock.
-    if (this.max > 0 && this.windows.size > 0 && this.windows.count(key) >= this.max) throw tooManyRequests(this.windows.secondsLeft(key));
+    if (this.max > 0 && this.windows.size > 0 && this.windows.count(key) >= this.max)
+      throw tooManyRequests(this.windows.secondsLeft(key));
   }
 
   /** Checks, then counts an attempt that is about to look something up; it stays a failure unless `succeeded`. */

@@ -13,7 +13,11 @@ export function jsonBody(limit: string): RequestHandler {
     // req.is: null without a body, false for a body of another type (or of none given).
     if (req.headers['content-length'] !== '0' && req.is('application/json') === false) {
       const type = req.headers['content-type'];
-      return next(new HttpError(415, `Unsupported Media Type: ${type ?? 'none given'}`, { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }));
+      return next(
+        new HttpError(415, `Unsupported Media Type: ${type ?? 'none given'}`, {
+          code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+        }),
+      );
     }
     parse(req, res, next);
   };

@@ -15,7 +15,12 @@ export interface AuthLimitsConfig {
   loginFailureWindowMs: number;
 }
 
-export const DEFAULT_AUTH_LIMITS: AuthLimitsConfig = { failureMax: 100, failureWindowMs: 600_000, loginFailureMax: 10, loginFailureWindowMs: 900_000 };
+export const DEFAULT_AUTH_LIMITS: AuthLimitsConfig = {
+  failureMax: 100,
+  failureWindowMs: 600_000,
+  loginFailureMax: 10,
+  loginFailureWindowMs: 900_000,
+};
 
 export interface LimitsConfig {
   rateLimit: RateLimitConfig;

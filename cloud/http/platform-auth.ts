@@ -66,7 +66,12 @@ export interface UserAuthOptions {
 }
 
 /** The user is read on every request (no cache): a switched-off user's tokens stop at once. */
-export function userAuth(db: Db, signer: TokenSigner, { limits }: AppGuards, options: UserAuthOptions = {}): RequestHandler {
+export function userAuth(
+  db: Db,
+  signer: TokenSigner,
+  { limits }: AppGuards,
+  options: UserAuthOptions = {},
+): RequestHandler {
   return async (req, _res, next) => {
     const address = addressOf(req);
     limits.addresses.check(address);
@@ -77,7 +82,8 @@ export function userAuth(db: Db, signer: TokenSigner, { limits }: AppGuards, opt
     if (!user) throw new HttpError(401, 'UNAUTHORIZED');
     limits.addresses.succeeded(attempt);
     if (options.admin && user.role !== 'ADMIN') throw new HttpError(403, 'ONLY_FOR_ADMIN');
-    if (options.companyTypes && !options.companyTypes.includes(user.companyType as CompanyType)) throw new HttpError(403, 'FORBIDDEN');
+    if (options.companyTypes && !options.companyTypes.includes(user.companyType as CompanyType))
+      throw new HttpError(403, 'FORBIDDEN');
     users.set(req, user);
     next();
   };

@@ -22,7 +22,10 @@ export const INT4_MAX = 2_147_483_647;
 /** A platform record id (an int4 serial column): 1 to 2^31-1. */
 export const int4Id = () => integer().min(1).max(INT4_MAX);
 /** A value of an int4 column that is not an id (a client code). */
-export const int4 = () => integer().min(-INT4_MAX - 1).max(INT4_MAX);
+export const int4 = () =>
+  integer()
+    .min(-INT4_MAX - 1)
+    .max(INT4_MAX);
 /**
  * Page numbers and page sizes, 1 to 2^31-1 whatever a list's own maximum: the offset
  * (page - 1) × pageSize then stays below 2^62, a valid LIMIT/OFFSET on both databases (it was a

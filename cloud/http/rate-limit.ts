@@ -10,10 +10,17 @@ import type { LimitWindows } from './limit-windows.ts';
 
 /** The spec's refusal: 429 RATE_LIMIT_EXCEEDED, message `Too Many Requests`, Retry-After in seconds. */
 export const tooManyRequests = (retryAfterSeconds: number) =>
-  new HttpError(429, 'Too Many Requests', { code: 'RATE_LIMIT_EXCEEDED', headers: { 'Retry-After': String(retryAfterSeconds) } });
+  new HttpError(429, 'Too Many Requests', {
+    code: 'RATE_LIMIT_EXCEEDED',
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
 
 /** `keyOf` names the identity a request counts for; undefined lets it pass uncounted. `max` 0 switches limiting off. */
-export function rateLimit(windows: LimitWindows, max: number, keyOf: (req: Request) => string | undefined): RequestHandler {
+export function rateLimit(
+  windows: LimitWindows,
+  max: number,
+  keyOf: (req: Request) => string | undefined,
+): RequestHandler {
   if (max <= 0) return (_req, _res, next) => next();
   return (req, res, next) => {
     const key = keyOf(req);

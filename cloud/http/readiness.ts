@@ -64,6 +64,11 @@ export function mountProbes(app: Express, probe: ReadinessProbe): void {
   app.get('/health', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/ready', async (_req, res) => {
     const r = await checkReadiness(probe);
-    res.status(r.ready ? 200 : 503).json({ status: r.ready ? 'ready' : 'not ready', database: r.database, migrations: r.migrations, broker: r.broker });
+    res.status(r.ready ? 200 : 503).json({
+      status: r.ready ? 'ready' : 'not ready',
+      database: r.database,
+      migrations: r.migrations,
+      broker: r.broker,
+    });
   });
 }

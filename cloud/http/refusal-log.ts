@@ -40,7 +40,14 @@ export class RefusalLog {
   private flush(key: string, what: string, reason: string, fields: Record<string, unknown>): void {
     const window = this.pending.get(key);
     this.pending.delete(key);
-    if (window?.count) this.logger.warn(`${what} (summary)`, { reason, count: window.count, windowMs: this.windowMs, addresses: [...window.addresses], ...fields });
+    if (window?.count)
+      this.logger.warn(`${what} (summary)`, {
+        reason,
+        count: window.count,
+        windowMs: this.windowMs,
+        addresses: [...window.addresses],
+        ...fields,
+      });
   }
 
   close(): void {

@@ -41,4 +41,5 @@ function walk(stack: Layer[], prefix: string, out: RouteEntry[]): void {
 }
 
 const paths = (p: string | string[]) => (Array.isArray(p) ? p : [p]);
-const join = (prefix: string, path: string) => (path === '/' ? prefix : prefix + path).replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
+const join = (prefix: string, path: string) =>
+  (path === '/' ? prefix : prefix + path).replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');

@@ -21,7 +21,11 @@ export interface RouteSchemas {
   response?: z.ZodType;
 }
 
-type Out<S, K extends keyof RouteSchemas> = S extends { [P in K]: infer T } ? (T extends z.ZodType ? z.output<T> : never) : undefined;
+type Out<S, K extends keyof RouteSchemas> = S extends { [P in K]: infer T }
+  ? T extends z.ZodType
+    ? z.output<T>
+    : never
+  : undefined;
 
 export interface RouteInput<S extends RouteSchemas> {
   params: Out<S, 'params'>;
@@ -54,7 +58,9 @@ export function route<S extends RouteSchemas>(
     noteRoute(req, res);
     const params = schemas.params ? parsePart('params', schemas.params, req.params, options.separator) : undefined;
     const body = schemas.body ? parsePart('body', schemas.body, req.body, options.separator) : undefined;
-    const query = schemas.query ? parsePart('querystring', schemas.query, req.query ?? {}, options.separator) : undefined;
+    const query = schemas.query
+      ? parsePart('querystring', schemas.query, req.query ?? {}, options.separator)
+      : undefined;
     const result = await handler({ params, body, query, req, res } as RouteInput<S>);
     if (res.headersSent) return;
     if (result instanceof ListAnswer) return sendList(res, options.status ?? 200, result);

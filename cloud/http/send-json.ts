@@ -7,6 +7,9 @@ import type { Response } from 'express';
 export function sendJson(res: Response, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   // writeHead with the headers spares setHeader's per-call validation (headers already set, such as the rate limit's, are kept).
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(res.req.method === 'HEAD' ? undefined : text);
 }

@@ -29,13 +29,16 @@ export interface HttpLimits {
 }
 
 export function createHttpServer(app: http.RequestListener, limits: HttpLimits, logger: Logger): http.Server {
-  const server = http.createServer({
-    headersTimeout: limits.headersTimeoutMs,
-    requestTimeout: limits.requestTimeoutMs,
-    keepAliveTimeout: limits.keepAliveTimeoutMs,
-    // Deadlines are only as sharp as this check (Node's default is every 30 s).
-    connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(limits.headersTimeoutMs / 2))),
-  }, app);
+  const server = http.createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // Deadlines are only as sharp as this check (Node's default is every 30 s).
+      connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(limits.headersTimeoutMs / 2))),
+    },
+    app,
+  );
   const refusals = new RefusalLog(logger);
   server.on('close', () => refusals.close());
 
@@ -43,15 +46,24 @@ export function createHttpServer(app: http.RequestListener, limits: HttpLimits, 
     // Over the cap Node closes the connection before any HTTP work: the cheapest refusal there is.
     server.maxConnections = limits.maxConnections;
     server.on('drop', (data?: { remoteAddress?: string }) =>
-      refusals.refused('http connection refused', 'HTTP_MAX_CONNECTIONS', addressKey(data?.remoteAddress), { cap: limits.maxConnections }));
+      refusals.refused('http connection refused', 'HTTP_MAX_CONNECTIONS', addressKey(data?.remoteAddress), {
+        cap: limits.maxConnections,
+      }),
+    );
   }
   if (limits.maxConnectionsPerAddress > 0) capPerAddress(server, limits.maxConnectionsPerAddress, refusals);
 
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     const answer = answerTo(err);
-    if (answer.status === 408) refusals.refused('http request timed out', 'HTTP_HEADERS_TIMEOUT_MS or HTTP_REQUEST_TIMEOUT_MS', addressKey((socket as Socket).remoteAddress));
+    if (answer.status === 408)
+      refusals.refused(
+        'http request timed out',
+        'HTTP_HEADERS_TIMEOUT_MS or HTTP_REQUEST_TIMEOUT_MS',
+        addressKey((socket as Socket).remoteAddress),
+      );
     const response = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (err.code !== 'ECONNRESET' && socket.writable && !response?.headersSent) socket.write(rawAnswer(answer.status, answer.message, answer.code));
+    if (err.code !== 'ECONNRESET' && socket.writable && !response?.headersSent)
+      socket.write(rawAnswer(answer.status, answer.message, answer.code));
     socket.destroy();
   });
   warnOnLowDescriptorLimit(limits, logger);
@@ -82,15 +94,19 @@ function capPerAddress(server: http.Server, cap: number, refusals: RefusalLog): 
 }
 
 function answerTo(err: NodeJS.ErrnoException): { status: number; message: string; code: string } {
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, message: 'Request headers or body not received in time', code: 'REQUEST_TIMEOUT' };
-  if (err.code === 'HPE_HEADER_OVERFLOW') return { status: 431, message: 'Request line and headers are too large', code: 'HEADER_OVERFLOW' };
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { status: 408, message: 'Request headers or body not received in time', code: 'REQUEST_TIMEOUT' };
+  if (err.code === 'HPE_HEADER_OVERFLOW')
+    return { status: 431, message: 'Request line and headers are too large', code: 'HEADER_OVERFLOW' };
   return { status: 400, message: 'Malformed HTTP request', code: 'BAD_REQUEST' };
 }
 
 /** An answer written straight to a socket, outside Express: the spec's error body, then close. */
 function rawAnswer(status: number, message: string, code: string, headers: Record<string, string> = {}): string {
   const body = JSON.stringify({ statusCode: status, error: STATUS_CODES[status] ?? 'Error', message, code });
-  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${extra}\r\n${body}`;
 }
 
@@ -101,12 +117,18 @@ function rawAnswer(status: number, message: string, code: string, headers: Recor
 function warnOnLowDescriptorLimit(limits: HttpLimits, logger: Logger): void {
   const soft = descriptorLimit();
   if (soft === undefined || limits.maxConnections === 0 || soft >= limits.maxConnections * 2) return;
-  logger.warn('file descriptor limit is low for the HTTP connection cap: raise LimitNOFILE (docs/security.md)', { descriptorLimit: soft, httpMaxConnections: limits.maxConnections });
+  logger.warn('file descriptor limit is low for the HTTP connection cap: raise LimitNOFILE (docs/security.md)', {
+    descriptorLimit: soft,
+    httpMaxConnections: limits.maxConnections,
+  });
 }
 
 function descriptorLimit(): number | undefined {
   try {
-    const line = fs.readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = fs
+      .readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = line?.split(/\s{2,}/)[1];
     return soft && /^\d+$/.test(soft) ? Number(soft) : undefined;
   } catch {

@@ -47,14 +47,17 @@ type StringSchema = z.ZodString | z.ZodStringFormat;
 /** Adds the character rules to any string schema (a format such as url or email included). */
 export function plainText<T extends StringSchema>(schema: T, options: { multiline?: boolean } = {}): T {
   const controls = options.multiline ? CONTROLS_BUT_LAYOUT : CONTROLS;
-  const message = options.multiline ? 'must NOT contain control characters other than tab and line breaks' : 'must NOT contain control characters';
+  const message = options.multiline
+    ? 'must NOT contain control characters other than tab and line breaks'
+    : 'must NOT contain control characters';
   return schema
     .refine((s) => !controls.test(s), { error: message, abort: true })
     .refine((s) => !UNPAIRED_SURROGATE.test(s), { error: 'must NOT contain unpaired surrogates', abort: true }) as T;
 }
 
 /** A single-line string of at most `max` characters; `trim`: surrounding whitespace is cut first. */
-export const line = (max: number, options: { trim?: boolean } = {}) => plainText(options.trim ? z.string().trim().max(max) : z.string().max(max));
+export const line = (max: number, options: { trim?: boolean } = {}) =>
+  plainText(options.trim ? z.string().trim().max(max) : z.string().max(max));
 
 /** A free text of at most `max` characters: tab and line breaks allowed. */
 export const text = (max: number) => plainText(z.string().max(max), { multiline: true });

@@ -8,7 +8,14 @@ import { validationError } from './http-error.ts';
 
 export type RequestPart = 'body' | 'querystring' | 'params' | 'headers';
 
-const TYPE_NAMES: Record<string, string> = { int: 'integer', number: 'number', string: 'string', boolean: 'boolean', object: 'object', array: 'array' };
+const TYPE_NAMES: Record<string, string> = {
+  int: 'integer',
+  number: 'number',
+  string: 'string',
+  boolean: 'boolean',
+  object: 'object',
+  array: 'array',
+};
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v: any = root;
@@ -81,10 +88,17 @@ function tightestBounds(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[]
     const tighter = !held || (issue.code === 'too_big' ? bound(issue) < bound(held) : bound(issue) > bound(held));
     if (tighter) tightest.set(key, issue);
   }
-  return issues.filter((i) => (i.code !== 'too_big' && i.code !== 'too_small') || tightest.get(`${i.code} ${i.path.join('/')}`) === i);
+  return issues.filter(
+    (i) => (i.code !== 'too_big' && i.code !== 'too_small') || tightest.get(`${i.code} ${i.path.join('/')}`) === i,
+  );
 }
 
-export function formatIssues(part: RequestPart, issues: readonly z.core.$ZodIssue[], input: unknown, separator = ', '): string {
+export function formatIssues(
+  part: RequestPart,
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+  separator = ', ',
+): string {
   const seen = new Set<string>();
   const lines: string[] = [];
   for (const issue of tightestBounds(issues)) {
@@ -98,7 +112,12 @@ export function formatIssues(part: RequestPart, issues: readonly z.core.$ZodIssu
 }
 
 /** Parses one part of a request or throws the spec's 400 FST_ERR_VALIDATION. */
-export function parsePart<S extends z.ZodType>(part: RequestPart, schema: S, value: unknown, separator?: string): z.output<S> {
+export function parsePart<S extends z.ZodType>(
+  part: RequestPart,
+  schema: S,
+  value: unknown,
+  separator?: string,
+): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(formatIssues(part, result.error.issues, value, separator));
   return result.data;

@@ -15,26 +15,57 @@ import { byTitle, cityList, cityView, countOf } from './directory-operations.ts'
 export function directoriesRoutes(r: Routes, deps: AppDeps): void {
   const { db } = deps;
 
-  r.get('/country', route({ query: CountryQuery, response: CountryPage }, async ({ query }) => {
-    const base = db.selectFrom('country').where('isActive', '=', 1);
-    const countries = byTitle<CountryTable>(base);
-    const total = await countOf(base);
-    return new ListAnswer({ total }, mapBatches(countries, async (rows) => {
-      if (!query.withCities) return rows.map(presentCountry);
-      const cities = await db.selectFrom('city').selectAll().where('isActive', '=', 1).where('countryId', 'in', rows.map((c) => c.id)).orderBy('title').orderBy('id').execute();
-      const byCountry = groupBy(cities, (c) => c.countryId);
-      return rows.map((c) => ({ ...presentCountry(c), cities: (byCountry.get(c.id) ?? []).map(presentCity) }));
-    }));
-  }));
+  r.get(
+    '/country',
+    route({ query: CountryQuery, response: CountryPage }, async ({ query }) => {
+      const base = db.selectFrom('country').where('isActive', '=', 1);
+      const countries = byTitle<CountryTable>(base);
+      const total = await countOf(base);
+      return new ListAnswer(
+        { total },
+        mapBatches(countries, async (rows) => {
+          if (!query.withCities) return rows.map(presentCountry);
+          const cities = await db
+            .selectFrom('city')
+            .selectAll()
+            .where('isActive', '=', 1)
+            .where(
+              'countryId',
+              'in',
+              rows.map((c) => c.id),
+            )
+            .orderBy('title')
+            .orderBy('id')
+            .execute();
+          const byCountry = groupBy(cities, (c) => c.countryId);
+          return rows.map((c) => ({ ...presentCountry(c), cities: (byCountry.get(c.id) ?? []).map(presentCity) }));
+        }),
+      );
+    }),
+  );
 
-  r.get('/city', route({ query: CityListQuery, response: CityPage }, ({ query }) => cityList(db, query)));
+  r.get(
+    '/city',
+    route({ query: CityListQuery, response: CityPage }, ({ query }) => cityList(db, query)),
+  );
 
-  r.get('/city/:id', route({ params: IdParams, query: CityReadQuery, response: CityOrNull }, ({ params, query }) => cityView(db, params.id, query)));
+  r.get(
+    '/city/:id',
+    route({ params: IdParams, query: CityReadQuery, response: CityOrNull }, ({ params, query }) =>
+      cityView(db, params.id, query),
+    ),
+  );
 
-  r.get('/district/list', route({ query: DistrictListQuery, response: DistrictPage }, async ({ query }) => {
-    let base = db.selectFrom('district').where('isActive', '=', 1);
-    if (query.cityId) base = base.where('cityId', '=', query.cityId);
-    const rows = byTitle<DistrictTable>(base, pageWindow(query));
-    return new ListAnswer({ total: await countOf(base) }, mapBatches(rows, (part) => part.map(presentDistrict)));
-  }));
+  r.get(
+    '/district/list',
+    route({ query: DistrictListQuery, response: DistrictPage }, async ({ query }) => {
+      let base = db.selectFrom('district').where('isActive', '=', 1);
+      if (query.cityId) base = base.where('cityId', '=', query.cityId);
+      const rows = byTitle<DistrictTable>(base, pageWindow(query));
+      return new ListAnswer(
+        { total: await countOf(base) },
+        mapBatches(rows, (part) => part.map(presentDistrict)),
+      );
+    }),
+  );
 }

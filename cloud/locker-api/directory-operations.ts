@@ -8,9 +8,9 @@ import type { Db } from '../storage/database.ts';
 import { pageWindow } from '../http/query.ts';
 import { ListAnswer } from '../http/stream-json.ts';
 import { KeysetBatches, mapBatches, type Window } from '../storage/batches.ts';
-import type { CityTable, } from '../storage/schema.ts';
-import type { CityListQuery, CityReadQuery, } from './schemas.ts';
-import { presentCity, presentCountry, } from './present.ts';
+import type { CityTable } from '../storage/schema.ts';
+import type { CityListQuery, CityReadQuery } from './schemas.ts';
+import { presentCity, presentCountry } from './present.ts';
 
 /**
  * Active cities by title; shared with the platform's locker access (/integrations/postomat/city).
@@ -19,11 +19,17 @@ import { presentCity, presentCountry, } from './present.ts';
 export async function cityList(db: Db, query: z.output<typeof CityListQuery>): Promise<ListAnswer> {
   const base = db.selectFrom('city').where('isActive', '=', 1);
   const rows = byTitle<CityTable>(base, pageWindow(query));
-  return new ListAnswer({ total: await countOf(base) }, mapBatches(rows, async (part) => {
-    if (!query.withCountry) return part.map(presentCity);
-    const countries = await countriesById(db, part.map((c) => c.countryId));
-    return part.map((c) => ({ ...presentCity(c), country: countries.get(c.countryId) ?? null }));
-  }));
+  return new ListAnswer(
+    { total: await countOf(base) },
+    mapBatches(rows, async (part) => {
+      if (!query.withCountry) return part.map(presentCity);
+      const countries = await countriesById(
+        db,
+        part.map((c) => c.countryId),
+      );
+      return part.map((c) => ({ ...presentCity(c), country: countries.get(c.countryId) ?? null }));
+    }),
+  );
 }
 
 /** One city (inactive ones too), or null when there is none. */

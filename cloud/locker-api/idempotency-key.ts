@@ -13,8 +13,14 @@ export function idempotencyKeyOf(req: Request, companyId: string, now: Date): Id
   const key = req.get('idempotency-key')?.trim();
   if (key === undefined) return undefined;
   if (!key) throw validationError('headers/idempotency-key must NOT have fewer than 1 characters');
-  if (key.length > IDEMPOTENCY_KEY_MAX) throw validationError(`headers/idempotency-key must NOT have more than ${IDEMPOTENCY_KEY_MAX} characters`);
-  return { companyId, key, fingerprint: requestFingerprint({ method: req.method, path: req.path, body: req.body ?? null }), now };
+  if (key.length > IDEMPOTENCY_KEY_MAX)
+    throw validationError(`headers/idempotency-key must NOT have more than ${IDEMPOTENCY_KEY_MAX} characters`);
+  return {
+    companyId,
+    key,
+    fingerprint: requestFingerprint({ method: req.method, path: req.path, body: req.body ?? null }),
+    now,
+  };
 }
 
 /** The Locker API answers a reused key with 409 (error-map.ts STATUS_EXCEPTIONS). */
@@ -24,5 +30,6 @@ export const IDEMPOTENCY_HEADER_DOC = {
   name: 'Idempotency-Key',
   required: false,
   maxLength: IDEMPOTENCY_KEY_MAX,
-  description: 'optional: the same key and body within 24 hours get the first answer back and change nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED',
+  description:
+    'optional: the same key and body within 24 hours get the first answer back and change nothing; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED',
 };

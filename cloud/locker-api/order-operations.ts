@@ -12,35 +12,59 @@ import { DomainError } from '../domain/errors.ts';
 import type { CodeType } from '../domain/order-states.ts';
 import { createOrder, createIn, CREATE_REDRAW_ATTEMPTS, type CreateOrderInput } from '../services/create-order.ts';
 import { runIdempotent, type IdempotencyKey } from '../services/idempotency.ts';
-import { findCode, findOrder, findOrderWithDownCode, listOrders, loadOrderExtras, type CodeRow, type OrderExtrasFlags } from '../storage/order-queries.ts';
+import {
+  findCode,
+  findOrder,
+  findOrderWithDownCode,
+  listOrders,
+  loadOrderExtras,
+  type CodeRow,
+  type OrderExtrasFlags,
+} from '../storage/order-queries.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
-import type { OrderListQuery, } from './schemas.ts';
+import type { OrderListQuery } from './schemas.ts';
 import { checkReserveUntil } from './sizing.ts';
 import { presentAggregate, presentCell, presentOrder, presentPostomat } from './present.ts';
 
-export const ORDER_CODE_PATHS = [['down-code', 'DOWN'], ['up-code', 'UP'], ['subtract-code', 'SUBTRACT']] as const satisfies ReadonlyArray<readonly [string, CodeType]>;
+export const ORDER_CODE_PATHS = [
+  ['down-code', 'DOWN'],
+  ['up-code', 'UP'],
+  ['subtract-code', 'SUBTRACT'],
+] as const satisfies ReadonlyArray<readonly [string, CodeType]>;
 
 /** Creates an order; the answer is the order object without nested objects or codes. */
 export async function createCompanyOrder(deps: AppDeps, input: CreateOrderInput) {
   checkReserveUntil(input.reserveUntil, deps.clock.now());
-  const order = await createOrder({ uow: deps.uow, clock: deps.clock, randomInt: deps.randomInt, config: deps.config }, input);
+  const order = await createOrder(
+    { uow: deps.uow, clock: deps.clock, randomInt: deps.randomInt, config: deps.config },
+    input,
+  );
   return presentOrder(order);
 }
 
 export function createOrderOnce(deps: AppDeps, input: CreateOrderInput, key: IdempotencyKey) {
   const createDeps = { clock: deps.clock, randomInt: deps.randomInt, config: deps.config };
-  return runIdempotent(deps.uow, key, async (tx) => {
-    // Inside: a repeat of a request already answered gets its answer, even once reserveUntil has passed.
-    checkReserveUntil(input.reserveUntil, deps.clock.now());
-    return presentOrder(await createIn(tx, createDeps, input));
-  }, CREATE_REDRAW_ATTEMPTS);
+  return runIdempotent(
+    deps.uow,
+    key,
+    async (tx) => {
+      // Inside: a repeat of a request already answered gets its answer, even once reserveUntil has passed.
+      checkReserveUntil(input.reserveUntil, deps.clock.now());
+      return presentOrder(await createIn(tx, createDeps, input));
+    },
+    CREATE_REDRAW_ATTEMPTS,
+  );
 }
 
 /**
  * A page of the company's orders. The spec sets no maximum pageSize: the orders are read,
  * decorated and written a batch at a time (ListAnswer), the aggregates come from the counters.
  */
-export async function orderPage(deps: AppDeps, companyId: string, query: z.output<typeof OrderListQuery>): Promise<ListAnswer> {
+export async function orderPage(
+  deps: AppDeps,
+  companyId: string,
+  query: z.output<typeof OrderListQuery>,
+): Promise<ListAnswer> {
   const page = await listOrders(deps.db, {
     companyId,
     status: query.status,
@@ -64,7 +88,12 @@ export async function orderView(deps: AppDeps, companyId: string, id: string, fl
   if (!found) throw new DomainError('ORDER_NOT_FOUND');
   // The common read asks for no nested objects: nothing more to load, and the same shape as presentOrders gives.
   if (!hasExtras(flags)) return { ...presentOrder(found.order), passwords: passwordsOf(found.down) };
-  const [one] = await presentOrders(deps, [found.order], flags, new Map(found.down ? [[found.order.id, found.down]] : []));
+  const [one] = await presentOrders(
+    deps,
+    [found.order],
+    flags,
+    new Map(found.down ? [[found.order.id, found.down]] : []),
+  );
   return one;
 }
 
@@ -80,7 +109,12 @@ export async function orderCode(deps: AppDeps, companyId: string, id: string, ty
  * Orders with the nested objects the flags ask for. `passwords` is always present and holds
  * only the DOWN code: the spec's `withPasswords` has no effect, and the UP code is a recipient secret.
  */
-export async function presentOrders(deps: AppDeps, orders: LockerOrderTable[], flags: OrderExtrasFlags, knownDownCodes?: Map<string, CodeRow>) {
+export async function presentOrders(
+  deps: AppDeps,
+  orders: LockerOrderTable[],
+  flags: OrderExtrasFlags,
+  knownDownCodes?: Map<string, CodeRow>,
+) {
   const x = await loadOrderExtras(deps.db, orders, flags, knownDownCodes);
   return orders.map((o) => {
     const out: Record<string, unknown> = presentOrder(o);
@@ -107,4 +141,5 @@ export async function presentOrders(deps: AppDeps, orders: LockerOrderTable[], f
 /** An order's `passwords`: its DOWN code alone (the UP code is the recipient's secret). */
 const passwordsOf = (down: CodeRow | undefined) => (down ? [down] : []);
 
-const hasExtras = (f: OrderExtrasFlags) => !!(f.withToUser || f.withCell || f.withPostomat || f.withCurrentStatus || f.withStatuses || f.withRent);
+const hasExtras = (f: OrderExtrasFlags) =>
+  !!(f.withToUser || f.withCell || f.withPostomat || f.withCurrentStatus || f.withStatuses || f.withRent);

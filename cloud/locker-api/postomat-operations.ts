@@ -18,7 +18,9 @@ export async function postomatView(db: Db, id: string, flags: z.output<typeof Po
   if (!p) return null;
   const out: Record<string, unknown> = presentPostomat(p);
   if (flags.withCity) {
-    const city = p.cityId ? await db.selectFrom('city').selectAll().where('id', '=', p.cityId).executeTakeFirst() : undefined;
+    const city = p.cityId
+      ? await db.selectFrom('city').selectAll().where('id', '=', p.cityId).executeTakeFirst()
+      : undefined;
     out.city = city ? presentCity(city) : null;
   }
   if (flags.withCells || flags.withBoards) {
@@ -41,8 +43,15 @@ type ListQuery = z.output<typeof PostomatListQuery>;
  * Shared by the authenticated list, the public open-api list and the platform's locker list.
  * Without a page the spec returns every locker: the answer is read and written in batches.
  */
-export async function postomatList(db: Db, clock: Clock, query: Partial<ListQuery> & Pick<ListQuery, 'withCity' | 'withDistrict'>): Promise<ListAnswer> {
-  const near = query.latitude !== undefined && query.longitude !== undefined ? { lat: query.latitude, lng: query.longitude, at: clock.now() } : undefined;
+export async function postomatList(
+  db: Db,
+  clock: Clock,
+  query: Partial<ListQuery> & Pick<ListQuery, 'withCity' | 'withDistrict'>,
+): Promise<ListAnswer> {
+  const near =
+    query.latitude !== undefined && query.longitude !== undefined
+      ? { lat: query.latitude, lng: query.longitude, at: clock.now() }
+      : undefined;
   const { total, batches } = await listPostomats(db, {
     ids: query.ids,
     cityId: query.cityId,
@@ -51,18 +60,30 @@ export async function postomatList(db: Db, clock: Clock, query: Partial<ListQuer
     near,
   });
   const flags = { ...query, withFreeCells: query.withFreeCells && !near };
-  return new ListAnswer({ total }, mapBatches(batches, (rows) => decorate(db, rows, flags)));
+  return new ListAnswer(
+    { total },
+    mapBatches(batches, (rows) => decorate(db, rows, flags)),
+  );
 }
 
 /** One batch of lockers with the nested objects asked for: one statement per kind, grouped by key once. */
-async function decorate(db: Db, rows: ListedPostomat[], flags: { withCity?: boolean; withDistrict?: boolean; withFreeCells?: boolean }) {
+async function decorate(
+  db: Db,
+  rows: ListedPostomat[],
+  flags: { withCity?: boolean; withDistrict?: boolean; withFreeCells?: boolean },
+) {
   const ids = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => !!x))];
   const cityIds = flags.withCity ? ids(rows.map((r) => r.cityId)) : [];
   const districtIds = flags.withDistrict ? ids(rows.map((r) => r.districtId)) : [];
   const [cities, districts, cells] = await Promise.all([
     cityIds.length ? db.selectFrom('city').selectAll().where('id', 'in', cityIds).execute() : [],
     districtIds.length ? db.selectFrom('district').selectAll().where('id', 'in', districtIds).execute() : [],
-    flags.withFreeCells ? freeCells(db, rows.map((r) => r.id)) : [],
+    flags.withFreeCells
+      ? freeCells(
+          db,
+          rows.map((r) => r.id),
+        )
+      : [],
   ]);
   const cityById = new Map(cities.map((c) => [c.id, presentCity(c)]));
   const districtById = new Map(districts.map((d) => [d.id, presentDistrict(d)]));

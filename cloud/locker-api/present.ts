@@ -4,7 +4,15 @@
  * API key hashes) never leave storage.
  */
 import { toMajor } from '../domain/money.ts';
-import type { CellTable, CityTable, CountryTable, DistrictTable, LockerOrderTable, PostomatTable, BoardTable } from '../storage/schema.ts';
+import type {
+  CellTable,
+  CityTable,
+  CountryTable,
+  DistrictTable,
+  LockerOrderTable,
+  PostomatTable,
+  BoardTable,
+} from '../storage/schema.ts';
 import type { CellSize } from '../../shared/mqtt/schemas.ts';
 import type { BoardOut, CellOut, CityOut, CountryOut, DistrictOut, OrderOut, PostomatOut } from './responses.ts';
 
@@ -78,12 +86,39 @@ export function presentCell(c: CellTable): CellOut {
 }
 
 export function presentBoard(b: BoardTable): BoardOut {
-  return { id: b.id, title: b.title, address: b.address, postomatId: b.postomatId, createdAt: b.createdAt, updatedAt: b.updatedAt };
+  return {
+    id: b.id,
+    title: b.title,
+    address: b.address,
+    postomatId: b.postomatId,
+    createdAt: b.createdAt,
+    updatedAt: b.updatedAt,
+  };
 }
 
-export const presentCountry = (c: CountryTable): CountryOut => ({ id: c.id, title: c.title, isActive: bool(c.isActive), createdAt: c.createdAt, updatedAt: c.updatedAt });
-export const presentCity = (c: CityTable): CityOut => ({ id: c.id, title: c.title, isActive: bool(c.isActive), countryId: c.countryId, createdAt: c.createdAt, updatedAt: c.updatedAt });
-export const presentDistrict = (d: DistrictTable): DistrictOut => ({ id: d.id, title: d.title, isActive: bool(d.isActive), cityId: d.cityId, createdAt: d.createdAt, updatedAt: d.updatedAt });
+export const presentCountry = (c: CountryTable): CountryOut => ({
+  id: c.id,
+  title: c.title,
+  isActive: bool(c.isActive),
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt,
+});
+export const presentCity = (c: CityTable): CityOut => ({
+  id: c.id,
+  title: c.title,
+  isActive: bool(c.isActive),
+  countryId: c.countryId,
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt,
+});
+export const presentDistrict = (d: DistrictTable): DistrictOut => ({
+  id: d.id,
+  title: d.title,
+  isActive: bool(d.isActive),
+  cityId: d.cityId,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+});
 
 export function presentAggregate(amounts: Record<string, number>) {
   return Object.fromEntries(Object.entries(amounts).map(([k, v]) => [k, toMajor(v)]));

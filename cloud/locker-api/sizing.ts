@@ -20,32 +20,48 @@ export const SizeAvailability = z.object({
   size: CellSize,
   cells: count('active cells of this size'),
   free: count('active cells of this size holding no parcel'),
-  promised: count('cells of this size held for pending sized orders (an order takes its own size, or the next larger when those are all held)'),
-  available: count('free (times the overbooking ratio) - promised, never below 0: what new sized orders may still take'),
-  inner: z.object({
-    lengthMm: z.int(),
-    widthMm: z.int(),
-    heightMm: z.int(),
-    maxWeightKg: z.number(),
-  }).meta({ description: 'inner dimensions and the heaviest parcel a cell of this size takes at this locker' }),
+  promised: count(
+    'cells of this size held for pending sized orders (an order takes its own size, or the next larger when those are all held)',
+  ),
+  available: count(
+    'free (times the overbooking ratio) - promised, never below 0: what new sized orders may still take',
+  ),
+  inner: z
+    .object({
+      lengthMm: z.int(),
+      widthMm: z.int(),
+      heightMm: z.int(),
+      maxWeightKg: z.number(),
+    })
+    .meta({ description: 'inner dimensions and the heaviest parcel a cell of this size takes at this locker' }),
 });
 
-export const Availability = z.object({
-  postomatId: z.string(),
-  at: isoTime().meta({ description: 'when these counts were read (live, not cached)' }),
-  sizes: z.array(SizeAvailability).meta({ description: 'every size, smallest first (S, M, L, XL)' }),
-}).meta({ id: 'Availability' });
+export const Availability = z
+  .object({
+    postomatId: z.string(),
+    at: isoTime().meta({ description: 'when these counts were read (live, not cached)' }),
+    sizes: z.array(SizeAvailability).meta({ description: 'every size, smallest first (S, M, L, XL)' }),
+  })
+  .meta({ id: 'Availability' });
 
 export function sizingRoutes(r: Routes, deps: AppDeps): void {
-  r.get('/postomat/:id/availability', route({ params: IdParams, response: Availability }, async ({ params }) => {
-    const db = deps.db;
-    const p = await db.selectFrom('postomat').select('id').where('id', '=', params.id).where('isActive', '=', 1).executeTakeFirst();
-    if (!p) throw new DomainError('POSTOMAT_NOT_FOUND');
-    const now = deps.clock.now();
-    const [capacity, specs] = await Promise.all([capacityAt(db, p.id, now), sizeSpecsAt(db, p.id)]);
-    const sizes = availabilityOf(capacity, deps.config.overbookingRatio).map((a) => ({ ...a, inner: specs[a.size] }));
-    return { postomatId: p.id, at: now.toISOString(), sizes };
-  }));
+  r.get(
+    '/postomat/:id/availability',
+    route({ params: IdParams, response: Availability }, async ({ params }) => {
+      const db = deps.db;
+      const p = await db
+        .selectFrom('postomat')
+        .select('id')
+        .where('id', '=', params.id)
+        .where('isActive', '=', 1)
+        .executeTakeFirst();
+      if (!p) throw new DomainError('POSTOMAT_NOT_FOUND');
+      const now = deps.clock.now();
+      const [capacity, specs] = await Promise.all([capacityAt(db, p.id, now), sizeSpecsAt(db, p.id)]);
+      const sizes = availabilityOf(capacity, deps.config.overbookingRatio).map((a) => ({ ...a, inner: specs[a.size] }));
+      return { postomatId: p.id, at: now.toISOString(), sizes };
+    }),
+  );
 }
 
 /** A `reserveUntil` in the past or too far ahead is the request's fault: 400 in the spec's validation shape. */

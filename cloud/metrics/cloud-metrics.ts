@@ -35,17 +35,48 @@ export class CloudMetrics {
     // delay is sampled every 100 ms, not every 10: the 10 ms timer alone was half an idle cloud's
     // CPU (0.6% of a core → 0.27%), and a scrape every 15 s still reads 150 samples.
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 100 });
-    this.httpRequests = new Counter({ name: `${METRIC_PREFIX}http_requests_total`, help: 'HTTP requests answered, by route pattern and status', labelNames: ['method', 'route', 'status'], registers });
+    this.httpRequests = new Counter({
+      name: `${METRIC_PREFIX}http_requests_total`,
+      help: 'HTTP requests answered, by route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
     this.httpDuration = new Histogram({
-      name: `${METRIC_PREFIX}http_request_duration_seconds`, help: 'Time from the request to its answer being sent, by route pattern and status', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers,
+      name: `${METRIC_PREFIX}http_request_duration_seconds`,
+      help: 'Time from the request to its answer being sent, by route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: LATENCY_BUCKETS,
+      registers,
     });
-    this.queryDuration = new Histogram({ name: `${METRIC_PREFIX}db_query_duration_seconds`, help: 'Time of each database statement', buckets: LATENCY_BUCKETS, registers });
-    this.deliveries = new Counter({ name: `${METRIC_PREFIX}deliveries_total`, help: 'Outbound events (company notifications, webhooks, SMS) delivered by this instance, by kind and outcome', labelNames: ['kind', 'outcome'], registers });
+    this.queryDuration = new Histogram({
+      name: `${METRIC_PREFIX}db_query_duration_seconds`,
+      help: 'Time of each database statement',
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.deliveries = new Counter({
+      name: `${METRIC_PREFIX}deliveries_total`,
+      help: 'Outbound events (company notifications, webhooks, SMS) delivered by this instance, by kind and outcome',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    });
     this.lockerEvents = new Counter({
-      name: `${METRIC_PREFIX}locker_events_total`, help: 'Locker events handled by this instance: APPLIED, STORED, REJECTED, FAILED (recorded); DUPLICATE (seen before), DEFERRED (left for the agent to resend), INVALID (did not parse)', labelNames: ['outcome'], registers,
+      name: `${METRIC_PREFIX}locker_events_total`,
+      help: 'Locker events handled by this instance: APPLIED, STORED, REJECTED, FAILED (recorded); DUPLICATE (seen before), DEFERRED (left for the agent to resend), INVALID (did not parse)',
+      labelNames: ['outcome'],
+      registers,
     });
-    this.syncLag = new Histogram({ name: `${METRIC_PREFIX}sync_lag_seconds`, help: 'Time from a change to a locker\'s orders being committed (or heard of from another instance) to its delta being published by this instance', buckets: LAG_BUCKETS, registers });
-    this.syncPublished = new Counter({ name: `${METRIC_PREFIX}sync_published_total`, help: 'Sync deltas published to lockers by this instance', registers });
+    this.syncLag = new Histogram({
+      name: `${METRIC_PREFIX}sync_lag_seconds`,
+      help: "Time from a change to a locker's orders being committed (or heard of from another instance) to its delta being published by this instance",
+      buckets: LAG_BUCKETS,
+      registers,
+    });
+    this.syncPublished = new Counter({
+      name: `${METRIC_PREFIX}sync_published_total`,
+      help: 'Sync deltas published to lockers by this instance',
+      registers,
+    });
   }
 
   delivered(kind: EventKind, outcome: EventState): void {
@@ -60,8 +91,21 @@ export class CloudMetrics {
    * A gauge whose value is read when scraped. The hook for gauges fed from elsewhere, such as
    * the fleet health the agents report (fleet-gauges.ts).
    */
-  gauge<L extends string>(name: string, help: string, labelNames: L[], collect: (g: Gauge<L>) => void | Promise<void>): Gauge<L> {
-    return new Gauge<L>({ name: `${METRIC_PREFIX}${name}`, help, labelNames, registers: [this.registry], async collect() { await collect(this); } });
+  gauge<L extends string>(
+    name: string,
+    help: string,
+    labelNames: L[],
+    collect: (g: Gauge<L>) => void | Promise<void>,
+  ): Gauge<L> {
+    return new Gauge<L>({
+      name: `${METRIC_PREFIX}${name}`,
+      help,
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        await collect(this);
+      },
+    });
   }
 
   /** The text exposition and its content type. */

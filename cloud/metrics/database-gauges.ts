@@ -28,39 +28,80 @@ async function read(db: Db): Promise<Snapshot> {
     .where('state', 'in', ['PENDING', 'SENDING'])
     .groupBy('kind')
     .execute();
-  const commands = await db.selectFrom('locker_command').select(['state', sql<number>`count(*)`.as('n')]).where('state', 'in', ['PENDING', 'SENT']).groupBy('state').execute();
-  const online = await db.selectFrom('locker_link').select(sql<number>`count(*)`.as('n')).where('online', '=', 1).executeTakeFirst();
-  return { outbox: outbox.map((r) => ({ kind: r.kind, n: Number(r.n), oldest: r.oldest })), commands: commands.map((r) => ({ state: r.state, n: Number(r.n) })), lockersOnline: Number(online?.n ?? 0) };
+  const commands = await db
+    .selectFrom('locker_command')
+    .select(['state', sql<number>`count(*)`.as('n')])
+    .where('state', 'in', ['PENDING', 'SENT'])
+    .groupBy('state')
+    .execute();
+  const online = await db
+    .selectFrom('locker_link')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('online', '=', 1)
+    .executeTakeFirst();
+  return {
+    outbox: outbox.map((r) => ({ kind: r.kind, n: Number(r.n), oldest: r.oldest })),
+    commands: commands.map((r) => ({ state: r.state, n: Number(r.n) })),
+    lockersOnline: Number(online?.n ?? 0),
+  };
 }
 
 export function registerDatabaseGauges(metrics: CloudMetrics, storage: Storage, clock: Clock): void {
   const snapshot = sharedRead(() => read(storage.db), FRESH_MS, GAUGE_TIMEOUT_MS);
-  metrics.gauge('outbox_backlog', 'Outbound events waiting to be sent or being sent (PENDING, SENDING), by kind', ['kind'], async (g) => {
-    const s = await snapshot();
-    g.reset();
-    for (const r of s?.outbox ?? []) g.set({ kind: r.kind }, r.n);
-  });
-  metrics.gauge('outbox_oldest_pending_age_seconds', 'Age of the oldest outbound event not yet sent (0 when none waits)', [], async (g) => {
-    const s = await snapshot();
-    if (!s) return;
-    const oldest = s.outbox.map((r) => r.oldest).filter((t): t is string => !!t).sort()[0];
-    g.set(oldest ? Math.max(0, (clock.now().getTime() - Date.parse(oldest)) / 1000) : 0);
-  });
-  metrics.gauge('commands_pending', 'Staff commands for lockers not yet answered: PENDING (not sent yet), SENT (waiting for the agent)', ['state'], async (g) => {
-    const s = await snapshot();
-    if (!s) return;
-    g.set({ state: 'PENDING' }, s.commands.find((c) => c.state === 'PENDING')?.n ?? 0);
-    g.set({ state: 'SENT' }, s.commands.find((c) => c.state === 'SENT')?.n ?? 0);
-  });
-  metrics.gauge('lockers_connected', 'Lockers whose agent last said it is online (its connection message or Last Will)', [], async (g) => {
-    const s = await snapshot();
-    if (s) g.set(s.lockersOnline);
-  });
-  metrics.gauge('db_pool_connections', 'PostgreSQL pool connections of this instance: total, idle, and requests waiting for one', ['state'], (g) => {
-    const p = storage.pool();
-    if (!p) return;
-    g.set({ state: 'total' }, p.total);
-    g.set({ state: 'idle' }, p.idle);
-    g.set({ state: 'waiting' }, p.waiting);
-  });
+  metrics.gauge(
+    'outbox_backlog',
+    'Outbound events waiting to be sent or being sent (PENDING, SENDING), by kind',
+    ['kind'],
+    async (g) => {
+      const s = await snapshot();
+      g.reset();
+      for (const r of s?.outbox ?? []) g.set({ kind: r.kind }, r.n);
+    },
+  );
+  metrics.gauge(
+    'outbox_oldest_pending_age_seconds',
+    'Age of the oldest outbound event not yet sent (0 when none waits)',
+    [],
+    async (g) => {
+      const s = await snapshot();
+      if (!s) return;
+      const oldest = s.outbox
+        .map((r) => r.oldest)
+        .filter((t): t is string => !!t)
+        .sort()[0];
+      g.set(oldest ? Math.max(0, (clock.now().getTime() - Date.parse(oldest)) / 1000) : 0);
+    },
+  );
+  metrics.gauge(
+    'commands_pending',
+    'Staff commands for lockers not yet answered: PENDING (not sent yet), SENT (waiting for the agent)',
+    ['state'],
+    async (g) => {
+      const s = await snapshot();
+      if (!s) return;
+      g.set({ state: 'PENDING' }, s.commands.find((c) => c.state === 'PENDING')?.n ?? 0);
+      g.set({ state: 'SENT' }, s.commands.find((c) => c.state === 'SENT')?.n ?? 0);
+    },
+  );
+  metrics.gauge(
+    'lockers_connected',
+    'Lockers whose agent last said it is online (its connection message or Last Will)',
+    [],
+    async (g) => {
+      const s = await snapshot();
+      if (s) g.set(s.lockersOnline);
+    },
+  );
+  metrics.gauge(
+    'db_pool_connections',
+    'PostgreSQL pool connections of this instance: total, idle, and requests waiting for one',
+    ['state'],
+    (g) => {
+      const p = storage.pool();
+      if (!p) return;
+      g.set({ state: 'total' }, p.total);
+      g.set({ state: 'idle' }, p.idle);
+      g.set({ state: 'waiting' }, p.waiting);
+    },
+  );
 }

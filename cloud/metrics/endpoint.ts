@@ -44,7 +44,12 @@ export interface MetricsListener {
  * The loopback listener. A port already taken (another instance on the same machine left its
  * METRICS_PORT as the default) is a warning, not a failed start: orders matter more than numbers.
  */
-export async function startMetricsListener(metrics: CloudMetrics, host: string, port: number, logger: Logger): Promise<MetricsListener | undefined> {
+export async function startMetricsListener(
+  metrics: CloudMetrics,
+  host: string,
+  port: number,
+  logger: Logger,
+): Promise<MetricsListener | undefined> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'GET' || path !== '/metrics') {
@@ -60,7 +65,11 @@ export async function startMetricsListener(metrics: CloudMetrics, host: string, 
   server.requestTimeout = 10_000;
   const listening = await new Promise<boolean>((resolve) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
-      logger.warn('metrics listener not started: set METRICS_PORT to a free port (or off)', { host, port, err: err.code ?? err.message });
+      logger.warn('metrics listener not started: set METRICS_PORT to a free port (or off)', {
+        host,
+        port,
+        err: err.code ?? err.message,
+      });
       resolve(false);
     });
     server.listen(port, host, () => resolve(true));
@@ -70,9 +79,10 @@ export async function startMetricsListener(metrics: CloudMetrics, host: string, 
   const shownHost = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
   return {
     url: `http://${shownHost}:${bound.port}/metrics`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

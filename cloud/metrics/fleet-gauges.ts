@@ -23,8 +23,24 @@ export function registerFleetGauges(metrics: CloudMetrics, db: Db): void {
       if (rs) g.set(rs.reduce((n, r) => n + of(r), 0));
     });
   sum('fleet_lockers_reporting_health', 'Lockers whose agent has reported its health', () => 1);
-  sum('fleet_lockers_with_silent_board', 'Lockers with at least one board that did not answer at its last report', (r) => (r.boardsOffline > 0 ? 1 : 0));
-  sum('fleet_board_timeouts', "Bus timeouts since each agent started, summed over the fleet (a counter per agent, reset when it restarts)", (r) => r.boardTimeouts);
-  sum('fleet_board_checksum_errors', 'Frames with a bad checksum since each agent started, summed over the fleet', (r) => r.boardChecksumErrors);
-  sum('fleet_agent_outbox_events', "Events waiting in the agents' outboxes for the cloud's acknowledgement", (r) => r.outboxSize);
+  sum(
+    'fleet_lockers_with_silent_board',
+    'Lockers with at least one board that did not answer at its last report',
+    (r) => (r.boardsOffline > 0 ? 1 : 0),
+  );
+  sum(
+    'fleet_board_timeouts',
+    'Bus timeouts since each agent started, summed over the fleet (a counter per agent, reset when it restarts)',
+    (r) => r.boardTimeouts,
+  );
+  sum(
+    'fleet_board_checksum_errors',
+    'Frames with a bad checksum since each agent started, summed over the fleet',
+    (r) => r.boardChecksumErrors,
+  );
+  sum(
+    'fleet_agent_outbox_events',
+    "Events waiting in the agents' outboxes for the cloud's acknowledgement",
+    (r) => r.outboxSize,
+  );
 }

@@ -10,7 +10,8 @@ import type { CloudMetrics } from './cloud-metrics.ts';
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 
 /** The pattern of the route handling `req`, as metrics and logs name it. */
-export const routePattern = (req: Request): string | undefined => (req.route ? `${req.baseUrl}${String(req.route.path)}` : undefined);
+export const routePattern = (req: Request): string | undefined =>
+  req.route ? `${req.baseUrl}${String(req.route.path)}` : undefined;
 
 /** Called by a route's handler: notes its pattern for the metrics. */
 export function noteRoute(req: Request, res: Response): void {

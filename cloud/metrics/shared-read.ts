@@ -4,7 +4,11 @@
  * fails, or takes longer than `timeoutMs`, answers undefined and leaves the gauges unset
  * rather than holding the scrape.
  */
-export function sharedRead<T>(read: () => Promise<T>, freshMs: number, timeoutMs?: number): () => Promise<T | undefined> {
+export function sharedRead<T>(
+  read: () => Promise<T>,
+  freshMs: number,
+  timeoutMs?: number,
+): () => Promise<T | undefined> {
   let last: { at: number; answer: Promise<T | undefined> } | undefined;
   return () => {
     const now = Date.now();

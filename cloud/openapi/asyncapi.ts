@@ -6,7 +6,19 @@
  */
 import type { z } from 'zod';
 import {
-  AckMessage, CellsMessage, CommandMessage, ConnectionMessage, CONTRACT_VERSION, HealthMessage, LockerEvent, MQTT_LIMITS, ResponseMessage, SelfTestMessage, SyncMessage, TOPIC_ROOT, type TopicName,
+  AckMessage,
+  CellsMessage,
+  CommandMessage,
+  ConnectionMessage,
+  CONTRACT_VERSION,
+  HealthMessage,
+  LockerEvent,
+  MQTT_LIMITS,
+  ResponseMessage,
+  SelfTestMessage,
+  SyncMessage,
+  TOPIC_ROOT,
+  type TopicName,
 } from '../../shared/mqtt/index.ts';
 import { AGENT_PUBLISHES, AGENT_SUBSCRIBES } from '../sync/acl.ts';
 import { SchemaTable, type JsonSchema } from './json-schema.ts';
@@ -24,30 +36,51 @@ interface TopicDoc {
 export const MQTT_TOPICS: Record<TopicName, TopicDoc> = {
   connection: {
     payload: ConnectionMessage,
-    example: { v: CONTRACT_VERSION, online: true, agentVersion: '1.4.0', syncVersion: 17, at: '2026-01-15T09:30:00.000Z' },
+    example: {
+      v: CONTRACT_VERSION,
+      online: true,
+      agentVersion: '1.4.0',
+      syncVersion: 17,
+      at: '2026-01-15T09:30:00.000Z',
+    },
     retain: true,
     summary: 'The agent announces itself',
-    description: 'Retained. Published on every connect with `online: true` and the `syncVersion` the agent holds (the cloud answers on `sync` with what changed after it, or a full snapshot); ' +
+    description:
+      'Retained. Published on every connect with `online: true` and the `syncVersion` the agent holds (the cloud answers on `sync` with what changed after it, or a full snapshot); ' +
       'also the Last Will (`online: false`), and published with `online: false` on a clean stop.',
   },
   cells: {
     payload: CellsMessage,
-    example: { v: CONTRACT_VERSION, at: '2026-01-15T09:30:00.000Z', cells: [
-      { cellId: '1', size: 'S', lockClosed: true, parcelPresent: true, state: 'OK' },
-      { cellId: '2', size: 'M', lockClosed: null, parcelPresent: null, state: 'UNKNOWN' },
-    ] },
+    example: {
+      v: CONTRACT_VERSION,
+      at: '2026-01-15T09:30:00.000Z',
+      cells: [
+        { cellId: '1', size: 'S', lockClosed: true, parcelPresent: true, state: 'OK' },
+        { cellId: '2', size: 'M', lockClosed: null, parcelPresent: null, state: 'UNKNOWN' },
+      ],
+    },
     retain: true,
     summary: 'State of every cell',
-    description: 'Retained, on change: per cell the lock (`lockClosed`), the parcel sensor (`parcelPresent`), both null while the board does not answer (never guess "closed"), and `state`.',
+    description:
+      'Retained, on change: per cell the lock (`lockClosed`), the parcel sensor (`parcelPresent`), both null while the board does not answer (never guess "closed"), and `state`.',
   },
   events: {
     payload: LockerEvent,
-    example: { v: CONTRACT_VERSION, eventId: 'ev_k3j9x2', seq: 42, type: 'PLACED', orderId: 'eust1om0tgp5eb6sszp1pqq5', cellId: '1', at: '2026-01-15T09:31:12.000Z' },
+    example: {
+      v: CONTRACT_VERSION,
+      eventId: 'ev_k3j9x2',
+      seq: 42,
+      type: 'PLACED',
+      orderId: 'eust1om0tgp5eb6sszp1pqq5',
+      cellId: '1',
+      at: '2026-01-15T09:31:12.000Z',
+    },
     retain: false,
     summary: 'Something happened at the locker',
-    description: 'PLACED (DOWN code, parcel in a cell: the order becomes DELIVERED), PICKED_UP (UP code: COMPLETED), SUBTRACTED, CODE_REJECTED, LOCKOUT, DOOR_LEFT_OPEN, CELL_FAULT, TAMPER (a door read open that no command opened). ' +
+    description:
+      'PLACED (DOWN code, parcel in a cell: the order becomes DELIVERED), PICKED_UP (UP code: COMPLETED), SUBTRACTED, CODE_REJECTED, LOCKOUT, DOOR_LEFT_OPEN, CELL_FAULT, TAMPER (a door read open that no command opened). ' +
       'The agent keeps each event in its own outbox and republishes it until the cloud acknowledges its `eventId` on `acks`; the cloud applies an event once per `eventId`, ' +
-      '`seq` orders one locker\'s events, and an event about an order of another locker is refused.',
+      "`seq` orders one locker's events, and an event about an order of another locker is refused.",
   },
   responses: {
     payload: ResponseMessage,
@@ -61,44 +94,80 @@ export const MQTT_TOPICS: Record<TopicName, TopicDoc> = {
     example: { v: CONTRACT_VERSION, eventId: 'ev_k3j9x2' },
     retain: false,
     summary: 'The cloud committed an event',
-    description: 'Once the event is committed in the cloud\'s database; the agent then drops it from its outbox.',
+    description: "Once the event is committed in the cloud's database; the agent then drops it from its outbox.",
   },
   health: {
     payload: HealthMessage,
-    example: { v: CONTRACT_VERSION, at: '2026-01-15T09:30:00.000Z', agentVersion: '1.4.0', uptimeSeconds: 86400, outboxSize: 0, storeBytes: 81920, boards: [
-      { board: 0, online: true, timeouts: 2, checksumErrors: 0, lastAnswerAt: '2026-01-15T09:29:59.000Z' },
-    ] },
+    example: {
+      v: CONTRACT_VERSION,
+      at: '2026-01-15T09:30:00.000Z',
+      agentVersion: '1.4.0',
+      uptimeSeconds: 86400,
+      outboxSize: 0,
+      storeBytes: 81920,
+      boards: [{ board: 0, online: true, timeouts: 2, checksumErrors: 0, lastAnswerAt: '2026-01-15T09:29:59.000Z' }],
+    },
     retain: true,
     summary: "The agent's health",
-    description: 'Retained. On connect, every `cloud.healthIntervalMs` of the agent config (60 s) and at once when a board stops or starts answering: per board whether it answers, ' +
+    description:
+      'Retained. On connect, every `cloud.healthIntervalMs` of the agent config (60 s) and at once when a board stops or starts answering: per board whether it answers, ' +
       'its timeouts and checksum errors since the agent started, and the outbox and store sizes. A board that stays silent raises a BOARD_SILENT alarm in the cloud.',
   },
   selftest: {
     payload: SelfTestMessage,
-    example: { v: CONTRACT_VERSION, at: '2026-01-15T09:40:00.000Z', agentVersion: '1.4.0', all: false, results: [
-      { cellId: '1', board: 0, lock: 1, outcome: 'OK' },
-      { cellId: '2', board: 0, lock: 2, outcome: 'JAMMED', detail: 'the hook never read open' },
-    ] },
+    example: {
+      v: CONTRACT_VERSION,
+      at: '2026-01-15T09:40:00.000Z',
+      agentVersion: '1.4.0',
+      all: false,
+      results: [
+        { cellId: '1', board: 0, lock: 1, outcome: 'OK' },
+        { cellId: '2', board: 0, lock: 2, outcome: 'JAMMED', detail: 'the hook never read open' },
+      ],
+    },
     retain: true,
     summary: 'The last self-test',
-    description: 'Retained: the report of `agent self-test` (each cell OK, JAMMED, NO_ANSWER, SENSOR_STUCK or SKIPPED); the operator sees the last one with `locker status`.',
+    description:
+      'Retained: the report of `agent self-test` (each cell OK, JAMMED, NO_ANSWER, SENSOR_STUCK or SKIPPED); the operator sees the last one with `locker status`.',
   },
   sync: {
     payload: SyncMessage,
-    example: { v: CONTRACT_VERSION, version: 18, full: false, since: 17, removals: [], upserts: [
-      { orderId: 'eust1om0tgp5eb6sszp1pqq5', codes: { DOWN: '4821', UP: '9034', SUBTRACT: '1276' }, notPaidAmount: 15000, status: 'DELIVERED', cellId: '1' },
-    ] },
+    example: {
+      v: CONTRACT_VERSION,
+      version: 18,
+      full: false,
+      since: 17,
+      removals: [],
+      upserts: [
+        {
+          orderId: 'eust1om0tgp5eb6sszp1pqq5',
+          codes: { DOWN: '4821', UP: '9034', SUBTRACT: '1276' },
+          notPaidAmount: 15000,
+          status: 'DELIVERED',
+          cellId: '1',
+        },
+      ],
+    },
     retain: false,
     summary: "The locker's orders",
-    description: 'Every order the locker must know, with its three codes, its unpaid remainder (minor units; the parcel is not handed out while it is above 0) and status. ' +
-      '`full: true` replaces the agent\'s store; otherwise a delta from version `since` to `version`: an agent holding less than `since` refuses it and publishes `connection` again.',
+    description:
+      'Every order the locker must know, with its three codes, its unpaid remainder (minor units; the parcel is not handed out while it is above 0) and status. ' +
+      "`full: true` replaces the agent's store; otherwise a delta from version `since` to `version`: an agent holding less than `since` refuses it and publishes `connection` again.",
   },
   commands: {
     payload: CommandMessage,
-    example: { v: CONTRACT_VERSION, commandId: 'cmd_7hq2', type: 'OPEN_CELL', cellId: '1', orderId: 'eust1om0tgp5eb6sszp1pqq5', expiresAt: '2026-01-15T09:45:00.000Z' },
+    example: {
+      v: CONTRACT_VERSION,
+      commandId: 'cmd_7hq2',
+      type: 'OPEN_CELL',
+      cellId: '1',
+      orderId: 'eust1om0tgp5eb6sszp1pqq5',
+      expiresAt: '2026-01-15T09:45:00.000Z',
+    },
     retain: false,
     summary: 'Staff commands',
-    description: 'OPEN_CELL (staff subtraction: open the order\'s cell; refused after `expiresAt`) and RESYNC (publish `connection` again). A redelivered `commandId` is executed only once.',
+    description:
+      "OPEN_CELL (staff subtraction: open the order's cell; refused after `expiresAt`) and RESYNC (publish `connection` again). A redelivered `commandId` is executed only once.",
   },
 };
 
@@ -150,13 +219,18 @@ export function asyncApiDocument(): JsonSchema {
   }
   return {
     asyncapi: '3.1.0',
-    info: { title: 'Parcel-locker MQTT contract (cloud ⇄ locker agent)', version: CONTRACT_VERSION, description: INTRODUCTION },
+    info: {
+      title: 'Parcel-locker MQTT contract (cloud ⇄ locker agent)',
+      version: CONTRACT_VERSION,
+      description: INTRODUCTION,
+    },
     defaultContentType: 'application/json',
     servers: {
       embedded: {
         host: 'localhost:1883',
         protocol: 'mqtt',
-        description: "The cloud's embedded broker (`MQTT_PORT`, default 1883), or an external broker named by `MQTT_URL` with the same ACL.",
+        description:
+          "The cloud's embedded broker (`MQTT_PORT`, default 1883), or an external broker named by `MQTT_URL` with the same ACL.",
         security: [{ $ref: '#/components/securitySchemes/lockerCredentials' }],
       },
     },
@@ -166,7 +240,10 @@ export function asyncApiDocument(): JsonSchema {
       messages,
       ...(Object.keys(table.components).length ? { schemas: table.components } : {}),
       securitySchemes: {
-        lockerCredentials: { type: 'userPassword', description: 'username = the locker id; password = the secret the operator CLI issued for that locker' },
+        lockerCredentials: {
+          type: 'userPassword',
+          description: 'username = the locker id; password = the secret the operator CLI issued for that locker',
+        },
       },
     },
   };

@@ -5,13 +5,28 @@
  */
 import { z } from 'zod';
 
-export const ErrorBody = z.object({
-  statusCode: z.int(),
-  error: z.string().meta({ description: 'the HTTP reason phrase' }),
-  message: z.string().meta({ description: 'business errors carry their code here (e.g. ORDER_NOT_FOUND); validation errors list the failing fields' }),
-  code: z.string().optional().meta({ description: 'only on validation (FST_ERR_VALIDATION), rate-limit (RATE_LIMIT_EXCEEDED) and other technical errors' }),
-  requestId: z.string().optional().meta({ description: "the request's id (also in the `X-Request-Id` header): quote it to the operator, it is on every log line the request caused" }),
-}).meta({ id: 'ErrorBody', description: 'Every error: `{ statusCode, error, message[, code] }`, plus `requestId` (beside the spec\'s fields, which are unchanged).' });
+export const ErrorBody = z
+  .object({
+    statusCode: z.int(),
+    error: z.string().meta({ description: 'the HTTP reason phrase' }),
+    message: z.string().meta({
+      description:
+        'business errors carry their code here (e.g. ORDER_NOT_FOUND); validation errors list the failing fields',
+    }),
+    code: z.string().optional().meta({
+      description:
+        'only on validation (FST_ERR_VALIDATION), rate-limit (RATE_LIMIT_EXCEEDED) and other technical errors',
+    }),
+    requestId: z.string().optional().meta({
+      description:
+        "the request's id (also in the `X-Request-Id` header): quote it to the operator, it is on every log line the request caused",
+    }),
+  })
+  .meta({
+    id: 'ErrorBody',
+    description:
+      "Every error: `{ statusCode, error, message[, code] }`, plus `requestId` (beside the spec's fields, which are unchanged).",
+  });
 
 export interface ErrorRow {
   status: number;
@@ -22,12 +37,37 @@ export interface ErrorRow {
   when: string;
 }
 
-export const row = (status: number, message: string | undefined, when: string, code?: string): ErrorRow => ({ status, message, when, ...(code ? { code } : {}) });
+export const row = (status: number, message: string | undefined, when: string, code?: string): ErrorRow => ({
+  status,
+  message,
+  when,
+  ...(code ? { code } : {}),
+});
 
-export const VALIDATION = row(400, undefined, 'validation: a missing or malformed parameter, body field or id; `message` names the request part and field, e.g. `querystring/page must be >= 1`', 'FST_ERR_VALIDATION');
-export const BAD_JSON = row(400, "Body is not valid JSON but content-type is set to 'application/json'", 'the body is not JSON', 'FST_ERR_CTP_INVALID_JSON_BODY');
-export const BODY_TOO_LARGE = row(413, 'Request body is too large', 'the body is larger than 1 MB', 'FST_ERR_CTP_BODY_TOO_LARGE');
-export const RATE_LIMITED = row(429, 'Too Many Requests', 'request limit exceeded; retry after `Retry-After` seconds', 'RATE_LIMIT_EXCEEDED');
+export const VALIDATION = row(
+  400,
+  undefined,
+  'validation: a missing or malformed parameter, body field or id; `message` names the request part and field, e.g. `querystring/page must be >= 1`',
+  'FST_ERR_VALIDATION',
+);
+export const BAD_JSON = row(
+  400,
+  "Body is not valid JSON but content-type is set to 'application/json'",
+  'the body is not JSON',
+  'FST_ERR_CTP_INVALID_JSON_BODY',
+);
+export const BODY_TOO_LARGE = row(
+  413,
+  'Request body is too large',
+  'the body is larger than 1 MB',
+  'FST_ERR_CTP_BODY_TOO_LARGE',
+);
+export const RATE_LIMITED = row(
+  429,
+  'Too Many Requests',
+  'request limit exceeded; retry after `Retry-After` seconds',
+  'RATE_LIMIT_EXCEEDED',
+);
 
 /** Authentication of each family (the spec's Authentication part). */
 export const AUTH_ROWS = {

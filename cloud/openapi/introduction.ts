@@ -43,21 +43,50 @@ A failed marketplace \`POST /parcel/create\` may be retried with the same \`Idem
 `.trim();
 
 export const TAGS = [
-  { name: 'Locker orders', description: 'Orders of the Locker API and their codes. Authentication: `Authorization: Bearer <API_KEY>`.' },
+  {
+    name: 'Locker orders',
+    description: 'Orders of the Locker API and their codes. Authentication: `Authorization: Bearer <API_KEY>`.',
+  },
   { name: 'Lockers', description: 'Lockers and their free cells.' },
   { name: 'Directories', description: 'Countries, cities and districts (active records only in lists).' },
   { name: 'Public', description: 'No authentication; limited per client address.' },
   { name: 'Platform: sign-in', description: 'User tokens for the administrator endpoints.' },
   { name: 'Platform: API keys', description: "A company administrator's API keys (user token)." },
-  { name: 'Platform: webhooks', description: "A logistics company administrator's webhooks (user token). Their deliveries are in the Webhooks section." },
+  {
+    name: 'Platform: webhooks',
+    description:
+      "A logistics company administrator's webhooks (user token). Their deliveries are in the Webhooks section.",
+  },
   { name: 'Platform: clients', description: 'Recipients registered with a company (company API key).' },
   { name: 'Platform: companies', description: 'Logistics and courier companies (company API key).' },
-  { name: 'Platform: parcels and cargo', description: "Suppliers, parcels and cargo of the caller's clients (company API key)." },
-  { name: 'Platform: lockers', description: 'The Locker API through the platform, for companies the operator gave locker access. Every locker-side failure is a 502.' },
-  { name: 'Platform: marketplace', description: "A marketplace's pickup points, locker orders and parcels (marketplace API key)." },
-  { name: 'Sandbox', description: 'Only with `SANDBOX=true npm start`: act at the simulated lockers (place, collect, subtract, expire, cut the network) through the real path. A Locker API key, or a marketplace platform key for its parcels.' },
-  { name: 'Locker agents', description: "What a locker board's agent calls over HTTP (its orders and events go over MQTT: see the AsyncAPI document)." },
-  { name: 'Extensions', description: 'Beyond the spec, additive (docs/integrators.md): changes after creation, webhook subscriptions with signatures, retries and replay. A request that uses none of them gets the spec\'s answer.' },
+  {
+    name: 'Platform: parcels and cargo',
+    description: "Suppliers, parcels and cargo of the caller's clients (company API key).",
+  },
+  {
+    name: 'Platform: lockers',
+    description:
+      'The Locker API through the platform, for companies the operator gave locker access. Every locker-side failure is a 502.',
+  },
+  {
+    name: 'Platform: marketplace',
+    description: "A marketplace's pickup points, locker orders and parcels (marketplace API key).",
+  },
+  {
+    name: 'Sandbox',
+    description:
+      'Only with `SANDBOX=true npm start`: act at the simulated lockers (place, collect, subtract, expire, cut the network) through the real path. A Locker API key, or a marketplace platform key for its parcels.',
+  },
+  {
+    name: 'Locker agents',
+    description:
+      "What a locker board's agent calls over HTTP (its orders and events go over MQTT: see the AsyncAPI document).",
+  },
+  {
+    name: 'Extensions',
+    description:
+      "Beyond the spec, additive (docs/integrators.md): changes after creation, webhook subscriptions with signatures, retries and replay. A request that uses none of them gets the spec's answer.",
+  },
   { name: 'Outbound events', description: 'What the service POSTs to your URLs.' },
   { name: 'Service', description: 'Health and this documentation.' },
 ];

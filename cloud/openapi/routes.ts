@@ -33,7 +33,8 @@ const PAGE = `<!DOCTYPE html>
  * policy keeps the browser from fetching (Redoc hides a logo that fails). Redoc styles inline and
  * runs its search in a worker from a blob.
  */
-const PAGE_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+const PAGE_POLICY =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 export function mountContractDocs(app: Express): void {
   // Built on first request, when every route of the app is registered; the app never changes after.
@@ -41,20 +42,32 @@ export function mountContractDocs(app: Express): void {
   let openApi: string | undefined;
   let asyncApi: string | undefined;
   let redoc: Buffer | undefined;
-  app.get(OPENAPI_PATH, route({}, ({ res }) => {
-    openApi ??= JSON.stringify(openApiDocument(routeTable(app)));
-    res.type('application/json').send(openApi);
-  }));
-  app.get(ASYNCAPI_PATH, route({}, ({ res }) => {
-    asyncApi ??= JSON.stringify(asyncApiDocument());
-    res.type('application/json').send(asyncApi);
-  }));
-  app.get(DOCS_PATH, route({}, ({ res }) => {
-    res.type('text/html').set({ 'Cache-Control': 'no-cache', 'Content-Security-Policy': PAGE_POLICY }).send(PAGE);
-  }));
-  app.get(REDOC_SCRIPT_PATH, route({}, async ({ res }) => {
-    // About 1 MB, read once: the page is for people, not a hot path.
-    redoc ??= await fs.promises.readFile(REDOC_BUNDLE);
-    res.type('text/javascript').set('Cache-Control', 'public, max-age=3600').send(redoc);
-  }));
+  app.get(
+    OPENAPI_PATH,
+    route({}, ({ res }) => {
+      openApi ??= JSON.stringify(openApiDocument(routeTable(app)));
+      res.type('application/json').send(openApi);
+    }),
+  );
+  app.get(
+    ASYNCAPI_PATH,
+    route({}, ({ res }) => {
+      asyncApi ??= JSON.stringify(asyncApiDocument());
+      res.type('application/json').send(asyncApi);
+    }),
+  );
+  app.get(
+    DOCS_PATH,
+    route({}, ({ res }) => {
+      res.type('text/html').set({ 'Cache-Control': 'no-cache', 'Content-Security-Policy': PAGE_POLICY }).send(PAGE);
+    }),
+  );
+  app.get(
+    REDOC_SCRIPT_PATH,
+    route({}, async ({ res }) => {
+      // About 1 MB, read once: the page is for people, not a hot path.
+      redoc ??= await fs.promises.readFile(REDOC_BUNDLE);
+      res.type('text/javascript').set('Cache-Control', 'public, max-age=3600').send(redoc);
+    }),
+  );
 }

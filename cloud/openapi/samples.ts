@@ -11,11 +11,25 @@ const KNOWN: Record<string, string> = { postomatId: '$LOCKER' };
  * `body`: an example body (used as it is), or the body's JSON Schema (an example is made of its
  * required fields). `headers`: required ones are added with a `<name>` to fill in.
  */
-export function curlSample(method: string, path: string, auth: string, body?: unknown, headers: Array<{ name: string; required: boolean }> = []): string {
+export function curlSample(
+  method: string,
+  path: string,
+  auth: string,
+  body?: unknown,
+  headers: Array<{ name: string; required: boolean }> = [],
+): string {
   const url = `$URL${path.replace(/\{(\w+)\}/g, (_m, name: string) => KNOWN[name] ?? `<${name}>`)}`;
-  const parts = ['curl -s', method === 'GET' ? '' : `-X ${method}`, auth, ...headers.filter((h) => h.required).map((h) => `-H '${h.name}: <${h.name.toLowerCase()}>'`)];
+  const parts = [
+    'curl -s',
+    method === 'GET' ? '' : `-X ${method}`,
+    auth,
+    ...headers.filter((h) => h.required).map((h) => `-H '${h.name}: <${h.name.toLowerCase()}>'`),
+  ];
   // Double quotes, so that $LOCKER in the body expands as the banner's own sample does.
-  if (body) parts.push(`-H 'Content-Type: application/json' -d "${shellQuoted(JSON.stringify(isSchema(body) ? exampleOf(body) : body))}"`);
+  if (body)
+    parts.push(
+      `-H 'Content-Type: application/json' -d "${shellQuoted(JSON.stringify(isSchema(body) ? exampleOf(body) : body))}"`,
+    );
   parts.push(`"${url}"`);
   return parts.filter(Boolean).join(' ');
 }
@@ -23,7 +37,8 @@ export function curlSample(method: string, path: string, auth: string, body?: un
 /** Text inside a double-quoted shell word: backslashes and quotes escaped, `$VARIABLES` left to expand. */
 const shellQuoted = (text: string) => text.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('`', '\\`');
 
-const isSchema = (v: unknown): v is JsonSchema => !!v && typeof v === 'object' && (v as JsonSchema).type === 'object' && 'properties' in (v as JsonSchema);
+const isSchema = (v: unknown): v is JsonSchema =>
+  !!v && typeof v === 'object' && (v as JsonSchema).type === 'object' && 'properties' in (v as JsonSchema);
 
 /** A body with the required fields, each from its schema's example, enum or type. */
 function exampleOf(schema: JsonSchema): unknown {
@@ -36,11 +51,17 @@ function exampleOf(schema: JsonSchema): unknown {
       const required = (schema.required ?? []) as string[];
       return Object.fromEntries(required.map((k) => [k, KNOWN[k] ?? exampleOf(props[k] ?? {})]));
     }
-    case 'array': return [];
-    case 'boolean': return false;
-    case 'integer': return typeof schema.minimum === 'number' ? schema.minimum : 1;
-    case 'number': return typeof schema.minimum === 'number' ? schema.minimum : 1;
-    case 'string': return typeof schema.pattern === 'string' && schema.pattern.includes('\\+') ? '+996555123456' : 'text';
-    default: return null;
+    case 'array':
+      return [];
+    case 'boolean':
+      return false;
+    case 'integer':
+      return typeof schema.minimum === 'number' ? schema.minimum : 1;
+    case 'number':
+      return typeof schema.minimum === 'number' ? schema.minimum : 1;
+    case 'string':
+      return typeof schema.pattern === 'string' && schema.pattern.includes('\\+') ? '+996555123456' : 'text';
+    default:
+      return null;
   }
 }

@@ -12,7 +12,10 @@ import { MissingRecord, OperatorError, type Command } from './command.ts';
 import { ALL_COMMANDS } from './commands/index.ts';
 import { parseCommandLine } from './argv.ts';
 
-export function findCommand(words: string[], commands: Command[] = ALL_COMMANDS): { command?: Command; rest: string[] } {
+export function findCommand(
+  words: string[],
+  commands: Command[] = ALL_COMMANDS,
+): { command?: Command; rest: string[] } {
   for (let n = Math.min(3, words.length); n > 0; n--) {
     const name = words.slice(0, n).join(' ');
     const command = commands.find((c) => c.name === name);
@@ -37,7 +40,11 @@ export function helpText(commands: Command[] = ALL_COMMANDS): string {
 }
 
 function commandHelp(c: Command): string {
-  return [`npm run operator -- ${c.name} [flags] [--json]`, `  ${c.summary}`, ...(c.usage ?? []).map((u) => `  ${u}`)].join('\n');
+  return [
+    `npm run operator -- ${c.name} [flags] [--json]`,
+    `  ${c.summary}`,
+    ...(c.usage ?? []).map((u) => `  ${u}`),
+  ].join('\n');
 }
 
 export interface RunResult {
@@ -47,7 +54,11 @@ export interface RunResult {
 }
 
 /** Runs one command line; used by the CLI entry and by tests (no process.exit inside). */
-export async function runOperator(argv: string[], env: NodeJS.ProcessEnv = process.env, storage?: Storage): Promise<RunResult> {
+export async function runOperator(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  storage?: Storage,
+): Promise<RunResult> {
   const { words, flags: allFlags, error } = parseCommandLine(argv);
   const { json, help, ...flags } = allFlags;
   if (words.length === 0 || words[0] === 'help' || help !== undefined) {
@@ -55,14 +66,24 @@ export async function runOperator(argv: string[], env: NodeJS.ProcessEnv = proce
     return { code: 0, stdout: `${command ? commandHelp(command) : helpText()}\n`, stderr: '' };
   }
   const { command, rest } = findCommand(words);
-  if (!command) return { code: 2, stdout: '', stderr: `error: unknown command "${words.join(' ')}"\n\n${helpText()}\n` };
-  if (rest.length) return { code: 2, stdout: '', stderr: `error: unexpected argument "${rest[0]}" (flags are written --name value)\n` };
+  if (!command)
+    return { code: 2, stdout: '', stderr: `error: unknown command "${words.join(' ')}"\n\n${helpText()}\n` };
+  if (rest.length)
+    return {
+      code: 2,
+      stdout: '',
+      stderr: `error: unexpected argument "${rest[0]}" (flags are written --name value)\n`,
+    };
   if (error) return { code: 2, stdout: '', stderr: `error: ${error}\n` };
 
   const checked = command.flags.safeParse(flags);
   if (!checked.success) {
     const lines = checked.error.issues.flatMap((i) => describeIssue(i, flags, command.name));
-    return { code: 2, stdout: '', stderr: `error: invalid flags for "${command.name}":\n${lines.join('\n')}\n\n${commandHelp(command)}\n` };
+    return {
+      code: 2,
+      stdout: '',
+      stderr: `error: invalid flags for "${command.name}":\n${lines.join('\n')}\n\n${commandHelp(command)}\n`,
+    };
   }
 
   let stderr = '';
@@ -72,11 +93,22 @@ export async function runOperator(argv: string[], env: NodeJS.ProcessEnv = proce
   const where = own ? databaseNamed(url, !env.DATABASE_URL) : db.describe;
   try {
     const result = await command.run(
-      { db: db.db, uow: createUnitOfWork(db.db, db.changes), dialect: db.dialect, clock: systemClock, progress: (line) => { stderr += `${line}\n`; if (own) process.stderr.write(`${line}\n`); } },
+      {
+        db: db.db,
+        uow: createUnitOfWork(db.db, db.changes),
+        dialect: db.dialect,
+        clock: systemClock,
+        progress: (line) => {
+          stderr += `${line}\n`;
+          if (own) process.stderr.write(`${line}\n`);
+        },
+      },
       checked.data,
     );
     const asJson = json !== undefined && json !== 'false';
-    const stdout = asJson ? JSON.stringify(result.json, null, 2) : (result.text ?? JSON.stringify(result.json, null, 2));
+    const stdout = asJson
+      ? JSON.stringify(result.json, null, 2)
+      : (result.text ?? JSON.stringify(result.json, null, 2));
     return { code: 0, stdout: `${stdout}\n`, stderr: own ? '' : stderr };
   } catch (err) {
     if (err instanceof OperatorError || err instanceof DomainError) {
@@ -92,7 +124,8 @@ export async function runOperator(argv: string[], env: NodeJS.ProcessEnv = proce
 
 const DEFAULT_DATABASE_URL = './data/cloud.db';
 
-const isMissingRecord = (err: Error) => err instanceof MissingRecord || (err instanceof DomainError && err.code.endsWith('NOT_FOUND'));
+const isMissingRecord = (err: Error) =>
+  err instanceof MissingRecord || (err instanceof DomainError && err.code.endsWith('NOT_FOUND'));
 
 /** The database a command ran on, as an operator can tell it apart from another (no password). */
 export function databaseNamed(url: string, defaulted: boolean): string {

@@ -16,7 +16,8 @@ export const fNum = (min?: number, max?: number) => {
   if (max !== undefined) s = s.max(max, `must be <= ${max}`);
   return z.preprocess(toNumber, s);
 };
-export const fBool = () => z.preprocess((v) => (v === '' || v === true ? true : toBoolean(v)), z.boolean({ error: 'must be true or false' }));
+export const fBool = () =>
+  z.preprocess((v) => (v === '' || v === true ? true : toBoolean(v)), z.boolean({ error: 'must be true or false' }));
 export const fText = () => z.string({ error: 'is required' }).trim().min(1, 'must not be empty');
 /** money in major units with at most two decimals (150, 99.90) → integer minor units */
 export const fMoney = () =>
@@ -36,13 +37,23 @@ export const fUrl = () => z.url({ protocol: /^https?$/, error: 'must be an http(
 export const fLat = () => fNum(-90, 90);
 export const fLng = () => fNum(-180, 180);
 export const fSize = () => z.enum(CELL_SIZES, { error: `must be one of ${CELL_SIZES.join(', ')}` });
-export const fShortId = () => z.string({ error: 'is required' }).regex(/^[A-Za-z0-9-]{3,32}$/, 'must be 3-32 letters, digits or dashes');
+export const fShortId = () =>
+  z.string({ error: 'is required' }).regex(/^[A-Za-z0-9-]{3,32}$/, 'must be 3-32 letters, digits or dashes');
 /** `--clear a,b`: names of optional fields to empty (one flag so a forgotten value never clears anything) */
 export const fClear = <const T extends readonly [string, ...string[]]>(fields: T) =>
   z
     .string()
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(fields, { error: `lists fields to clear, among: ${fields.join(', ')}` })).min(1, `names at least one of: ${fields.join(', ')}`));
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.enum(fields, { error: `lists fields to clear, among: ${fields.join(', ')}` }))
+        .min(1, `names at least one of: ${fields.join(', ')}`),
+    );
 
 /** A command's flags: unknown flags are an error, not silently dropped. */
 export const flagsOf = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape);
@@ -51,11 +62,17 @@ export const flagsOf = <T extends z.ZodRawShape>(shape: T) => z.strictObject(sha
 export const fCells = () =>
   z.string({ error: 'is required' }).transform((text, ctx) => {
     const out = [];
-    for (const item of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const item of text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const m = /^(\d+):([A-Za-z]+):(\d+):(\d+)$/.exec(item);
       const size = m?.[2].toUpperCase() as (typeof CELL_SIZES)[number];
       if (!m || !CELL_SIZES.includes(size)) {
-        ctx.addIssue({ code: 'custom', message: `"${item}" is not number:size:board:lock (e.g. 1:S:0:1; sizes ${CELL_SIZES.join(', ')})` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${item}" is not number:size:board:lock (e.g. 1:S:0:1; sizes ${CELL_SIZES.join(', ')})`,
+        });
         return z.NEVER;
       }
       out.push({ number: Number(m[1]), size, board: Number(m[3]), lock: Number(m[4]) });

@@ -11,7 +11,11 @@ export function table(rows: Array<Record<string, unknown>>, columns: string[]): 
   if (!rows.length) return '(none)';
   const cells = rows.map((r) => columns.map((c) => show(r[c])));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
-  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(columns), ...cells.map(line)].join('\n');
 }
 

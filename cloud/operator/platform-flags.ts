@@ -7,12 +7,18 @@ export const fId = () => fInt(1);
 
 /** one of a closed set, named in the error */
 export const fChoice = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() : v), z.enum(values, { error: `must be one of ${values.join(', ')}` }));
+  z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toUpperCase() : v),
+    z.enum(values, { error: `must be one of ${values.join(', ')}` }),
+  );
 
 /** `--partners 1,2,3` */
 export const fIdList = () =>
   z.string({ error: 'is required' }).transform((text, ctx) => {
-    const parts = text.split(',').map((s) => s.trim()).filter(Boolean);
+    const parts = text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const ids = parts.map(Number);
     const bad = parts.find((p, i) => !/^\d+$/.test(p) || ids[i] < 1);
     if (bad !== undefined) {
@@ -26,7 +32,10 @@ export const fIdList = () =>
 export const fCodeList = () =>
   z.string({ error: 'is required' }).transform((text, ctx) => {
     const out: Array<{ title: string; cargoTypeId: number }> = [];
-    for (const item of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const item of text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const m = /^([A-Za-z]+):(\d+)$/.exec(item);
       if (!m || Number(m[2]) < 1) {
         ctx.addIssue({ code: 'custom', message: `"${item}" is not codeName:cargoTypeId (e.g. SRL:1)` });
@@ -46,10 +55,25 @@ export const fJsonArray = () =>
     } catch {
       // reported below
     }
-    ctx.addIssue({ code: 'custom', message: 'must be a JSON array, e.g. \'[{"day":"MON","open":"09:00","close":"20:00"}]\'' });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be a JSON array, e.g. \'[{"day":"MON","open":"09:00","close":"20:00"}]\'',
+    });
     return z.NEVER;
   });
 
-export const fEmail = () => z.string({ error: 'is required' }).trim().pipe(z.email({ error: 'must be an email address' }));
-export const fPhone = () => z.string({ error: 'is required' }).trim().regex(/^\+?\d{5,20}$/, 'must be a phone number: digits, optionally after +, 5-20 of them');
-export const fCurrency = () => z.string({ error: 'is required' }).trim().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code (KGS, USD)');
+export const fEmail = () =>
+  z
+    .string({ error: 'is required' })
+    .trim()
+    .pipe(z.email({ error: 'must be an email address' }));
+export const fPhone = () =>
+  z
+    .string({ error: 'is required' })
+    .trim()
+    .regex(/^\+?\d{5,20}$/, 'must be a phone number: digits, optionally after +, 5-20 of them');
+export const fCurrency = () =>
+  z
+    .string({ error: 'is required' })
+    .trim()
+    .regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code (KGS, USD)');

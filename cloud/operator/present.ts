@@ -24,7 +24,9 @@ export function presentCompany(c: LockerCompanyTable) {
 
 /** Turns every 0/1 field named is* into a boolean, leaving the rest as it is. */
 export function withBooleans<T extends object>(row: T): T {
-  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, /^is[A-Z]/.test(k) && typeof v === 'number' ? v === 1 : v])) as T;
+  return Object.fromEntries(
+    Object.entries(row).map(([k, v]) => [k, /^is[A-Z]/.test(k) && typeof v === 'number' ? v === 1 : v]),
+  ) as T;
 }
 
 /** The named money fields in major units, the rest as it is. */

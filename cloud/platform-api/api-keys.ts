@@ -12,17 +12,30 @@ export function apiKeysRouter(deps: AppDeps): Router {
   const r = Router();
   const { db, clock } = deps;
   const { credentials } = guardsOf(deps);
-  r.post('/create', platformRoute({ body: ApiKeyCreateBody, response: ApiKey }, ({ body, req }) => createPlatformApiKey(db, platformUser(req).companyId, body.title, clock.now())));
-  r.get('/list', platformRoute({ query: SmallPageQuery, response: ApiKeyPage }, ({ query, req }) => listPlatformApiKeys(db, platformUser(req).companyId, pageOf(query))));
-  r.delete('/:id', platformRoute({ params: IntIdParams, response: Message }, async ({ params, req }) => {
-    await deps.uow.run(async (tx) => {
-      await deletePlatformApiKey(tx.db, platformUser(req).companyId, params.id);
-      // Every other cloud process forgets it too, after the commit.
-      tx.after.credentialsRevoked();
-    });
-    // Deleting is revoking: the key is refused from the next request on, not when its cache entry ages out.
-    credentials.revokeAll();
-    return { message: 'api key deleted' };
-  }));
+  r.post(
+    '/create',
+    platformRoute({ body: ApiKeyCreateBody, response: ApiKey }, ({ body, req }) =>
+      createPlatformApiKey(db, platformUser(req).companyId, body.title, clock.now()),
+    ),
+  );
+  r.get(
+    '/list',
+    platformRoute({ query: SmallPageQuery, response: ApiKeyPage }, ({ query, req }) =>
+      listPlatformApiKeys(db, platformUser(req).companyId, pageOf(query)),
+    ),
+  );
+  r.delete(
+    '/:id',
+    platformRoute({ params: IntIdParams, response: Message }, async ({ params, req }) => {
+      await deps.uow.run(async (tx) => {
+        await deletePlatformApiKey(tx.db, platformUser(req).companyId, params.id);
+        // Every other cloud process forgets it too, after the commit.
+        tx.after.credentialsRevoked();
+      });
+      // Deleting is revoking: the key is refused from the next request on, not when its cache entry ages out.
+      credentials.revokeAll();
+      return { message: 'api key deleted' };
+    }),
+  );
   return r;
 }

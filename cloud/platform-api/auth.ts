@@ -22,21 +22,29 @@ const accountOf = (email: string) => crypto.createHash('sha256').update(normaliz
 export function authRouter(deps: AppDeps, signer: TokenSigner): Router {
   const r = Router();
   const { limits } = guardsOf(deps);
-  r.post('/login', platformRoute({ body: LoginBody, response: TokenPair }, async ({ body, req }) => {
-    const account = accountOf(body.email);
-    limits.accounts.check(account);
-    const byAddress = limits.addresses.attempt(addressOf(req));
-    const byAccount = limits.accounts.attempt(account);
-    const pair = await login(deps.db, signer, body.email, body.password, deps.clock.now());
-    limits.addresses.succeeded(byAddress);
-    limits.accounts.succeeded(byAccount);
-    return pair;
-  }));
-  r.post('/refresh', platformRoute({ body: RefreshBody, response: TokenPair }, async ({ body, req }) => {
-    const byAddress = limits.addresses.attempt(addressOf(req));
-    const pair = await withStatuses('platformRefresh', () => refresh(deps.db, signer, body.refreshToken, deps.clock.now()));
-    limits.addresses.succeeded(byAddress);
-    return pair;
-  }));
+  r.post(
+    '/login',
+    platformRoute({ body: LoginBody, response: TokenPair }, async ({ body, req }) => {
+      const account = accountOf(body.email);
+      limits.accounts.check(account);
+      const byAddress = limits.addresses.attempt(addressOf(req));
+      const byAccount = limits.accounts.attempt(account);
+      const pair = await login(deps.db, signer, body.email, body.password, deps.clock.now());
+      limits.addresses.succeeded(byAddress);
+      limits.accounts.succeeded(byAccount);
+      return pair;
+    }),
+  );
+  r.post(
+    '/refresh',
+    platformRoute({ body: RefreshBody, response: TokenPair }, async ({ body, req }) => {
+      const byAddress = limits.addresses.attempt(addressOf(req));
+      const pair = await withStatuses('platformRefresh', () =>
+        refresh(deps.db, signer, body.refreshToken, deps.clock.now()),
+      );
+      limits.addresses.succeeded(byAddress);
+      return pair;
+    }),
+  );
   return r;
 }

@@ -10,9 +10,12 @@ import { z } from 'zod';
 
 export function cargoTypesRouter(deps: AppDeps): Router {
   const r = Router();
-  r.get('/', platformRoute({ query: CargoTypesQuery, response: z.array(CargoTypeWithDeliveryTypes) }, async ({ query }) => {
-    const types = await listCargoTypes(deps.db, { kinds: query.types, activeOnly: true });
-    return types.map((t) => ({ ...presentCargoType(t), deliveryTypes: t.deliveryTypes }));
-  }));
+  r.get(
+    '/',
+    platformRoute({ query: CargoTypesQuery, response: z.array(CargoTypeWithDeliveryTypes) }, async ({ query }) => {
+      const types = await listCargoTypes(deps.db, { kinds: query.types, activeOnly: true });
+      return types.map((t) => ({ ...presentCargoType(t), deliveryTypes: t.deliveryTypes }));
+    }),
+  );
   return r;
 }

@@ -10,15 +10,22 @@ import { cargoPage } from './shipment-pages.ts';
 import { CargoPage } from './responses.ts';
 
 export function cargoRoutes(r: Router, deps: AppDeps): void {
-  r.get('/logistic-company/cargo/list', platformRoute({ query: CargoListQuery, response: CargoPage }, ({ query, req }) =>
-    cargoPage(deps, {
-      companyId: platformCompany(req).companyId,
-      search: parseListSearch(query.search),
-      code: query.code,
-      codes: query.codes,
-      statuses: cargoStatusSelection(query.statuses, query.arrivedAtFinal),
-      isPaid: query.isPayed,
-      cargoKinds: query.cargoTypes,
-    }, pageOf(query)),
-  ));
+  r.get(
+    '/logistic-company/cargo/list',
+    platformRoute({ query: CargoListQuery, response: CargoPage }, ({ query, req }) =>
+      cargoPage(
+        deps,
+        {
+          companyId: platformCompany(req).companyId,
+          search: parseListSearch(query.search),
+          code: query.code,
+          codes: query.codes,
+          statuses: cargoStatusSelection(query.statuses, query.arrivedAtFinal),
+          isPaid: query.isPayed,
+          cargoKinds: query.cargoTypes,
+        },
+        pageOf(query),
+      ),
+    ),
+  );
 }

@@ -8,7 +8,11 @@ import type { AppDeps } from '../deps.ts';
 import type { Db } from '../storage/database.ts';
 import type { CompanyType } from '../domain/platform/enums.ts';
 import { companyExtras, type Row } from '../storage/platform-related.ts';
-import { activeCountriesWithCities, findActiveCompany, listLogisticCompanies } from '../storage/platform-company-queries.ts';
+import {
+  activeCountriesWithCities,
+  findActiveCompany,
+  listLogisticCompanies,
+} from '../storage/platform-company-queries.ts';
 import { platformRoute } from './route.ts';
 import { LogisticListQuery, RecordIdParams } from './read-schemas.ts';
 import { presentCity, presentCompany, presentCountry } from './present-records.ts';
@@ -28,14 +32,35 @@ async function oneCompany(db: Db, id: number, type: CompanyType) {
 export function companiesRoutes(r: Router, deps: AppDeps): void {
   const { db } = deps;
 
-  r.get('/courier-company/:id', platformRoute({ params: RecordIdParams, response: Company.nullable() }, ({ params }) => oneCompany(db, params.id, 'COURIER')));
+  r.get(
+    '/courier-company/:id',
+    platformRoute({ params: RecordIdParams, response: Company.nullable() }, ({ params }) =>
+      oneCompany(db, params.id, 'COURIER'),
+    ),
+  );
 
-  r.get('/logistic-company/list', platformRoute({ query: LogisticListQuery, response: z.array(Company) }, async ({ query }) => presentCompanies(db, await listLogisticCompanies(db, query))));
+  r.get(
+    '/logistic-company/list',
+    platformRoute({ query: LogisticListQuery, response: z.array(Company) }, async ({ query }) =>
+      presentCompanies(db, await listLogisticCompanies(db, query)),
+    ),
+  );
 
-  r.get('/logistic-company/countries', platformRoute({ response: z.object({ total: z.int(), data: z.array(CountryWithCities) }) }, async () => {
-    const data = (await activeCountriesWithCities(db)).map(({ country, cities }) => ({ ...presentCountry(country), cities: cities.map(presentCity) }));
-    return { total: data.length, data };
-  }));
+  r.get(
+    '/logistic-company/countries',
+    platformRoute({ response: z.object({ total: z.int(), data: z.array(CountryWithCities) }) }, async () => {
+      const data = (await activeCountriesWithCities(db)).map(({ country, cities }) => ({
+        ...presentCountry(country),
+        cities: cities.map(presentCity),
+      }));
+      return { total: data.length, data };
+    }),
+  );
 
-  r.get('/logistic-company/:id', platformRoute({ params: RecordIdParams, response: Company.nullable() }, ({ params }) => oneCompany(db, params.id, 'LOGIST')));
+  r.get(
+    '/logistic-company/:id',
+    platformRoute({ params: RecordIdParams, response: Company.nullable() }, ({ params }) =>
+      oneCompany(db, params.id, 'LOGIST'),
+    ),
+  );
 }

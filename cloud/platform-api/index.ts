@@ -30,10 +30,25 @@ export function platformApi(deps: AppDeps): Router {
   // Failures are refused per address before a credential is checked; requests are counted per
   // user or key once known, so made-up credentials open no windows.
   const perUser = limits.requests('platform:user', (req) => String(platformUser(req).id));
-  root.use('/api/v1/logistic-company/api-key', userAuth(deps.db, signer, guards, { admin: true }), perUser, apiKeysRouter(deps));
-  root.use('/api/v1/logistic-company/webhook', userAuth(deps.db, signer, guards, { admin: true, companyTypes: ['LOGIST'] }), perUser, webhooksRouter(deps));
+  root.use(
+    '/api/v1/logistic-company/api-key',
+    userAuth(deps.db, signer, guards, { admin: true }),
+    perUser,
+    apiKeysRouter(deps),
+  );
+  root.use(
+    '/api/v1/logistic-company/webhook',
+    userAuth(deps.db, signer, guards, { admin: true, companyTypes: ['LOGIST'] }),
+    perUser,
+    webhooksRouter(deps),
+  );
   // Subscriptions (issue 22): any company type's administrator, as parcel events reach marketplaces too.
-  root.use('/api/v1/logistic-company/webhook-subscriptions', userAuth(deps.db, signer, guards, { admin: true }), perUser, webhookSubscriptionsRouter(deps));
+  root.use(
+    '/api/v1/logistic-company/webhook-subscriptions',
+    userAuth(deps.db, signer, guards, { admin: true }),
+    perUser,
+    webhookSubscriptionsRouter(deps),
+  );
 
   const integrations = Router();
   integrations.use(apiKeyAuth(deps.db, guards));

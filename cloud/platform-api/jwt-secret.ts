@@ -23,7 +23,9 @@ export function resolveJwtSecret(config: { JWT_SECRET?: string; DATABASE_URL: st
   try {
     const existing = fs.readFileSync(file, 'utf8').trim();
     if (existing.length >= 32) return existing;
-    throw new Error(`the JWT secret in ${file} is shorter than 32 characters: delete the file (signed-in users sign in again) or set JWT_SECRET`);
+    throw new Error(
+      `the JWT secret in ${file} is shorter than 32 characters: delete the file (signed-in users sign in again) or set JWT_SECRET`,
+    );
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }

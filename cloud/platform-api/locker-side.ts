@@ -14,7 +14,12 @@ import { lockerCompanyOf } from '../services/platform/locker-access.ts';
 
 export const LOCKER_ACCESS_OFF = 'Locker access is not enabled for this company';
 
-export async function viaLocker<T>(deps: AppDeps, req: Request, work: (lockerCompanyId: string) => Promise<T> | T, status = 502): Promise<T> {
+export async function viaLocker<T>(
+  deps: AppDeps,
+  req: Request,
+  work: (lockerCompanyId: string) => Promise<T> | T,
+  status = 502,
+): Promise<T> {
   const lockerCompanyId = await lockerCompanyOf(deps.db, platformCompany(req).companyId);
   if (!lockerCompanyId) throw new HttpError(status, LOCKER_ACCESS_OFF);
   try {

@@ -14,8 +14,17 @@ import type { z } from 'zod';
 import type { OrderCodeOut } from '../locker-api/responses.ts';
 
 /** Cities and countries carry a Russian title too; the spec's pickup point does not. */
-const titles = (t: { titleCN: string | null; titleEN: string | null; titleKY: string | null }) => ({ titleCN: t.titleCN, titleEN: t.titleEN, titleKY: t.titleKY });
-const allTitles = (t: { titleRU: string | null; titleCN: string | null; titleEN: string | null; titleKY: string | null }) => ({ titleRU: t.titleRU, ...titles(t) });
+const titles = (t: { titleCN: string | null; titleEN: string | null; titleKY: string | null }) => ({
+  titleCN: t.titleCN,
+  titleEN: t.titleEN,
+  titleKY: t.titleKY,
+});
+const allTitles = (t: {
+  titleRU: string | null;
+  titleCN: string | null;
+  titleEN: string | null;
+  titleKY: string | null;
+}) => ({ titleRU: t.titleRU, ...titles(t) });
 
 export const presentPlatformCountry = (c: Selectable<PlatformCountryTable>): z.output<typeof PlatformCountry> => ({
   id: c.id,
@@ -78,5 +87,9 @@ export const presentParcel = (p: Parcel): ParcelOut => ({
 /** The answer of parcel creation and of the track-code read: the parcel, or with its locker order `{ parcel, postomatOrder, downCode }`. */
 export function presentParcelView(v: MarketParcelView): ParcelViewOut {
   if (!v.order) return presentParcel(v.parcel);
-  return { parcel: presentParcel(v.parcel), postomatOrder: presentOrder(v.order), downCode: (v.downCode ?? null) as OrderCodeOut | null };
+  return {
+    parcel: presentParcel(v.parcel),
+    postomatOrder: presentOrder(v.order),
+    downCode: (v.downCode ?? null) as OrderCodeOut | null,
+  };
 }

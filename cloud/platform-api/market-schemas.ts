@@ -29,7 +29,13 @@ const Party = z.object({
 });
 
 const required = (ctx: z.core.$RefinementCtx, field: string) =>
-  ctx.addIssue({ code: 'invalid_type', expected: 'string', input: undefined, path: [field], message: `must have required property '${field}'` });
+  ctx.addIssue({
+    code: 'invalid_type',
+    expected: 'string',
+    input: undefined,
+    path: [field],
+    message: `must have required property '${field}'`,
+  });
 
 export const MarketParcelBody = z
   .object({
@@ -40,7 +46,10 @@ export const MarketParcelBody = z
     trackCode: line(TEXT_MAX.trackCode, { trim: true }).min(1).optional(),
     weight: z.number().min(0.01),
     price: z.number().min(0).max(1_000_000_000_000).default(0),
-    currency: z.string().length(3).pipe(z.string().regex(/^[A-Za-z]{3}$/)),
+    currency: z
+      .string()
+      .length(3)
+      .pipe(z.string().regex(/^[A-Za-z]{3}$/)),
     receiver: Party,
     sender: Party,
   })
@@ -49,7 +58,11 @@ export const MarketParcelBody = z
     if (b.deliveryMethod === 'PICKUP' && b.warehouseId === undefined) required(ctx, 'warehouseId');
     // The locker order is for the receiver's phone, as the Locker API takes recipients' phones.
     if (b.deliveryMethod === 'POSTOMAT' && b.createPostomatOrder && !isLockerPhone(b.receiver.phone)) {
-      ctx.addIssue({ code: 'custom', path: ['receiver', 'phone'], message: `must match pattern "${LOCKER_PHONE.source}" (at most 20 characters) for a locker order` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['receiver', 'phone'],
+        message: `must match pattern "${LOCKER_PHONE.source}" (at most 20 characters) for a locker order`,
+      });
     }
   });
 export type MarketParcelBody = z.output<typeof MarketParcelBody>;
@@ -58,6 +71,10 @@ export const RedirectBody = z
   .object({ toWarehouseId: int4Id().optional(), toPostomatId: line(TEXT_MAX.id).min(1).optional() })
   .superRefine((b, ctx) => {
     if ((b.toWarehouseId === undefined) === (b.toPostomatId === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [], message: "must have exactly one of properties 'toWarehouseId', 'toPostomatId'" });
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: "must have exactly one of properties 'toWarehouseId', 'toPostomatId'",
+      });
     }
   });

@@ -10,14 +10,21 @@ import { parcelPage } from './shipment-pages.ts';
 import { ParcelPage } from './responses.ts';
 
 export function parcelsRoutes(r: Router, deps: AppDeps): void {
-  r.get('/logistic-company/parcel/list', platformRoute({ query: ParcelListQuery, response: ParcelPage }, ({ query, req }) =>
-    parcelPage(deps, {
-      companyId: platformCompany(req).companyId,
-      search: parseListSearch(query.search),
-      code: query.code,
-      codes: query.codes,
-      statuses: parcelStatusSelection(query.statuses, query.arrivedAtFinal, query.strictArrived),
-      isPaid: query.isPayed,
-    }, pageOf(query)),
-  ));
+  r.get(
+    '/logistic-company/parcel/list',
+    platformRoute({ query: ParcelListQuery, response: ParcelPage }, ({ query, req }) =>
+      parcelPage(
+        deps,
+        {
+          companyId: platformCompany(req).companyId,
+          search: parseListSearch(query.search),
+          code: query.code,
+          codes: query.codes,
+          statuses: parcelStatusSelection(query.statuses, query.arrivedAtFinal, query.strictArrived),
+          isPaid: query.isPayed,
+        },
+        pageOf(query),
+      ),
+    ),
+  );
 }

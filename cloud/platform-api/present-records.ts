@@ -6,7 +6,18 @@ import { toMajor } from '../domain/money.ts';
 import type { ClientRelations, ClientRow } from '../storage/platform-client-queries.ts';
 import type { CompanyExtras, Row } from '../storage/platform-related.ts';
 import type { z } from 'zod';
-import type { CargoType, Client, ClientColumns, Company, CompanyColumns, PaymentOrder, PlatformCity, PlatformCountry, Supplier, Warehouse } from './responses.ts';
+import type {
+  CargoType,
+  Client,
+  ClientColumns,
+  Company,
+  CompanyColumns,
+  PaymentOrder,
+  PlatformCity,
+  PlatformCountry,
+  Supplier,
+  Warehouse,
+} from './responses.ts';
 
 export const bool = (v: number) => v === 1;
 
@@ -17,11 +28,28 @@ const titles = (t: Titled) => ({ titleRU: t.titleRU, titleCN: t.titleCN, titleEN
 export const brief = (r: { id: number; title: string } | undefined | null) => (r ? { id: r.id, title: r.title } : null);
 
 export function presentCountry(c: Row<'platform_country'>): z.output<typeof PlatformCountry> {
-  return { id: c.id, title: c.title, ...titles(c), isActive: bool(c.isActive), createdAt: c.createdAt, updatedAt: c.updatedAt };
+  return {
+    id: c.id,
+    title: c.title,
+    ...titles(c),
+    isActive: bool(c.isActive),
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
 }
 
 export function presentCity(c: Row<'platform_city'>): z.output<typeof PlatformCity> {
-  return { id: c.id, countryId: c.countryId, title: c.title, ...titles(c), lat: c.lat, lng: c.lng, isActive: bool(c.isActive), createdAt: c.createdAt, updatedAt: c.updatedAt };
+  return {
+    id: c.id,
+    countryId: c.countryId,
+    title: c.title,
+    ...titles(c),
+    lat: c.lat,
+    lng: c.lng,
+    isActive: bool(c.isActive),
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
 }
 
 export function presentCargoType(t: Row<'cargo_type'>): z.output<typeof CargoType> {
@@ -126,7 +154,11 @@ export function presentClient(c: ClientRow, rel: ClientRelations, withCargoType 
       ? {
           id: company.id,
           title: company.title,
-          codes: (rel.codes.get(c.companyId) ?? []).map((k) => ({ id: k.id, title: k.title, ...(withCargoType ? { cargoType: presentCargoType(k.cargoType) } : {}) })),
+          codes: (rel.codes.get(c.companyId) ?? []).map((k) => ({
+            id: k.id,
+            title: k.title,
+            ...(withCargoType ? { cargoType: presentCargoType(k.cargoType) } : {}),
+          })),
         }
       : null,
     deliveryWarehouseCompany: brief(of(rel.companies, c.deliveryWarehouseCompanyId)),
@@ -148,5 +180,15 @@ export function presentPaymentOrder(o: Row<'payment_order'>): z.output<typeof Pa
 }
 
 export function presentSupplier(s: Row<'supplier'>): z.output<typeof Supplier> {
-  return { id: s.id, name: s.name, phone: s.phone, address: s.address, isActive: bool(s.isActive), companyId: s.companyId, cityId: s.cityId, createdAt: s.createdAt, updatedAt: s.updatedAt };
+  return {
+    id: s.id,
+    name: s.name,
+    phone: s.phone,
+    address: s.address,
+    isActive: bool(s.isActive),
+    companyId: s.companyId,
+    cityId: s.cityId,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+  };
 }

@@ -10,7 +10,14 @@ import type { Row } from '../storage/platform-related.ts';
 import type { ShipmentRelations, StatusRow } from '../storage/shipment-relations.ts';
 import type { z } from 'zod';
 import type { CargoItem, ParcelItem } from './responses.ts';
-import { presentCargoType, presentCity, presentClientColumns, presentCompanyColumns, presentPaymentOrder, presentWarehouse } from './present-records.ts';
+import {
+  presentCargoType,
+  presentCity,
+  presentClientColumns,
+  presentCompanyColumns,
+  presentPaymentOrder,
+  presentWarehouse,
+} from './present-records.ts';
 
 type Parcel = Row<'parcel'>;
 type Cargo = Row<'cargo'>;
@@ -69,7 +76,9 @@ function shared(i: Parcel | Cargo, rel: ShipmentRelations) {
     type: pick(rel.types, i.cargoTypeId, presentCargoType),
     slot: null,
     currentWarehouse: currentWarehouse ? presentWarehouse(currentWarehouse) : null,
-    currentWarehouseCompany: currentWarehouse ? pick(rel.companies, currentWarehouse.companyId, presentCompanyColumns) : null,
+    currentWarehouseCompany: currentWarehouse
+      ? pick(rel.companies, currentWarehouse.companyId, presentCompanyColumns)
+      : null,
     logisticCompany: pick(rel.companies, i.companyId, presentCompanyColumns),
     expenses: [],
     receiptCity: pick(rel.cities, i.receiptCityId, presentCity),

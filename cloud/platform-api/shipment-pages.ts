@@ -11,16 +11,22 @@ import { presentCargoItem, presentParcelItem } from './present-shipments.ts';
 
 export async function parcelPage(deps: AppDeps, filter: ShipmentFilter, page?: Page): Promise<ListAnswer> {
   const { total, batches } = await listShipments(deps.db, deps.dialect, 'parcel', filter, page);
-  return new ListAnswer({ total }, mapBatches(batches, async (rows) => {
-    const rel = await shipmentRelations(deps.db, 'parcel', rows);
-    return rows.map((p) => presentParcelItem(p, rel));
-  }));
+  return new ListAnswer(
+    { total },
+    mapBatches(batches, async (rows) => {
+      const rel = await shipmentRelations(deps.db, 'parcel', rows);
+      return rows.map((p) => presentParcelItem(p, rel));
+    }),
+  );
 }
 
 export async function cargoPage(deps: AppDeps, filter: ShipmentFilter, page?: Page): Promise<ListAnswer> {
   const { total, batches } = await listShipments(deps.db, deps.dialect, 'cargo', filter, page);
-  return new ListAnswer({ total }, mapBatches(batches, async (rows) => {
-    const rel = await shipmentRelations(deps.db, 'cargo', rows);
-    return rows.map((c) => presentCargoItem(c, rel));
-  }));
+  return new ListAnswer(
+    { total },
+    mapBatches(batches, async (rows) => {
+      const rel = await shipmentRelations(deps.db, 'cargo', rows);
+      return rows.map((c) => presentCargoItem(c, rel));
+    }),
+  );
 }

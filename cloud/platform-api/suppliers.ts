@@ -17,21 +17,34 @@ export function suppliersRoutes(r: Router, deps: AppDeps): void {
   const { db } = deps;
 
   // The phone matches exactly, as sent: a `+` must arrive encoded (%2B), or it reads as a space.
-  r.get('/logistic-company/supplier/by-phone', platformRoute({ query: SupplierByPhoneQuery, response: Supplier.nullable() }, async ({ query, req }) => {
-    const supplier = await findActiveSupplierByPhone(db, platformCompany(req).companyId, query.phone);
-    return supplier ? presentSupplier(supplier) : null;
-  }));
+  r.get(
+    '/logistic-company/supplier/by-phone',
+    platformRoute({ query: SupplierByPhoneQuery, response: Supplier.nullable() }, async ({ query, req }) => {
+      const supplier = await findActiveSupplierByPhone(db, platformCompany(req).companyId, query.phone);
+      return supplier ? presentSupplier(supplier) : null;
+    }),
+  );
 
-  r.get('/logistic-company/supplier/:id/parcels', platformRoute({ params: RecordIdParams, query: SupplierParcelsQuery, response: ParcelPage }, async ({ params, query, req }) => {
-    const { companyId } = platformCompany(req);
-    // The spec words this 404 as text, not as a code.
-    if (!(await findSupplierOf(db, companyId, params.id))) throw new HttpError(404, 'Supplier not found');
-    return parcelPage(deps, {
-      companyId,
-      supplierId: params.id,
-      search: parseListSearch(query.search),
-      statuses: parcelStatusSelection(query.statuses),
-      isPaid: query.isPayed,
-    }, pageWindow(query));
-  }));
+  r.get(
+    '/logistic-company/supplier/:id/parcels',
+    platformRoute(
+      { params: RecordIdParams, query: SupplierParcelsQuery, response: ParcelPage },
+      async ({ params, query, req }) => {
+        const { companyId } = platformCompany(req);
+        // The spec words this 404 as text, not as a code.
+        if (!(await findSupplierOf(db, companyId, params.id))) throw new HttpError(404, 'Supplier not found');
+        return parcelPage(
+          deps,
+          {
+            companyId,
+            supplierId: params.id,
+            search: parseListSearch(query.search),
+            statuses: parcelStatusSelection(query.statuses),
+            isPaid: query.isPayed,
+          },
+          pageWindow(query),
+        );
+      },
+    ),
+  );
 }

@@ -13,10 +13,27 @@ import type { Tx } from '../services/unit-of-work.ts';
 import { idempotencyKeyOf, reusedKeyIs409 } from '../locker-api/idempotency-key.ts';
 import { IdParams } from '../locker-api/schemas.ts';
 import {
-  CreatePlatformSubscriptionBody, EventDeliveries, EventIdParams, EventListQuery, PlatformEventPage, PlatformSubscription, PlatformSubscriptionList,
-  PlatformSubscriptionWithSecret, ReplayAnswer, ReplayBody, RotateSecretBody,
+  CreatePlatformSubscriptionBody,
+  EventDeliveries,
+  EventIdParams,
+  EventListQuery,
+  PlatformEventPage,
+  PlatformSubscription,
+  PlatformSubscriptionList,
+  PlatformSubscriptionWithSecret,
+  ReplayAnswer,
+  ReplayBody,
+  RotateSecretBody,
 } from '../webhooks/schemas.ts';
-import { createSubscription, deleteSubscription, eventDeliveries, listEvents, listSubscriptions, replayEvent, rotateSecret } from '../webhooks/subscriptions.ts';
+import {
+  createSubscription,
+  deleteSubscription,
+  eventDeliveries,
+  listEvents,
+  listSubscriptions,
+  replayEvent,
+  rotateSecret,
+} from '../webhooks/subscriptions.ts';
 import { platformOwner } from '../webhooks/owner.ts';
 import { platformRoute } from './route.ts';
 
@@ -35,17 +52,50 @@ export function webhookSubscriptionsRouter(deps: AppDeps): Router {
     return reusedKeyIs409(() => runIdempotent(deps.uow, key, (tx) => work(tx, now)));
   };
 
-  r.get('/', platformRoute({ response: PlatformSubscriptionList }, ({ req }) => listSubscriptions(deps.db, owner(req), deps.clock.now())));
-  r.post('/', platformRoute({ body: SubscriptionBody, response: PlatformSubscriptionWithSecret }, ({ body, req }) =>
-    once(req, (tx, now) => createSubscription(tx, owner(req), body, now))));
+  r.get(
+    '/',
+    platformRoute({ response: PlatformSubscriptionList }, ({ req }) =>
+      listSubscriptions(deps.db, owner(req), deps.clock.now()),
+    ),
+  );
+  r.post(
+    '/',
+    platformRoute({ body: SubscriptionBody, response: PlatformSubscriptionWithSecret }, ({ body, req }) =>
+      once(req, (tx, now) => createSubscription(tx, owner(req), body, now)),
+    ),
+  );
   // Events before `/:id`: "events" is no subscription id.
-  r.get('/events', platformRoute({ query: EventListQuery, response: PlatformEventPage }, ({ query, req }) => listEvents(deps.db, owner(req), query)));
-  r.get('/events/:id/deliveries', platformRoute({ params: EventIdParams, response: EventDeliveries }, ({ params, req }) => eventDeliveries(deps.db, owner(req), params.id)));
-  r.post('/events/:id/replay', platformRoute({ params: EventIdParams, body: ReplayBody, response: ReplayAnswer }, ({ params, body, req }) =>
-    once(req, (tx, now) => replayEvent(tx, owner(req), params.id, body.subscriptionId, now))));
-  r.delete('/:id', platformRoute({ params: IdParams, response: PlatformSubscription }, ({ params, req }) =>
-    deps.uow.run((tx) => deleteSubscription(tx, owner(req), params.id, deps.clock.now()))));
-  r.post('/:id/rotate-secret', platformRoute({ params: IdParams, body: RotateSecretBody, response: PlatformSubscriptionWithSecret }, ({ params, body, req }) =>
-    once(req, (tx, now) => rotateSecret(tx, owner(req), params.id, body.overlapHours, now))));
+  r.get(
+    '/events',
+    platformRoute({ query: EventListQuery, response: PlatformEventPage }, ({ query, req }) =>
+      listEvents(deps.db, owner(req), query),
+    ),
+  );
+  r.get(
+    '/events/:id/deliveries',
+    platformRoute({ params: EventIdParams, response: EventDeliveries }, ({ params, req }) =>
+      eventDeliveries(deps.db, owner(req), params.id),
+    ),
+  );
+  r.post(
+    '/events/:id/replay',
+    platformRoute({ params: EventIdParams, body: ReplayBody, response: ReplayAnswer }, ({ params, body, req }) =>
+      once(req, (tx, now) => replayEvent(tx, owner(req), params.id, body.subscriptionId, now)),
+    ),
+  );
+  r.delete(
+    '/:id',
+    platformRoute({ params: IdParams, response: PlatformSubscription }, ({ params, req }) =>
+      deps.uow.run((tx) => deleteSubscription(tx, owner(req), params.id, deps.clock.now())),
+    ),
+  );
+  r.post(
+    '/:id/rotate-secret',
+    platformRoute(
+      { params: IdParams, body: RotateSecretBody, response: PlatformSubscriptionWithSecret },
+      ({ params, body, req }) =>
+        once(req, (tx, now) => rotateSecret(tx, owner(req), params.id, body.overlapHours, now)),
+    ),
+  );
   return r;
 }

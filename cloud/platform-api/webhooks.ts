@@ -12,15 +12,31 @@ export function webhooksRouter(deps: AppDeps): Router {
   const r = Router();
   const { db, clock } = deps;
   const bodies = webhookBodies(deps.config.outboundTargets);
-  r.post('/create', platformRoute({ body: bodies.create, response: Webhook }, ({ body, req }) => createWebhook(db, platformUser(req).companyId, body, clock.now())));
-  r.get('/list', platformRoute({ query: SmallPageQuery, response: WebhookPage }, ({ query, req }) => listWebhooks(db, platformUser(req).companyId, pageOf(query))));
-  r.patch('/:id', platformRoute({ params: IntIdParams, body: bodies.patch, response: Webhook }, ({ params, body, req }) =>
-    updateWebhook(db, platformUser(req).companyId, params.id, body, clock.now()),
-  ));
+  r.post(
+    '/create',
+    platformRoute({ body: bodies.create, response: Webhook }, ({ body, req }) =>
+      createWebhook(db, platformUser(req).companyId, body, clock.now()),
+    ),
+  );
+  r.get(
+    '/list',
+    platformRoute({ query: SmallPageQuery, response: WebhookPage }, ({ query, req }) =>
+      listWebhooks(db, platformUser(req).companyId, pageOf(query)),
+    ),
+  );
+  r.patch(
+    '/:id',
+    platformRoute({ params: IntIdParams, body: bodies.patch, response: Webhook }, ({ params, body, req }) =>
+      updateWebhook(db, platformUser(req).companyId, params.id, body, clock.now()),
+    ),
+  );
   // The spec's text for this answer is "api key deleted", word for word.
-  r.delete('/:id', platformRoute({ params: IntIdParams, response: Message }, async ({ params, req }) => {
-    await deleteWebhook(db, platformUser(req).companyId, params.id);
-    return { message: 'api key deleted' };
-  }));
+  r.delete(
+    '/:id',
+    platformRoute({ params: IntIdParams, response: Message }, async ({ params, req }) => {
+      await deleteWebhook(db, platformUser(req).companyId, params.id);
+      return { message: 'api key deleted' };
+    }),
+  );
   return r;
 }

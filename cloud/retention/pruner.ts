@@ -132,16 +132,25 @@ export class RetentionPruner {
       outboxEvents: await this.drain(() => pruneOutbox(db, dialect, before(this.options.outboxMs), batch)),
       lockerEvents: await this.drain(() => pruneLockerEvents(db, dialect, before(this.options.lockerEventsMs), batch)),
       commands: await this.drain(() => pruneCommands(db, dialect, before(this.options.commandsMs), batch)),
-      idempotencyKeys: await this.drain(() => pruneIdempotencyKeys(db, dialect, before(this.options.idempotencyMs), batch)),
-      lockerIdempotencyKeys: await this.drain(() => pruneLockerIdempotencyKeys(db, before(LOCKER_IDEMPOTENCY_WINDOW_MS), batch)),
+      idempotencyKeys: await this.drain(() =>
+        pruneIdempotencyKeys(db, dialect, before(this.options.idempotencyMs), batch),
+      ),
+      lockerIdempotencyKeys: await this.drain(() =>
+        pruneLockerIdempotencyKeys(db, before(LOCKER_IDEMPOTENCY_WINDOW_MS), batch),
+      ),
       webhookEvents: await this.drain(() => pruneWebhookEvents(db, before(this.options.outboxMs), batch)),
-      eventAttempts: await this.drain(() => pruneEventAttempts(db, dialect, before(this.options.lockerEventsMs), batch)),
-      resolvedAlarms: await this.drain(() => pruneResolvedAlarms(db, dialect, before(this.options.lockerEventsMs), batch)),
+      eventAttempts: await this.drain(() =>
+        pruneEventAttempts(db, dialect, before(this.options.lockerEventsMs), batch),
+      ),
+      resolvedAlarms: await this.drain(() =>
+        pruneResolvedAlarms(db, dialect, before(this.options.lockerEventsMs), batch),
+      ),
       syncChanges: 0,
       floorsRaised: 0,
     };
     await this.pruneSync(now, counts);
-    if (Object.values(counts).some((n) => n > 0)) this.deps.logger.info('retention: pruned finished rows', { ...counts });
+    if (Object.values(counts).some((n) => n > 0))
+      this.deps.logger.info('retention: pruned finished rows', { ...counts });
     return counts;
   }
 
@@ -161,7 +170,9 @@ export class RetentionPruner {
     const { db } = this.deps;
     const { batch, syncChangesMs } = this.options;
     const stretch = Math.floor(syncChangesMs / CHECKPOINTS_PER_WINDOW);
-    await this.drain(() => recordSyncCheckpoints(db, now.toISOString(), new Date(now.getTime() - stretch).toISOString(), batch));
+    await this.drain(() =>
+      recordSyncCheckpoints(db, now.toISOString(), new Date(now.getTime() - stretch).toISOString(), batch),
+    );
     const ripeAt = new Date(now.getTime() - syncChangesMs).toISOString();
     let afterId = '';
     while (!this.stopping) {
@@ -185,8 +196,14 @@ export class RetentionPruner {
 }
 
 /** Started with the cloud (cloud/server.ts); RETENTION_INTERVAL_MS=0 leaves pruning to the operator. */
-export function startRetention(config: RetentionConfig, deps: RetentionDeps): { pruner: RetentionPruner; stop(): Promise<void> } {
-  const pruner = new RetentionPruner({ ...deps, logger: deps.logger.child({ component: 'retention' }) }, retentionOptions(config));
+export function startRetention(
+  config: RetentionConfig,
+  deps: RetentionDeps,
+): { pruner: RetentionPruner; stop(): Promise<void> } {
+  const pruner = new RetentionPruner(
+    { ...deps, logger: deps.logger.child({ component: 'retention' }) },
+    retentionOptions(config),
+  );
   pruner.start();
   return { pruner, stop: () => pruner.stop() };
 }

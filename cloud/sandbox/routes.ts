@@ -20,7 +20,14 @@ import { routesUnder } from '../http/routes-under.ts';
 import { IdParams } from '../locker-api/schemas.ts';
 import { getPostomat } from '../services/admin/postomats.ts';
 import { expireNow } from '../services/sandbox/expire.ts';
-import { act, NoFleet, SandboxRefusal, setLockerNetwork, type SandboxAction, type SandboxTimings } from '../services/sandbox/flows.ts';
+import {
+  act,
+  NoFleet,
+  SandboxRefusal,
+  setLockerNetwork,
+  type SandboxAction,
+  type SandboxTimings,
+} from '../services/sandbox/flows.ts';
 import type { SandboxSlot } from '../services/sandbox/fleet-port.ts';
 import { ExpiredOrder, LockerNetwork, SandboxOutcome } from '../services/sandbox/outcomes.ts';
 
@@ -28,7 +35,12 @@ export const SANDBOX_BASE = '/api/v1/sandbox';
 
 /** The spec's error body, with what the locker showed when it was asked. */
 class RefusalError extends HttpError {
-  constructor(statusCode: number, message: string, code: string, private readonly display?: string | null) {
+  constructor(
+    statusCode: number,
+    message: string,
+    code: string,
+    private readonly display?: string | null,
+  ) {
     super(statusCode, message, { code });
   }
 
@@ -72,7 +84,9 @@ export interface SandboxOptions {
 
 export function mountSandbox(app: Express, deps: AppDeps, json: RequestHandler, options: SandboxOptions): void {
   const appGuards = guardsOf(deps);
-  const perKey = appGuards.limits.requests('sandbox:key', (req) => (isPlatformCall(req) ? `platform:${platformCompany(req).keyId}` : lockerCaller(req).keyId));
+  const perKey = appGuards.limits.requests('sandbox:key', (req) =>
+    isPlatformCall(req) ? `platform:${platformCompany(req).keyId}` : lockerCaller(req).keyId,
+  );
   const guards = [sandboxAuth(deps.db, appGuards), perKey];
   const api = routesUnder(app, SANDBOX_BASE, { guards, body: json });
   const flow = { db: deps.db, timings: options.timings };
@@ -82,18 +96,26 @@ export function mountSandbox(app: Express, deps: AppDeps, json: RequestHandler, 
       `/orders/:id/${action}`,
       route({ params: IdParams, response: SandboxOutcome }, async ({ params, req, res }) => {
         const companyId = await companyOf(deps.db, req);
-        const outcome = await refusalsAsHttp(() => act({ ...flow, fleet: options.slot.attached }, companyId, params.id, action));
+        const outcome = await refusalsAsHttp(() =>
+          act({ ...flow, fleet: options.slot.attached }, companyId, params.id, action),
+        );
         // Done at the locker, not yet heard by the cloud (the locker is offline): accepted, not finished.
         sendJson(res, outcome.reachedCloud ? 200 : 202, outcome);
       }),
     );
   }
-  api.post('/orders/:id/expire', route({ params: IdParams, response: ExpiredOrder }, async ({ params, req }) => {
-    const companyId = await companyOf(deps.db, req);
-    return refusalsAsHttp(() => expireNow(deps.uow, companyId, params.id, deps.clock.now()));
-  }));
+  api.post(
+    '/orders/:id/expire',
+    route({ params: IdParams, response: ExpiredOrder }, async ({ params, req }) => {
+      const companyId = await companyOf(deps.db, req);
+      return refusalsAsHttp(() => expireNow(deps.uow, companyId, params.id, deps.clock.now()));
+    }),
+  );
 
-  for (const [path, online] of [['offline', false], ['online', true]] as const) {
+  for (const [path, online] of [
+    ['offline', false],
+    ['online', true],
+  ] as const) {
     api.post(
       `/lockers/:id/${path}`,
       route({ params: IdParams, response: LockerNetwork }, async ({ params }) => {

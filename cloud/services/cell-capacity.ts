@@ -7,8 +7,17 @@
 import { sql } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import {
-  allocate, CELL_SIZES, DEFAULT_SIZE_SPECS, defaultReserveUntil, fittingSizes, withOverbooking, zeroCounts,
-  type CellSize, type SizeCounts, type SizeRequest, type SizeSpec,
+  allocate,
+  CELL_SIZES,
+  DEFAULT_SIZE_SPECS,
+  defaultReserveUntil,
+  fittingSizes,
+  withOverbooking,
+  zeroCounts,
+  type CellSize,
+  type SizeCounts,
+  type SizeRequest,
+  type SizeSpec,
 } from '../domain/cell-sizes.ts';
 import { dialectOf, type Db } from '../storage/database.ts';
 
@@ -23,7 +32,8 @@ export interface LockerCapacity {
 
 const countsOf = (rows: Array<{ size?: string | null; n: unknown }>): SizeCounts => {
   const out = zeroCounts();
-  for (const r of rows) if (r.size && (CELL_SIZES as readonly string[]).includes(r.size)) out[r.size as CellSize] += Number(r.n);
+  for (const r of rows)
+    if (r.size && (CELL_SIZES as readonly string[]).includes(r.size)) out[r.size as CellSize] += Number(r.n);
   return out;
 };
 
@@ -95,7 +105,12 @@ export async function sizeSpecsAt(db: Db, postomatId: string): Promise<Record<Ce
   const specs = { ...DEFAULT_SIZE_SPECS };
   for (const r of rows) {
     if ((CELL_SIZES as readonly string[]).includes(r.size)) {
-      specs[r.size as CellSize] = { lengthMm: Number(r.lengthMm), widthMm: Number(r.widthMm), heightMm: Number(r.heightMm), maxWeightKg: Number(r.maxWeightKg) };
+      specs[r.size as CellSize] = {
+        lengthMm: Number(r.lengthMm),
+        widthMm: Number(r.widthMm),
+        heightMm: Number(r.heightMm),
+        maxWeightKg: Number(r.maxWeightKg),
+      };
     }
   }
   return specs;
@@ -134,7 +149,10 @@ export async function reserveCell(
   const cellSize = sizes[0]!;
   const orders = { ...capacity.orders, [cellSize]: capacity.orders[cellSize] + 1 };
   if (allocate(withOverbooking(capacity.free, overbooking), orders).unplaced > 0) {
-    throw new DomainError('NO_FITTING_CELL', `locker ${postomatId} has no free cell of size ${cellSize} or larger left`);
+    throw new DomainError(
+      'NO_FITTING_CELL',
+      `locker ${postomatId} has no free cell of size ${cellSize} or larger left`,
+    );
   }
   return { cellSize, reserveUntil: (request.reserveUntil ?? defaultReserveUntil(now)).toISOString() };
 }

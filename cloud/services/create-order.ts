@@ -45,7 +45,10 @@ export interface CreateOrderDeps {
 /** Two concurrent creations may draw the same code: the unique index refuses one, which draws again. */
 export const CREATE_REDRAW_ATTEMPTS = 8;
 
-export async function createOrder(deps: CreateOrderDeps & { uow: UnitOfWork }, input: CreateOrderInput): Promise<LockerOrderTable> {
+export async function createOrder(
+  deps: CreateOrderDeps & { uow: UnitOfWork },
+  input: CreateOrderInput,
+): Promise<LockerOrderTable> {
   return deps.uow.run((tx) => createIn(tx, deps, input), { redrawAttempts: CREATE_REDRAW_ATTEMPTS });
 }
 
@@ -65,11 +68,26 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
   // together, so the bound can be exceeded by at most the requests in flight.
   const limit = deps.config?.pendingOrdersPerLocker ?? DEFAULT_PENDING_ORDERS_PER_LOCKER;
   if ((await pendingOrdersAt(trx, input.postomatId, input.companyId)) >= limit) {
-    throw new DomainError('TOO_MANY_PENDING_ORDERS', `company ${input.companyId} has ${limit} orders waiting for placement at locker ${input.postomatId}`);
+    throw new DomainError(
+      'TOO_MANY_PENDING_ORDERS',
+      `company ${input.companyId} has ${limit} orders waiting for placement at locker ${input.postomatId}`,
+    );
   }
   const sized = input.cellSize || input.dimensions;
-  const held: Reservation | undefined = sized ? await reserveCell(trx, input.postomatId, { ...input, reserveUntil: input.reserveUntil ? new Date(input.reserveUntil) : undefined }, deps.clock.now(), deps.config?.overbookingRatio) : undefined;
-  const company = await trx.selectFrom('locker_company').selectAll().where('id', '=', input.companyId).executeTakeFirstOrThrow();
+  const held: Reservation | undefined = sized
+    ? await reserveCell(
+        trx,
+        input.postomatId,
+        { ...input, reserveUntil: input.reserveUntil ? new Date(input.reserveUntil) : undefined },
+        deps.clock.now(),
+        deps.config?.overbookingRatio,
+      )
+    : undefined;
+  const company = await trx
+    .selectFrom('locker_company')
+    .selectAll()
+    .where('id', '=', input.companyId)
+    .executeTakeFirstOrThrow();
 
   const due = company.orderPrice + company.deliveryPrice;
   let paidAmount = 0;
@@ -90,7 +108,11 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
     .values({ id: newId(), phone: input.toUserPhone, createdAt: now, updatedAt: now })
     .onConflict((oc) => oc.column('phone').doNothing())
     .execute();
-  const recipient = await trx.selectFrom('recipient').select('id').where('phone', '=', input.toUserPhone).executeTakeFirstOrThrow();
+  const recipient = await trx
+    .selectFrom('recipient')
+    .select('id')
+    .where('phone', '=', input.toUserPhone)
+    .executeTakeFirstOrThrow();
 
   const orderId = newId();
   const statusId = newId();
@@ -120,12 +142,26 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
     updatedAt: now,
   };
   await trx.insertInto('locker_order').values(order).execute();
-  await trx.insertInto('order_status').values({ id: statusId, orderId, type: 'CREATED', createdAt: now, updatedAt: now }).execute();
+  await trx
+    .insertInto('order_status')
+    .values({ id: statusId, orderId, type: 'CREATED', createdAt: now, updatedAt: now })
+    .execute();
 
   const codes = pickOrderCodes(await liveCodesAt(trx, input.postomatId), deps.randomInt ?? secureRandomInt);
   await trx
     .insertInto('order_code')
-    .values(CODE_TYPES.map((type) => ({ id: newId(), orderId, postomatId: input.postomatId, type, password: codes[type], active: 1, createdAt: now, updatedAt: now })))
+    .values(
+      CODE_TYPES.map((type) => ({
+        id: newId(),
+        orderId,
+        postomatId: input.postomatId,
+        type,
+        password: codes[type],
+        active: 1,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
     .execute();
 
   await addToStats(trx, input.companyId, 'CREATED', 1, amountsOf(order));

@@ -24,7 +24,13 @@ export interface KeyStore {
 }
 
 /** Undefined: the key is ours, do the work. A string: the stored answer of the same request. */
-export async function claimKey(store: KeyStore, fingerprint: string, now: Date, windowMs: number, reused: string): Promise<string | undefined> {
+export async function claimKey(
+  store: KeyStore,
+  fingerprint: string,
+  now: Date,
+  windowMs: number,
+  reused: string,
+): Promise<string | undefined> {
   for (;;) {
     if (await store.insert()) return undefined;
     const row = await store.read();

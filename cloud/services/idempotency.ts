@@ -21,34 +21,69 @@ export interface IdempotencyKey {
 }
 
 /** Runs `work` in one unit of work, once per key and window when a key is given. */
-export function runIdempotent<T>(uow: UnitOfWork, key: IdempotencyKey | undefined, work: (tx: Tx) => Promise<T>, redrawAttempts = 1): Promise<T> {
+export function runIdempotent<T>(
+  uow: UnitOfWork,
+  key: IdempotencyKey | undefined,
+  work: (tx: Tx) => Promise<T>,
+  redrawAttempts = 1,
+): Promise<T> {
   if (!key) return uow.run(work, { redrawAttempts });
-  return uow.run(async (tx) => {
-    const stored = await claim(tx.db, key);
-    if (stored !== undefined) return JSON.parse(stored) as T;
-    const body = await work(tx);
-    await tx.db
-      .updateTable('locker_idempotency')
-      .set({ responseStatus: 200, responseBody: JSON.stringify(body ?? null) })
-      .where('companyId', '=', key.companyId)
-      .where('key', '=', key.key)
-      .execute();
-    return body;
-  }, { redrawAttempts: Math.max(redrawAttempts, 2) });
+  return uow.run(
+    async (tx) => {
+      const stored = await claim(tx.db, key);
+      if (stored !== undefined) return JSON.parse(stored) as T;
+      const body = await work(tx);
+      await tx.db
+        .updateTable('locker_idempotency')
+        .set({ responseStatus: 200, responseBody: JSON.stringify(body ?? null) })
+        .where('companyId', '=', key.companyId)
+        .where('key', '=', key.key)
+        .execute();
+      return body;
+    },
+    { redrawAttempts: Math.max(redrawAttempts, 2) },
+  );
 }
 
 function claim(trx: Db, req: IdempotencyKey): Promise<string | undefined> {
-  const fresh = () => ({ requestHash: req.fingerprint, responseStatus: null, responseBody: null, createdAt: req.now.toISOString() });
+  const fresh = () => ({
+    requestHash: req.fingerprint,
+    responseStatus: null,
+    responseBody: null,
+    createdAt: req.now.toISOString(),
+  });
   const store: KeyStore = {
     insert: async () => {
-      const r = await trx.insertInto('locker_idempotency').values({ companyId: req.companyId, key: req.key, ...fresh() }).onConflict((oc) => oc.columns(['companyId', 'key']).doNothing()).executeTakeFirst();
+      const r = await trx
+        .insertInto('locker_idempotency')
+        .values({ companyId: req.companyId, key: req.key, ...fresh() })
+        .onConflict((oc) => oc.columns(['companyId', 'key']).doNothing())
+        .executeTakeFirst();
       return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
     },
-    read: () => trx.selectFrom('locker_idempotency').selectAll().where('companyId', '=', req.companyId).where('key', '=', req.key).executeTakeFirst(),
+    read: () =>
+      trx
+        .selectFrom('locker_idempotency')
+        .selectAll()
+        .where('companyId', '=', req.companyId)
+        .where('key', '=', req.key)
+        .executeTakeFirst(),
     takeOver: async (createdAt) => {
-      const r = await trx.updateTable('locker_idempotency').set(fresh()).where('companyId', '=', req.companyId).where('key', '=', req.key).where('createdAt', '=', createdAt).executeTakeFirst();
+      const r = await trx
+        .updateTable('locker_idempotency')
+        .set(fresh())
+        .where('companyId', '=', req.companyId)
+        .where('key', '=', req.key)
+        .where('createdAt', '=', createdAt)
+        .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
   };
-  return claimKey(store, req.fingerprint, req.now, LOCKER_IDEMPOTENCY_WINDOW_MS, 'this Idempotency-Key was used with another request in the last 24 hours');
+  return claimKey(
+    store,
+    req.fingerprint,
+    req.now,
+    LOCKER_IDEMPOTENCY_WINDOW_MS,
+    'this Idempotency-Key was used with another request in the last 24 hours',
+  );
 }

@@ -18,7 +18,12 @@ import type { Tx } from './unit-of-work.ts';
 
 /** A company's order, live or not (a cancelled one is no longer in the order reads). */
 async function companyOrder(trx: Db, companyId: string, orderId: string): Promise<LockerOrderTable> {
-  const order = await trx.selectFrom('locker_order').selectAll().where('id', '=', orderId).where('companyId', '=', companyId).executeTakeFirst();
+  const order = await trx
+    .selectFrom('locker_order')
+    .selectAll()
+    .where('id', '=', orderId)
+    .where('companyId', '=', companyId)
+    .executeTakeFirst();
   if (!order) throw new DomainError('ORDER_NOT_FOUND');
   return order;
 }
@@ -38,8 +43,15 @@ export async function cancelOrder(tx: Tx, companyId: string, orderId: string, at
   if (order.isActive !== 1) throw new DomainError('ORDER_NOT_FOUND');
   const now = at.toISOString();
   const changes = { isActive: 0, cancelledAt: now, updatedAt: now };
-  const res = await trx.updateTable('locker_order').set(changes).where('id', '=', order.id).where('status', '=', 'CREATED').where('isActive', '=', 1).executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw new DomainError('ORDER_ALREADY_PLACED', `order ${order.id} changed concurrently`);
+  const res = await trx
+    .updateTable('locker_order')
+    .set(changes)
+    .where('id', '=', order.id)
+    .where('status', '=', 'CREATED')
+    .where('isActive', '=', 1)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1)
+    throw new DomainError('ORDER_ALREADY_PLACED', `order ${order.id} changed concurrently`);
   await trx.updateTable('order_code').set({ active: 0, updatedAt: now }).where('orderId', '=', order.id).execute();
   await addToStats(trx, order.companyId, order.status, -1, negate(amountsOf(order)));
   const cancelled = { ...order, ...changes };
@@ -54,12 +66,23 @@ export async function cancelOrder(tx: Tx, companyId: string, orderId: string, at
  * reaches the locker through the normal sync (SyncOrder.storageEnd); the recipient's SMS is sent
  * again with the new date when the order sends messages.
  */
-export async function extendOrder(tx: Tx, companyId: string, orderId: string, days: number, at: Date): Promise<LockerOrderTable> {
+export async function extendOrder(
+  tx: Tx,
+  companyId: string,
+  orderId: string,
+  days: number,
+  at: Date,
+): Promise<LockerOrderTable> {
   const trx = tx.db;
   const order = await companyOrder(trx, companyId, orderId);
   if (order.isActive !== 1) throw new DomainError('ORDER_NOT_FOUND');
-  if (order.status !== 'DELIVERED' || !order.endDateTime) throw new DomainError('ORDER_NOT_DELIVERED', `order ${order.id} is ${order.status}`);
-  if (order.days + days > MAX_STORAGE_DAYS) throw new DomainError('STORAGE_PERIOD_TOO_LONG', `order ${order.id} would be stored ${order.days + days} days; at most ${MAX_STORAGE_DAYS}`);
+  if (order.status !== 'DELIVERED' || !order.endDateTime)
+    throw new DomainError('ORDER_NOT_DELIVERED', `order ${order.id} is ${order.status}`);
+  if (order.days + days > MAX_STORAGE_DAYS)
+    throw new DomainError(
+      'STORAGE_PERIOD_TOO_LONG',
+      `order ${order.id} would be stored ${order.days + days} days; at most ${MAX_STORAGE_DAYS}`,
+    );
   const changes = {
     days: order.days + days,
     endDateTime: new Date(Date.parse(order.endDateTime) + days * 86_400_000).toISOString(),
@@ -72,7 +95,8 @@ export async function extendOrder(tx: Tx, companyId: string, orderId: string, da
     .where('status', '=', 'DELIVERED')
     .where('endDateTime', '=', order.endDateTime)
     .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw new DomainError('ORDER_NOT_DELIVERED', `order ${order.id} changed concurrently`);
+  if (Number(res.numUpdatedRows) !== 1)
+    throw new DomainError('ORDER_NOT_DELIVERED', `order ${order.id} changed concurrently`);
   const extended = { ...order, ...changes };
   await tx.after.orderEvent(extended, 'order.extended', at);
   // Last: on PostgreSQL it holds the locker's sync row until commit.
@@ -94,23 +118,47 @@ export interface RedirectDeps {
  * company's pending orders there. The order's own locker is no change: the order is answered
  * as it is (no new codes, no event), so a retry of a redirect that went through does no harm.
  */
-export async function redirectOrder(tx: Tx, deps: RedirectDeps, companyId: string, orderId: string, postomatId: string, at: Date): Promise<LockerOrderTable> {
+export async function redirectOrder(
+  tx: Tx,
+  deps: RedirectDeps,
+  companyId: string,
+  orderId: string,
+  postomatId: string,
+  at: Date,
+): Promise<LockerOrderTable> {
   const trx = tx.db;
   const order = await companyOrder(trx, companyId, orderId);
   // Cancelled, expired or withdrawn: gone from the company's view, as for cancel.
   if (order.isActive !== 1) throw new DomainError('ORDER_NOT_FOUND');
   if (order.status !== 'CREATED') throw new DomainError('ORDER_ALREADY_PLACED', `order ${order.id} is ${order.status}`);
   if (order.postomatId === postomatId) return order;
-  const target = await trx.selectFrom('postomat').select('id').where('id', '=', postomatId).where('isActive', '=', 1).executeTakeFirst();
+  const target = await trx
+    .selectFrom('postomat')
+    .select('id')
+    .where('id', '=', postomatId)
+    .where('isActive', '=', 1)
+    .executeTakeFirst();
   if (!target) throw new DomainError('POSTOMAT_NOT_FOUND', `no active locker ${postomatId}`);
   const limit = deps.config?.pendingOrdersPerLocker ?? DEFAULT_PENDING_ORDERS_PER_LOCKER;
   if ((await pendingOrdersAt(trx, postomatId, companyId)) >= limit) {
-    throw new DomainError('TOO_MANY_PENDING_ORDERS', `company ${companyId} has ${limit} orders waiting for placement at locker ${postomatId}`);
+    throw new DomainError(
+      'TOO_MANY_PENDING_ORDERS',
+      `company ${companyId} has ${limit} orders waiting for placement at locker ${postomatId}`,
+    );
   }
   // A sized order holds its size at the target as a new one would (the same refusals: PARCEL_TOO_BIG,
   // NO_FITTING_CELL), with its reservation's end unchanged.
   if (order.cellSize) {
-    await reserveCell(trx, postomatId, { cellSize: CellSize.parse(order.cellSize), reserveUntil: order.reserveUntil ? new Date(order.reserveUntil) : undefined }, at, deps.config?.overbookingRatio);
+    await reserveCell(
+      trx,
+      postomatId,
+      {
+        cellSize: CellSize.parse(order.cellSize),
+        reserveUntil: order.reserveUntil ? new Date(order.reserveUntil) : undefined,
+      },
+      at,
+      deps.config?.overbookingRatio,
+    );
   }
   try {
     return await moveOrderToPostomat(tx, order.id, postomatId, at, deps.randomInt, {
@@ -119,7 +167,8 @@ export async function redirectOrder(tx: Tx, deps: RedirectDeps, companyId: strin
     });
   } catch (err) {
     // Placed (or cancelled) between our read and the move's conditional update.
-    if (err instanceof DomainError && err.code === 'INVALID_TRANSITION') throw new DomainError('ORDER_ALREADY_PLACED', `order ${order.id} changed concurrently`);
+    if (err instanceof DomainError && err.code === 'INVALID_TRANSITION')
+      throw new DomainError('ORDER_ALREADY_PLACED', `order ${order.id} changed concurrently`);
     throw err;
   }
 }

@@ -78,7 +78,13 @@ export async function expireUnplacedOrders(deps: ExpiryDeps, options: ExpiryOpti
           .limit(options.batch)
           .execute(),
       (tx, o) => expireOrder(tx, o.id, now),
-      (o) => deps.logger.info('unplaced order expired', { orderId: o.id, lockerId: o.postomatId, companyId, days: options.days }),
+      (o) =>
+        deps.logger.info('unplaced order expired', {
+          orderId: o.id,
+          lockerId: o.postomatId,
+          companyId,
+          days: options.days,
+        }),
     );
   }
   return total;
@@ -150,7 +156,10 @@ export async function lapseReservation(tx: Tx, orderId: string, at: Date): Promi
     .where('isActive', '=', 1)
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) return false;
-  await trx.insertInto('order_status').values({ id: statusId, orderId, type: 'EXPIRED', createdAt: now, updatedAt: now }).execute();
+  await trx
+    .insertInto('order_status')
+    .values({ id: statusId, orderId, type: 'EXPIRED', createdAt: now, updatedAt: now })
+    .execute();
   await trx.updateTable('order_code').set({ active: 0, updatedAt: now }).where('orderId', '=', orderId).execute();
   await addToStats(trx, order.companyId, 'CREATED', -1, negate(amountsOf(order)));
   await tx.after.orderEvent({ ...order, ...changes }, 'order.expired', at);

@@ -24,7 +24,10 @@ async function openOrder(trx: Db, orderId: string): Promise<LockerOrderTable> {
 }
 
 const notOpen = (o: LockerOrderTable) =>
-  new DomainError('INVALID_TRANSITION', `order ${o.id} is ${o.isActive === 1 ? o.status : 'withdrawn'}: only an active order whose parcel is not placed yet can move or be withdrawn`);
+  new DomainError(
+    'INVALID_TRANSITION',
+    `order ${o.id} is ${o.isActive === 1 ? o.status : 'withdrawn'}: only an active order whose parcel is not placed yet can move or be withdrawn`,
+  );
 
 /** Claims the order by a conditional update first: a concurrent placement then waits for us, and fails. */
 async function updateOpen(trx: Db, order: LockerOrderTable, changes: Partial<LockerOrderTable>): Promise<void> {
@@ -36,7 +39,8 @@ async function updateOpen(trx: Db, order: LockerOrderTable, changes: Partial<Loc
     .where('isActive', '=', 1)
     .where('postomatId', '=', order.postomatId)
     .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw new DomainError('INVALID_TRANSITION', `order ${order.id} changed concurrently`);
+  if (Number(res.numUpdatedRows) !== 1)
+    throw new DomainError('INVALID_TRANSITION', `order ${order.id} changed concurrently`);
 }
 
 export interface MoveOptions {
@@ -51,16 +55,32 @@ export interface MoveOptions {
  * space at the new locker (domain/codes.ts) or `freshCodes` asks: then all three are drawn
  * afresh, apart from the old ones too.
  */
-export async function moveOrderToPostomat(tx: Tx, orderId: string, postomatId: string, at: Date, randomInt: RandomInt = secureRandomInt, opts: MoveOptions = {}): Promise<LockerOrderTable> {
+export async function moveOrderToPostomat(
+  tx: Tx,
+  orderId: string,
+  postomatId: string,
+  at: Date,
+  randomInt: RandomInt = secureRandomInt,
+  opts: MoveOptions = {},
+): Promise<LockerOrderTable> {
   const trx = tx.db;
   const order = await openOrder(trx, orderId);
   if (order.postomatId === postomatId) return order;
-  const target = await trx.selectFrom('postomat').select('id').where('id', '=', postomatId).where('isActive', '=', 1).executeTakeFirst();
+  const target = await trx
+    .selectFrom('postomat')
+    .select('id')
+    .where('id', '=', postomatId)
+    .where('isActive', '=', 1)
+    .executeTakeFirst();
   if (!target) throw new DomainError('POSTOMAT_NOT_FOUND');
   const now = at.toISOString();
   await updateOpen(trx, order, { postomatId, updatedAt: now });
 
-  const codes = await trx.selectFrom('order_code').select(['id', 'type', 'password']).where('orderId', '=', orderId).execute();
+  const codes = await trx
+    .selectFrom('order_code')
+    .select(['id', 'type', 'password'])
+    .where('orderId', '=', orderId)
+    .execute();
   const current = Object.fromEntries(codes.map((c) => [c.type, c.password])) as OrderCodes;
   const live = await liveCodesAt(trx, postomatId);
   let fresh: OrderCodes | undefined;

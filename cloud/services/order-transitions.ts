@@ -27,7 +27,8 @@ export async function transitionOrder(tx: Tx, input: TransitionInput): Promise<L
   const order = await trx.selectFrom('locker_order').selectAll().where('id', '=', input.orderId).executeTakeFirst();
   if (!order) throw new DomainError('ORDER_NOT_FOUND');
   const from = order.status as OrderStatus;
-  if (!canTransition(from, input.to)) throw new DomainError('INVALID_TRANSITION', `order ${order.id} is ${from}, cannot become ${input.to}`);
+  if (!canTransition(from, input.to))
+    throw new DomainError('INVALID_TRANSITION', `order ${order.id} is ${from}, cannot become ${input.to}`);
 
   const now = input.at.toISOString();
   const statusId = newId();
@@ -42,9 +43,13 @@ export async function transitionOrder(tx: Tx, input: TransitionInput): Promise<L
     .where('id', '=', order.id)
     .where('status', '=', from)
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) throw new DomainError('INVALID_TRANSITION', `order ${order.id} changed concurrently`);
+  if (Number(updated.numUpdatedRows) !== 1)
+    throw new DomainError('INVALID_TRANSITION', `order ${order.id} changed concurrently`);
 
-  await trx.insertInto('order_status').values({ id: statusId, orderId: order.id, type: input.to, createdAt: now, updatedAt: now }).execute();
+  await trx
+    .insertInto('order_status')
+    .values({ id: statusId, orderId: order.id, type: input.to, createdAt: now, updatedAt: now })
+    .execute();
   if (order.isActive) {
     await addToStats(trx, order.companyId, from, -1, negate(amountsOf(order)));
     await addToStats(trx, order.companyId, input.to, 1, amountsOf(order));
@@ -76,7 +81,13 @@ export async function markPaid(tx: Tx, orderId: string, at: Date): Promise<Locke
   const changes = { paidAmount: order.paidAmount + order.notPaidAmount, notPaidAmount: 0, updatedAt: at.toISOString() };
   await trx.updateTable('locker_order').set(changes).where('id', '=', orderId).execute();
   if (order.isActive) {
-    const delta = { price: 0, deliveryPrice: 0, promoCodeAmount: 0, paidAmount: order.notPaidAmount, notPaidAmount: -order.notPaidAmount };
+    const delta = {
+      price: 0,
+      deliveryPrice: 0,
+      promoCodeAmount: 0,
+      paidAmount: order.notPaidAmount,
+      notPaidAmount: -order.notPaidAmount,
+    };
     await addToStats(trx, order.companyId, order.status, 0, delta);
   }
   // The locker hands the parcel out only once it knows nothing is left to pay.
@@ -89,17 +100,30 @@ export async function markPaid(tx: Tx, orderId: string, at: Date): Promise<Locke
  * live again at its locker. A code another order took while it was archived is drawn afresh
  * (the pickup code reaches the recipient with the placement SMS, read when it is sent).
  */
-async function reviveExpired(tx: Tx, order: LockerOrderTable, now: string, randomInt: RandomInt = secureRandomInt): Promise<Partial<LockerOrderTable>> {
+async function reviveExpired(
+  tx: Tx,
+  order: LockerOrderTable,
+  now: string,
+  randomInt: RandomInt = secureRandomInt,
+): Promise<Partial<LockerOrderTable>> {
   const trx = tx.db;
   const revived = { isActive: 1, expiredAt: null, updatedAt: now };
   await trx.updateTable('locker_order').set(revived).where('id', '=', order.id).execute();
-  const rows = await trx.selectFrom('order_code').select(['id', 'type', 'password']).where('orderId', '=', order.id).execute();
+  const rows = await trx
+    .selectFrom('order_code')
+    .select(['id', 'type', 'password'])
+    .where('orderId', '=', order.id)
+    .execute();
   const current = Object.fromEntries(rows.map((c) => [c.type, c.password])) as OrderCodes;
   const live = await liveCodesAt(trx, order.postomatId);
   const taken = new Set(clashingCodes(current, live));
   // The codes it keeps count as taken in every type: an order's three codes stay distinct.
   const kept = rows.filter((r) => !taken.has(r.type as CodeType)).map((r) => r.password);
-  const withKept = { DOWN: new Set([...live.DOWN, ...kept]), UP: new Set([...live.UP, ...kept]), SUBTRACT: new Set([...live.SUBTRACT, ...kept]) };
+  const withKept = {
+    DOWN: new Set([...live.DOWN, ...kept]),
+    UP: new Set([...live.UP, ...kept]),
+    SUBTRACT: new Set([...live.SUBTRACT, ...kept]),
+  };
   const fresh = taken.size ? pickOrderCodes(withKept, randomInt) : undefined;
   for (const row of rows) {
     const type = row.type as CodeType;

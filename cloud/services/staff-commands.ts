@@ -13,7 +13,11 @@ export const COMMAND_TTL_MS = 10 * 60_000;
 const OPEN: Array<LockerCommandTable['state']> = ['PENDING', 'SENT'];
 
 /** Queues "open the cell of this order" (one open command per order: asking twice reuses it). */
-export async function queueOpenCell(tx: Tx, order: { id: string; postomatId: string; cellId: string | null }, now: Date) {
+export async function queueOpenCell(
+  tx: Tx,
+  order: { id: string; postomatId: string; cellId: string | null },
+  now: Date,
+) {
   const trx = tx.db;
   const at = now.toISOString();
   const open = await trx
@@ -24,7 +28,9 @@ export async function queueOpenCell(tx: Tx, order: { id: string; postomatId: str
     .where('expiresAt', '>', at)
     .executeTakeFirst();
   if (open) return { command: open, created: false };
-  const cell = order.cellId ? await trx.selectFrom('cell').select('number').where('id', '=', order.cellId).executeTakeFirst() : undefined;
+  const cell = order.cellId
+    ? await trx.selectFrom('cell').select('number').where('id', '=', order.cellId).executeTakeFirst()
+    : undefined;
   if (!cell) throw new DomainError('CELL_NOT_FOUND', `order ${order.id} has no cell`);
   const command: LockerCommandTable = {
     id: newId(),
@@ -44,4 +50,3 @@ export async function queueOpenCell(tx: Tx, order: { id: string; postomatId: str
   tx.after.commandQueued(order.postomatId);
   return { command, created: true };
 }
-

@@ -93,7 +93,10 @@ export async function* arrayBatches<T>(items: readonly T[], size = LIST_BATCH): 
 export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Each batch of `source` through `f` (which loads and presents the batch's nested objects). */
-export async function* mapBatches<A, B>(source: AsyncIterable<A[]>, f: (rows: A[]) => Promise<B[]> | B[]): AsyncGenerator<B[]> {
+export async function* mapBatches<A, B>(
+  source: AsyncIterable<A[]>,
+  f: (rows: A[]) => Promise<B[]> | B[],
+): AsyncGenerator<B[]> {
   for await (const rows of source) yield await f(rows);
 }
 

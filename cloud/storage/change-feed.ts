@@ -22,7 +22,11 @@ export interface ChangeSummary {
 export type ChangeListener = (change: ChangeSummary) => void;
 
 /** Anything may have changed: what a commit seen without details, or a reconnection, means. */
-export const EVERYTHING: ChangeSummary = Object.freeze({ lockers: 'all', outbox: true, credentials: true }) as ChangeSummary;
+export const EVERYTHING: ChangeSummary = Object.freeze({
+  lockers: 'all',
+  outbox: true,
+  credentials: true,
+}) as ChangeSummary;
 
 const MAX_LOCKER_IDS = 200;
 
@@ -45,7 +49,10 @@ export class ChangeFeed {
   async listen(onError: (err: Error) => void): Promise<void> {
     this.onError = onError;
     if (this.listening || !this.transport) return;
-    await this.transport.listen((message) => this.received(message), (err) => this.onError(err));
+    await this.transport.listen(
+      (message) => this.received(message),
+      (err) => this.onError(err),
+    );
     this.listening = true;
   }
 
@@ -89,7 +96,9 @@ export class ChangeFeed {
 function encode(origin: string, c: ChangeSummary): string {
   const lockers = c.lockers === 'all' || c.lockers.length > MAX_LOCKER_IDS ? 'all' : c.lockers;
   const text = JSON.stringify({ o: origin, l: lockers, e: c.outbox ? 1 : 0, k: c.credentials ? 1 : 0 });
-  return Buffer.byteLength(text) <= MAX_NOTIFICATION_BYTES ? text : JSON.stringify({ o: origin, l: 'all', e: c.outbox ? 1 : 0, k: c.credentials ? 1 : 0 });
+  return Buffer.byteLength(text) <= MAX_NOTIFICATION_BYTES
+    ? text
+    : JSON.stringify({ o: origin, l: 'all', e: c.outbox ? 1 : 0, k: c.credentials ? 1 : 0 });
 }
 
 /** 'ours' for a message this feed sent; undefined for one it cannot read (treated as "everything"). */
@@ -97,7 +106,9 @@ function decodeWith(origin: string, message: string): ChangeSummary | 'ours' | u
   try {
     const m = JSON.parse(message) as { o?: unknown; l?: unknown; e?: unknown; k?: unknown };
     if (m.o === origin) return 'ours';
-    const lockers = Array.isArray(m.l) ? m.l.filter((x): x is string => typeof x === 'string').slice(0, MAX_LOCKER_IDS) : 'all';
+    const lockers = Array.isArray(m.l)
+      ? m.l.filter((x): x is string => typeof x === 'string').slice(0, MAX_LOCKER_IDS)
+      : 'all';
     return { lockers, outbox: m.e === 1, credentials: m.k === 1 };
   } catch {
     return undefined;

@@ -22,7 +22,6 @@ export function dialectOf(db: Kysely<any>): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
-
 export interface Storage {
   db: Db;
   dialect: DialectName;
@@ -99,7 +98,10 @@ function openSqlite(url: string, options: OpenOptions): Storage {
   sqlite.pragma('synchronous = FULL');
   tuneReads(sqlite);
   const counter = new StatementCounter();
-  const db = new Kysely<Database>({ dialect: new BusyRetryingSqliteDialect({ database: withStatementCache(sqlite) }, options.busyRetry), log: counter.log });
+  const db = new Kysely<Database>({
+    dialect: new BusyRetryingSqliteDialect({ database: withStatementCache(sqlite) }, options.busyRetry),
+    log: counter.log,
+  });
   // A second, read-only connection serves prepared reads (prepared.ts) synchronously, outside
   // Kysely's one-connection queue: WAL lets it read the last committed state while the main
   // connection is inside another request's transaction. An in-memory database has no second
@@ -150,7 +152,9 @@ function rowReader(sqlite: SQLite.Database, counter: StatementCounter): DirectRe
   const entryOf = boundedCache(1000, (text: string) => {
     const statement = sqlite.prepare(text).raw(true);
     const names = statement.columns().map((c) => c.name);
-    const row = new Function('v', `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}};`) as (values: unknown[]) => unknown;
+    const row = new Function('v', `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}};`) as (
+      values: unknown[],
+    ) => unknown;
     return { statement, row };
   });
   return (text, parameters) => {
@@ -238,7 +242,9 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Storage>
   });
   // Notifications are per schema (however it was chosen: option, URL or PGOPTIONS), so that
   // deployments and test schemas sharing one database do not wake each other.
-  const current = await client.query<{ schema: string | null }>('select current_schema() as schema').finally(() => client.release());
+  const current = await client
+    .query<{ schema: string | null }>('select current_schema() as schema')
+    .finally(() => client.release());
   const channel = `parcel_locker_${current.rows[0]?.schema ?? 'public'}`.slice(0, 63);
   const counter = new StatementCounter();
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: counter.log });

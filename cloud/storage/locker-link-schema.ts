@@ -116,10 +116,16 @@ export interface LockerEventAttemptTable {
  * locked in a cell while its order says otherwise), a cell map that differs from the agent's.
  */
 export const LOCKER_ALARM_KINDS = [
-  'EVENT_REJECTED', 'EVENT_FAILED', 'WITHDRAWN_ORDER_PLACED', 'CELL_MAP_MISMATCH',
+  'EVENT_REJECTED',
+  'EVENT_FAILED',
+  'WITHDRAWN_ORDER_PLACED',
+  'CELL_MAP_MISMATCH',
   // From the locker's own events (issue 20): a door opened without a command, a door left open,
   // a cell fault (jammed lock, silent board), and a board that stopped answering (health).
-  'TAMPER', 'DOOR_LEFT_OPEN', 'CELL_FAULT', 'BOARD_SILENT',
+  'TAMPER',
+  'DOOR_LEFT_OPEN',
+  'CELL_FAULT',
+  'BOARD_SILENT',
 ] as const;
 export type LockerAlarmKind = (typeof LOCKER_ALARM_KINDS)[number];
 

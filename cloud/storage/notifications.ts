@@ -48,8 +48,15 @@ export class PostgresNotifications implements NotificationTransport {
     await this.connect(onMessage, onError, false);
   }
 
-  private async connect(onMessage: (message: string | undefined) => void, onError: (err: Error) => void, reconnecting: boolean): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, ...(this.searchPath ? { options: `-c search_path=${this.searchPath}` } : {}) });
+  private async connect(
+    onMessage: (message: string | undefined) => void,
+    onError: (err: Error) => void,
+    reconnecting: boolean,
+  ): Promise<void> {
+    const client = new pg.Client({
+      connectionString: this.url,
+      ...(this.searchPath ? { options: `-c search_path=${this.searchPath}` } : {}),
+    });
     const again = (err: Error) => {
       if (this.closed || this.client !== client) return;
       this.client = undefined;
@@ -109,7 +116,11 @@ export class SqliteCommitWatcher implements NotificationTransport {
   /** A notice row in the committing transaction: readers see it once the transaction commits. */
   async send(tx: Db, message: string): Promise<void> {
     const { id } = await tx.insertInto('change_notice').values({ message }).returning('id').executeTakeFirstOrThrow();
-    if (id % 100 === 0) await tx.deleteFrom('change_notice').where('id', '<=', id - KEPT_NOTICES).execute();
+    if (id % 100 === 0)
+      await tx
+        .deleteFrom('change_notice')
+        .where('id', '<=', id - KEPT_NOTICES)
+        .execute();
   }
 
   /**

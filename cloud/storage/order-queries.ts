@@ -28,20 +28,28 @@ export async function listOrders(db: Db, f: OrderListFilter) {
   // The counters are read first: their version must not be newer than what the expired
   // figure is computed from (see cachedExpiredAggregate).
   const stats = await readStats(db, f.companyId, f.status);
-  const batches = new KeysetBatches<LockerOrderTable>(({ after, offset, limit }) => {
-    let page = q;
-    if (after) page = page.where((eb) => eb(eb.refTuple('createdAt', 'id'), '<', eb.tuple(after.createdAt, after.id)));
-    page = page.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit);
-    return (offset ? page.offset(offset) : page).execute();
-  }, { limit: f.limit, offset: f.offset });
-  const expired = f.status && f.status !== 'DELIVERED'
-    ? emptyExpired()
-    : await cachedExpiredAggregate(db, f.companyId, f.now, stats.versions.DELIVERED ?? 0);
+  const batches = new KeysetBatches<LockerOrderTable>(
+    ({ after, offset, limit }) => {
+      let page = q;
+      if (after)
+        page = page.where((eb) => eb(eb.refTuple('createdAt', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+      page = page.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit);
+      return (offset ? page.offset(offset) : page).execute();
+    },
+    { limit: f.limit, offset: f.offset },
+  );
+  const expired =
+    f.status && f.status !== 'DELIVERED'
+      ? emptyExpired()
+      : await cachedExpiredAggregate(db, f.companyId, f.now, stats.versions.DELIVERED ?? 0);
   return { batches, total: stats.count, sums: stats.amounts, expired };
 }
 
 type Expired = Awaited<ReturnType<typeof expiredAggregate>>;
-const expiredCache = new WeakMap<Db, Map<string, { version: number; computedAt: number; validUntil: number; value: Expired }>>();
+const expiredCache = new WeakMap<
+  Db,
+  Map<string, { version: number; computedAt: number; validUntil: number; value: Expired }>
+>();
 
 /**
  * The expired aggregate scans every expired DELIVERED order of a company (up to one per
@@ -49,14 +57,24 @@ const expiredCache = new WeakMap<Db, Map<string, { version: number; computedAt: 
  * their counters' version moves — or when the clock passes the next end of a storage period.
  * Until either happens the cached value is exact, on any number of cloud processes.
  */
-async function cachedExpiredAggregate(db: Db, companyId: string, now: Date, deliveredVersion: number): Promise<Expired> {
+async function cachedExpiredAggregate(
+  db: Db,
+  companyId: string,
+  now: Date,
+  deliveredVersion: number,
+): Promise<Expired> {
   let perCompany = expiredCache.get(db);
   if (!perCompany) expiredCache.set(db, (perCompany = new Map()));
   const t = now.getTime();
   const hit = perCompany.get(companyId);
   if (hit && hit.version === deliveredVersion && t >= hit.computedAt && t < hit.validUntil) return hit.value;
   const [value, next] = await Promise.all([expiredAggregate(db, companyId, now), nextExpiry(db, companyId, now)]);
-  perCompany.set(companyId, { version: deliveredVersion, computedAt: t, validUntil: next ? Date.parse(next) : Infinity, value });
+  perCompany.set(companyId, {
+    version: deliveredVersion,
+    computedAt: t,
+    validUntil: next ? Date.parse(next) : Infinity,
+    value,
+  });
   return value;
 }
 
@@ -87,16 +105,30 @@ export async function expiredAggregate(db: Db, companyId: string, now: Date) {
     .where('isActive', '=', 1)
     .where('endDateTime', '<', now.toISOString())
     .executeTakeFirstOrThrow();
-  return { count: Number(row.count), amounts: Object.fromEntries(MONEY_FIELDS.map((m) => [m, Number((row as any)[m])])) as Amounts };
+  return {
+    count: Number(row.count),
+    amounts: Object.fromEntries(MONEY_FIELDS.map((m) => [m, Number((row as any)[m])])) as Amounts,
+  };
 }
 
-export interface CodeRow { id: string; type: string; password: string; orderId: string; createdAt: string; updatedAt: string }
+export interface CodeRow {
+  id: string;
+  type: string;
+  password: string;
+  orderId: string;
+  createdAt: string;
+  updatedAt: string;
+}
 
 const orderById = prepared<[companyId: string, id: string], LockerOrderTable>(2, (db: Db, companyId, id) =>
   db.selectFrom('locker_order').selectAll().where('id', '=', id).where('companyId', '=', companyId),
 );
 const codeOfOrder = prepared<[orderId: string, type: string], CodeRow>(2, (db: Db, orderId, type) =>
-  db.selectFrom('order_code').select(['id', 'type', 'password', 'orderId', 'createdAt', 'updatedAt']).where('orderId', '=', orderId).where('type', '=', type),
+  db
+    .selectFrom('order_code')
+    .select(['id', 'type', 'password', 'orderId', 'createdAt', 'updatedAt'])
+    .where('orderId', '=', orderId)
+    .where('type', '=', type),
 );
 
 export async function findOrder(db: Db, companyId: string, id: string): Promise<LockerOrderTable | undefined> {
@@ -110,7 +142,10 @@ export async function findOrder(db: Db, companyId: string, id: string): Promise<
  * its own index descent) and a third of two statements (each opens its own read transaction); the
  * equivalent LEFT JOIN runs several times slower there.
  */
-const orderWithDownCode = prepared<[companyId: string, id: string], LockerOrderTable & { down: string | DownCode | null }>(2, (db: Db, companyId, id) => {
+const orderWithDownCode = prepared<
+  [companyId: string, id: string],
+  LockerOrderTable & { down: string | DownCode | null }
+>(2, (db: Db, companyId, id) => {
   const jsonArray = sql.raw(dialectOf(db) === 'postgres' ? 'json_build_array' : 'json_array');
   return db
     .selectFrom('locker_order as o')
@@ -118,7 +153,11 @@ const orderWithDownCode = prepared<[companyId: string, id: string], LockerOrderT
     .select((eb) =>
       eb
         .selectFrom('order_code as c')
-        .select(sql<string>`${jsonArray}(${sql.ref('c.id')}, ${sql.ref('c.password')}, ${sql.ref('c.createdAt')}, ${sql.ref('c.updatedAt')})`.as('code'))
+        .select(
+          sql<string>`${jsonArray}(${sql.ref('c.id')}, ${sql.ref('c.password')}, ${sql.ref('c.createdAt')}, ${sql.ref('c.updatedAt')})`.as(
+            'code',
+          ),
+        )
         .whereRef('c.orderId', '=', 'o.id')
         .where('c.type', '=', 'DOWN')
         .as('down'),
@@ -128,12 +167,17 @@ const orderWithDownCode = prepared<[companyId: string, id: string], LockerOrderT
 });
 type DownCode = [id: string, password: string, createdAt: string, updatedAt: string];
 
-export async function findOrderWithDownCode(db: Db, companyId: string, id: string): Promise<{ order: LockerOrderTable; down?: CodeRow } | undefined> {
+export async function findOrderWithDownCode(
+  db: Db,
+  companyId: string,
+  id: string,
+): Promise<{ order: LockerOrderTable; down?: CodeRow } | undefined> {
   const [order] = await orderWithDownCode(db, companyId, id);
   if (!order) return undefined;
   if (order.down === null) return { order };
   // SQLite answers JSON as text; pg parses its json type itself.
-  const [codeId, password, createdAt, updatedAt] = typeof order.down === 'string' ? (JSON.parse(order.down) as DownCode) : order.down;
+  const [codeId, password, createdAt, updatedAt] =
+    typeof order.down === 'string' ? (JSON.parse(order.down) as DownCode) : order.down;
   return { order, down: { id: codeId, type: 'DOWN', password, orderId: order.id, createdAt, updatedAt } };
 }
 
@@ -144,7 +188,12 @@ export async function findCode(db: Db, orderId: string, type: string): Promise<C
 /** Codes of the active, not-yet-final orders at a locker, by type (domain/codes.ts draws new ones apart from them). */
 export async function liveCodesAt(db: Db, postomatId: string): Promise<LiveCodes> {
   // A literal `active = 1`, so SQLite matches the partial unique indexes that cover this read.
-  const rows = await db.selectFrom('order_code').select(['type', 'password']).where('postomatId', '=', postomatId).where('active', '=', sql.lit(1)).execute();
+  const rows = await db
+    .selectFrom('order_code')
+    .select(['type', 'password'])
+    .where('postomatId', '=', postomatId)
+    .where('active', '=', sql.lit(1))
+    .execute();
   const live = noLiveCodes();
   for (const r of rows) (live[r.type as CodeType] as Set<string>).add(r.password);
   return live;
@@ -174,23 +223,52 @@ export interface OrderExtrasFlags {
 }
 
 /** Loads the nested objects asked for, for a whole page at once (one query per kind). */
-export async function loadOrderExtras(db: Db, orders: LockerOrderTable[], flags: OrderExtrasFlags, knownDownCodes?: Map<string, CodeRow>) {
+export async function loadOrderExtras(
+  db: Db,
+  orders: LockerOrderTable[],
+  flags: OrderExtrasFlags,
+  knownDownCodes?: Map<string, CodeRow>,
+) {
   const ids = orders.map((o) => o.id);
   const none = Promise.resolve([] as any[]);
   const uniq = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => !!x))];
   const cellIds = flags.withCell ? uniq(orders.map((o) => o.cellId)) : [];
   const [downCodes, users, cells, statuses] = await Promise.all([
-    knownDownCodes ? Promise.resolve([...knownDownCodes.values()]) : ids.length
-      ? db.selectFrom('order_code').select(['id', 'type', 'password', 'orderId', 'createdAt', 'updatedAt']).where('orderId', 'in', ids).where('type', '=', 'DOWN').execute()
+    knownDownCodes
+      ? Promise.resolve([...knownDownCodes.values()])
+      : ids.length
+        ? db
+            .selectFrom('order_code')
+            .select(['id', 'type', 'password', 'orderId', 'createdAt', 'updatedAt'])
+            .where('orderId', 'in', ids)
+            .where('type', '=', 'DOWN')
+            .execute()
+        : none,
+    flags.withToUser && ids.length
+      ? db
+          .selectFrom('recipient')
+          .selectAll()
+          .where('id', 'in', uniq(orders.map((o) => o.toUserId)))
+          .execute()
       : none,
-    flags.withToUser && ids.length ? db.selectFrom('recipient').selectAll().where('id', 'in', uniq(orders.map((o) => o.toUserId))).execute() : none,
     cellIds.length ? db.selectFrom('cell').selectAll().where('id', 'in', cellIds).execute() : none,
     (flags.withStatuses || flags.withCurrentStatus) && ids.length
-      ? db.selectFrom('order_status').selectAll().where('orderId', 'in', ids).orderBy('createdAt').orderBy('id').execute()
+      ? db
+          .selectFrom('order_status')
+          .selectAll()
+          .where('orderId', 'in', ids)
+          .orderBy('createdAt')
+          .orderBy('id')
+          .execute()
       : none,
   ]);
-  const postomatIds = uniq([...(flags.withPostomat ? orders.map((o) => o.postomatId) : []), ...cells.map((c: any) => c.postomatId)]);
-  const postomats = postomatIds.length ? await db.selectFrom('postomat').selectAll().where('id', 'in', postomatIds).execute() : [];
+  const postomatIds = uniq([
+    ...(flags.withPostomat ? orders.map((o) => o.postomatId) : []),
+    ...cells.map((c: any) => c.postomatId),
+  ]);
+  const postomats = postomatIds.length
+    ? await db.selectFrom('postomat').selectAll().where('id', 'in', postomatIds).execute()
+    : [];
   return {
     downCodes: new Map(downCodes.map((c: any) => [c.orderId, c])),
     users: new Map(users.map((u: any) => [u.id, u])),

@@ -19,7 +19,13 @@ export const amountsOf = (o: Pick<LockerOrderTable, MoneyField>): Amounts => ({
   promoCodeAmount: o.promoCodeAmount,
 });
 
-export async function addToStats(db: Db, companyId: string, status: string, count: number, amounts: Amounts): Promise<void> {
+export async function addToStats(
+  db: Db,
+  companyId: string,
+  status: string,
+  count: number,
+  amounts: Amounts,
+): Promise<void> {
   await db
     .insertInto('order_stats')
     .values({ companyId, status, count, ...amounts, version: 1 })
@@ -37,8 +43,7 @@ export async function addToStats(db: Db, companyId: string, status: string, coun
     .execute();
 }
 
-export const negate = (a: Amounts): Amounts =>
-  Object.fromEntries(MONEY_FIELDS.map((f) => [f, -a[f]])) as Amounts;
+export const negate = (a: Amounts): Amounts => Object.fromEntries(MONEY_FIELDS.map((f) => [f, -a[f]])) as Amounts;
 
 /** A company's counters (all statuses, or one), summed here: at most four small rows. */
 export async function readStats(db: Db, companyId: string, status?: string) {

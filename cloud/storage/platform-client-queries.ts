@@ -27,7 +27,8 @@ export async function scopeCompanyIds(db: Db, companyId: number, scope: ClientSc
 }
 
 async function companyOfCodeName(db: Db, codeName: string): Promise<number | undefined> {
-  return (await db.selectFrom('company_code').select('companyId').where('title', '=', codeName).executeTakeFirst())?.companyId;
+  return (await db.selectFrom('company_code').select('companyId').where('title', '=', codeName).executeTakeFirst())
+    ?.companyId;
 }
 
 /** Active clients matching a search form within `companyIds`, at most 20, by code. */
@@ -35,7 +36,12 @@ export async function searchClientsByCode(db: Db, companyIds: number[], search: 
   if (!companyIds.length || search.form === 'none') return [];
   const clients = db.selectFrom('platform_client').selectAll().where('isActive', '=', 1).limit(CLIENT_SEARCH_LIMIT);
   if (search.form === 'code') {
-    return clients.where('code', '=', search.code).where('companyId', 'in', companyIds).orderBy('code').orderBy('companyId').execute();
+    return clients
+      .where('code', '=', search.code)
+      .where('companyId', 'in', companyIds)
+      .orderBy('code')
+      .orderBy('companyId')
+      .execute();
   }
   const companyId = await companyOfCodeName(db, search.codeName);
   if (companyId === undefined || !companyIds.includes(companyId)) return [];
@@ -45,7 +51,12 @@ export async function searchClientsByCode(db: Db, companyIds: number[], search: 
 
 export async function findClientIn(db: Db, companyIds: number[], id: number): Promise<ClientRow | undefined> {
   if (!companyIds.length) return undefined;
-  return db.selectFrom('platform_client').selectAll().where('id', '=', id).where('companyId', 'in', companyIds).executeTakeFirst();
+  return db
+    .selectFrom('platform_client')
+    .selectAll()
+    .where('id', '=', id)
+    .where('companyId', 'in', companyIds)
+    .executeTakeFirst();
 }
 
 export interface ClientRelations {
@@ -56,11 +67,23 @@ export interface ClientRelations {
 }
 
 /** What client objects nest, for a page of clients; `kinds` keeps only the code names of those cargo kinds. */
-export async function clientRelations(db: Db, clients: ClientRow[], kinds?: readonly CargoKind[]): Promise<ClientRelations> {
+export async function clientRelations(
+  db: Db,
+  clients: ClientRow[],
+  kinds?: readonly CargoKind[],
+): Promise<ClientRelations> {
   const companyIds = [...new Set(clients.map((c) => c.companyId))];
   const [countries, cities, companies, codes] = await Promise.all([
-    rowsById(db, 'platform_country', clients.map((c) => c.countryId)),
-    rowsById(db, 'platform_city', clients.map((c) => c.cityId)),
+    rowsById(
+      db,
+      'platform_country',
+      clients.map((c) => c.countryId),
+    ),
+    rowsById(
+      db,
+      'platform_city',
+      clients.map((c) => c.cityId),
+    ),
     rowsById(db, 'platform_company', [...companyIds, ...clients.map((c) => c.deliveryWarehouseCompanyId)]),
     codesOfCompanies(db, companyIds, kinds),
   ]);
@@ -68,10 +91,25 @@ export async function clientRelations(db: Db, clients: ClientRow[], kinds?: read
 }
 
 /** The company's active supplier with exactly this phone. */
-export function findActiveSupplierByPhone(db: Db, companyId: number, phone: string): Promise<Row<'supplier'> | undefined> {
-  return db.selectFrom('supplier').selectAll().where('companyId', '=', companyId).where('phone', '=', phone).where('isActive', '=', 1).executeTakeFirst();
+export function findActiveSupplierByPhone(
+  db: Db,
+  companyId: number,
+  phone: string,
+): Promise<Row<'supplier'> | undefined> {
+  return db
+    .selectFrom('supplier')
+    .selectAll()
+    .where('companyId', '=', companyId)
+    .where('phone', '=', phone)
+    .where('isActive', '=', 1)
+    .executeTakeFirst();
 }
 
 export function findSupplierOf(db: Db, companyId: number, id: number): Promise<Row<'supplier'> | undefined> {
-  return db.selectFrom('supplier').selectAll().where('id', '=', id).where('companyId', '=', companyId).executeTakeFirst();
+  return db
+    .selectFrom('supplier')
+    .selectAll()
+    .where('id', '=', id)
+    .where('companyId', '=', companyId)
+    .executeTakeFirst();
 }

@@ -22,7 +22,13 @@ export function listLogisticCompanies(db: Db, flags: CompanyFlagFilter): Promise
 
 /** The active company of this type with this id. */
 export function findActiveCompany(db: Db, id: number, type: CompanyType): Promise<Row<'platform_company'> | undefined> {
-  return db.selectFrom('platform_company').selectAll().where('id', '=', id).where('type', '=', type).where('isActive', '=', 1).executeTakeFirst();
+  return db
+    .selectFrom('platform_company')
+    .selectAll()
+    .where('id', '=', id)
+    .where('type', '=', type)
+    .where('isActive', '=', 1)
+    .executeTakeFirst();
 }
 
 /** Active countries, each with its active cities, by id. */

@@ -8,23 +8,45 @@ import type { Db } from './database.ts';
 import type { CargoKind } from '../domain/platform/enums.ts';
 import type { PlatformDatabase } from './platform-schema.ts';
 
-type WithId = { [K in keyof PlatformDatabase]: PlatformDatabase[K] extends { id: unknown } ? K : never }[keyof PlatformDatabase];
+type WithId = {
+  [K in keyof PlatformDatabase]: PlatformDatabase[K] extends { id: unknown } ? K : never;
+}[keyof PlatformDatabase];
 export type Row<T extends keyof PlatformDatabase> = Selectable<PlatformDatabase[T]>;
 
-const present = (ids: Iterable<number | null | undefined>) => [...new Set([...ids].filter((id): id is number => typeof id === 'number'))];
+const present = (ids: Iterable<number | null | undefined>) => [
+  ...new Set([...ids].filter((id): id is number => typeof id === 'number')),
+];
 
 /** The rows of `table` with these ids (nulls skipped), by id. */
-export async function rowsById<T extends WithId>(db: Db, table: T, ids: Iterable<number | null | undefined>): Promise<Map<number, Row<T>>> {
+export async function rowsById<T extends WithId>(
+  db: Db,
+  table: T,
+  ids: Iterable<number | null | undefined>,
+): Promise<Map<number, Row<T>>> {
   const wanted = present(ids);
   if (!wanted.length) return new Map();
-  const rows = (await db.selectFrom(table as any).selectAll().where('id', 'in', wanted).execute()) as Array<Row<T> & { id: number }>;
+  const rows = (await db
+    .selectFrom(table as any)
+    .selectAll()
+    .where('id', 'in', wanted)
+    .execute()) as Array<Row<T> & { id: number }>;
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-export type CodeWithType = { id: number; title: string; companyId: number; cargoTypeId: number; cargoType: Row<'cargo_type'> };
+export type CodeWithType = {
+  id: number;
+  title: string;
+  companyId: number;
+  cargoTypeId: number;
+  cargoType: Row<'cargo_type'>;
+};
 
 /** Code names of these companies in id order, optionally only those of cargo types of some kinds. */
-export async function codesOfCompanies(db: Db, companyIds: number[], kinds?: readonly CargoKind[]): Promise<Map<number, CodeWithType[]>> {
+export async function codesOfCompanies(
+  db: Db,
+  companyIds: number[],
+  kinds?: readonly CargoKind[],
+): Promise<Map<number, CodeWithType[]>> {
   const out = new Map<number, CodeWithType[]>();
   if (!companyIds.length || kinds?.length === 0) return out;
   let q = db
@@ -35,7 +57,11 @@ export async function codesOfCompanies(db: Db, companyIds: number[], kinds?: rea
     .orderBy('c.id');
   if (kinds) q = q.where('t.type', 'in', [...kinds]);
   const codes = await q.execute();
-  const types = await rowsById(db, 'cargo_type', codes.map((c) => c.cargoTypeId));
+  const types = await rowsById(
+    db,
+    'cargo_type',
+    codes.map((c) => c.cargoTypeId),
+  );
   for (const c of codes) {
     const list = out.get(c.companyId) ?? [];
     list.push({ ...c, cargoType: types.get(c.cargoTypeId)! });
@@ -65,7 +91,14 @@ const group = <T extends { companyId: number }>(rows: T[]) => {
 /** What a full company object shows beside its own columns: place, code names, delivery and cargo types. */
 export async function companyExtras(db: Db, companies: Array<Row<'platform_company'>>): Promise<CompanyExtras> {
   const ids = companies.map((c) => c.id);
-  if (!ids.length) return { codes: new Map(), deliveryTypes: new Map(), cargoTypes: new Map(), countries: new Map(), cities: new Map() };
+  if (!ids.length)
+    return {
+      codes: new Map(),
+      deliveryTypes: new Map(),
+      cargoTypes: new Map(),
+      countries: new Map(),
+      cities: new Map(),
+    };
   const [codes, deliveryTypes, cargoTypes, countries, cities] = await Promise.all([
     codesOfCompanies(db, ids),
     db
@@ -83,8 +116,16 @@ export async function companyExtras(db: Db, companies: Array<Row<'platform_compa
       .where('l.companyId', 'in', ids)
       .orderBy('t.id')
       .execute(),
-    rowsById(db, 'platform_country', companies.map((c) => c.countryId)),
-    rowsById(db, 'platform_city', companies.map((c) => c.cityId)),
+    rowsById(
+      db,
+      'platform_country',
+      companies.map((c) => c.countryId),
+    ),
+    rowsById(
+      db,
+      'platform_city',
+      companies.map((c) => c.cityId),
+    ),
   ]);
   return {
     codes,

@@ -19,7 +19,15 @@ function reachedBy(eb: ExpressionBuilder<Database & { c: Database['platform_comp
     eb.or([
       eb('c.lockerCompanyId', '=', order.companyId),
       eb('c.id', 'in', eb.selectFrom('parcel').select('companyId').where('postomatOrderId', '=', order.id)),
-      eb('c.id', 'in', eb.selectFrom('parcel').select('partnerCompanyId').where('postomatOrderId', '=', order.id).where('partnerCompanyId', 'is not', null)),
+      eb(
+        'c.id',
+        'in',
+        eb
+          .selectFrom('parcel')
+          .select('partnerCompanyId')
+          .where('postomatOrderId', '=', order.id)
+          .where('partnerCompanyId', 'is not', null),
+      ),
     ]),
   ]);
 }
@@ -38,6 +46,11 @@ export function findOrderWebhooks(trx: Db, order: OrderRef, subtype: OrderWebhoo
 
 /** The ids of the platform companies the order's events reach. */
 export async function findOrderPlatformCompanies(trx: Db, order: OrderRef): Promise<number[]> {
-  const rows = await trx.selectFrom('platform_company as c').select('c.id').where((eb) => reachedBy(eb, order)).orderBy('c.id').execute();
+  const rows = await trx
+    .selectFrom('platform_company as c')
+    .select('c.id')
+    .where((eb) => reachedBy(eb, order))
+    .orderBy('c.id')
+    .execute();
   return rows.map((r) => Number(r.id));
 }

@@ -34,7 +34,10 @@ export async function listPostomats(db: Db, f: PostomatListFilter): Promise<Post
     const ids = f.ids?.length ? new Set(f.ids) : undefined;
     const filtered = ids || f.cityId || f.districtId;
     const accept = filtered
-      ? (p: LocatedPostomat) => (!ids || ids.has(p.id)) && (!f.cityId || p.cityId === f.cityId) && (!f.districtId || p.districtId === f.districtId)
+      ? (p: LocatedPostomat) =>
+          (!ids || ids.has(p.id)) &&
+          (!f.cityId || p.cityId === f.cityId) &&
+          (!f.districtId || p.districtId === f.districtId)
       : undefined;
     const { total, page } = byDistance(await locatedPostomats(db, f.near.at), f.near, f.window, accept);
     return { total, batches: mapBatches(arrayBatches(page), (part) => rowsInDistanceOrder(db, part)) };
@@ -59,7 +62,12 @@ type Ranked = { item: LocatedPostomat; distance: number };
  * 10,000 took 100-400 ms in one piece). Past a batch the candidates are sorted whole instead:
  * the same order (distance, then id) in O(n log n).
  */
-function byDistance(points: PointCache, near: { lat: number; lng: number }, window: Window | undefined, accept?: (p: LocatedPostomat) => boolean): { total: number; page: Ranked[] } {
+function byDistance(
+  points: PointCache,
+  near: { lat: number; lng: number },
+  window: Window | undefined,
+  accept?: (p: LocatedPostomat) => boolean,
+): { total: number; page: Ranked[] } {
   const from = window?.offset ?? 0;
   if (window && from + window.limit <= LIST_BATCH) return nearest(points.index, near.lat, near.lng, window, accept);
   const all: Ranked[] = [];
@@ -72,7 +80,15 @@ function byDistance(points: PointCache, near: { lat: number; lng: number }, wind
 
 /** The rows of a batch of ranked lockers, in their order, each with its distance (a locker deleted meanwhile is left out). */
 async function rowsInDistanceOrder(db: Db, part: Ranked[]): Promise<ListedPostomat[]> {
-  const rows = await db.selectFrom('postomat').selectAll().where('id', 'in', part.map((p) => p.item.id)).execute();
+  const rows = await db
+    .selectFrom('postomat')
+    .selectAll()
+    .where(
+      'id',
+      'in',
+      part.map((p) => p.item.id),
+    )
+    .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const out: ListedPostomat[] = [];
   for (const p of part) {
@@ -82,7 +98,13 @@ async function rowsInDistanceOrder(db: Db, part: Ranked[]): Promise<ListedPostom
   return out;
 }
 
-interface LocatedPostomat { id: string; lat: number; lng: number; cityId: string | null; districtId: string | null }
+interface LocatedPostomat {
+  id: string;
+  lat: number;
+  lng: number;
+  cityId: string | null;
+  districtId: string | null;
+}
 
 export const POINTS_REFRESH_MS = 2_000;
 /** Changes stamped by a process whose clock runs behind ours are still caught. */
@@ -108,7 +130,10 @@ async function locatedPostomats(db: Db, at: Date): Promise<PointCache> {
   let cache = pointCaches.get(db);
   const now = at.getTime();
   if (!cache) {
-    const rows = await db.selectFrom('postomat').select(['id', 'lat', 'lng', 'cityId', 'districtId', 'isActive']).execute();
+    const rows = await db
+      .selectFrom('postomat')
+      .select(['id', 'lat', 'lng', 'cityId', 'districtId', 'isActive'])
+      .execute();
     cache = { byId: new Map(), index: new NearestIndex([]), readFrom: now, refreshedAt: now };
     applyPoints(cache, rows);
     pointCaches.set(db, cache);
@@ -132,10 +157,21 @@ async function locatedPostomats(db: Db, at: Date): Promise<PointCache> {
   return cache;
 }
 
-function applyPoints(cache: PointCache, rows: Array<{ id: string; lat: number | null; lng: number | null; cityId: string | null; districtId: string | null; isActive: number }>) {
+function applyPoints(
+  cache: PointCache,
+  rows: Array<{
+    id: string;
+    lat: number | null;
+    lng: number | null;
+    cityId: string | null;
+    districtId: string | null;
+    isActive: number;
+  }>,
+) {
   if (!rows.length) return;
   for (const r of rows) {
-    if (r.isActive === 1 && r.lat !== null && r.lng !== null) cache.byId.set(r.id, { id: r.id, lat: r.lat, lng: r.lng, cityId: r.cityId, districtId: r.districtId });
+    if (r.isActive === 1 && r.lat !== null && r.lng !== null)
+      cache.byId.set(r.id, { id: r.id, lat: r.lat, lng: r.lng, cityId: r.cityId, districtId: r.districtId });
     else cache.byId.delete(r.id);
   }
   cache.index = new NearestIndex([...cache.byId.values()]);
@@ -150,7 +186,14 @@ export function freeCells(db: Db, postomatIds: string[]) {
     .where('postomatId', 'in', postomatIds)
     .where('isActive', '=', 1)
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('locker_order as o').select('o.id').whereRef('o.cellId', '=', 'cell.id').where('o.status', '=', 'DELIVERED'))),
+      not(
+        exists(
+          selectFrom('locker_order as o')
+            .select('o.id')
+            .whereRef('o.cellId', '=', 'cell.id')
+            .where('o.status', '=', 'DELIVERED'),
+        ),
+      ),
     )
     .orderBy('postomatId')
     .orderBy('number')

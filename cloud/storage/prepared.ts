@@ -19,7 +19,10 @@ export type Prepared<A extends unknown[], R> = (db: Kysely<any>, ...args: A) => 
  * `build` receives one marker per parameter and returns the query; each marker must be used as
  * a plain value (a `where` operand, a `limit`...), not spliced into SQL text.
  */
-export function prepared<A extends unknown[], R>(arity: A['length'], build: (db: Kysely<any>, ...markers: any[]) => Compilable<R>): Prepared<A, R> {
+export function prepared<A extends unknown[], R>(
+  arity: A['length'],
+  build: (db: Kysely<any>, ...markers: any[]) => Compilable<R>,
+): Prepared<A, R> {
   const compiledFor = new WeakMap<Kysely<any>, { sql: string; slots: Array<number | { value: unknown }> }>();
   const markers = Array.from({ length: arity }, (_, i) => `${MARKER}${i}`);
   return async (db, ...args) => {
@@ -31,7 +34,8 @@ export function prepared<A extends unknown[], R>(arity: A['length'], build: (db:
         return i >= 0 ? i : { value: v };
       });
       const used = new Set(slots.filter((s): s is number => typeof s === 'number'));
-      if (used.size !== arity) throw new Error(`prepared query uses ${used.size} of its ${arity} parameters: ${compiled.sql}`);
+      if (used.size !== arity)
+        throw new Error(`prepared query uses ${used.size} of its ${arity} parameters: ${compiled.sql}`);
       c = { sql: compiled.sql, slots };
       compiledFor.set(db, c);
     }

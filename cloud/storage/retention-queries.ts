@@ -26,14 +26,30 @@ const deleted = (r: { numDeletedRows: bigint }) => Number(r.numDeletedRows);
 
 /** Outbox rows sent (or failed, or skipped) before `before`. */
 export async function pruneOutbox(db: Db, dialect: DialectName, before: string, limit: number): Promise<number> {
-  const ids = pick(db.selectFrom('outbox_event').select('id').where('state', 'in', FINISHED_OUTBOX_STATES).where('sentAt', '<', before).limit(limit), dialect);
+  const ids = pick(
+    db
+      .selectFrom('outbox_event')
+      .select('id')
+      .where('state', 'in', FINISHED_OUTBOX_STATES)
+      .where('sentAt', '<', before)
+      .limit(limit),
+    dialect,
+  );
   return deleted(await db.deleteFrom('outbox_event').where('id', 'in', ids).executeTakeFirstOrThrow());
 }
 
 /** Locker events received before `before` (every stored outcome is final: APPLIED, STORED, REJECTED). */
 export async function pruneLockerEvents(db: Db, dialect: DialectName, before: string, limit: number): Promise<number> {
-  const keys = pick(db.selectFrom('locker_event').select(['postomatId', 'eventId']).where('receivedAt', '<', before).limit(limit), dialect);
-  return deleted(await db.deleteFrom('locker_event').where((eb) => eb(eb.refTuple('postomatId', 'eventId'), 'in', keys.$asTuple('postomatId', 'eventId'))).executeTakeFirstOrThrow());
+  const keys = pick(
+    db.selectFrom('locker_event').select(['postomatId', 'eventId']).where('receivedAt', '<', before).limit(limit),
+    dialect,
+  );
+  return deleted(
+    await db
+      .deleteFrom('locker_event')
+      .where((eb) => eb(eb.refTuple('postomatId', 'eventId'), 'in', keys.$asTuple('postomatId', 'eventId')))
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 /**
@@ -42,24 +58,61 @@ export async function pruneLockerEvents(db: Db, dialect: DialectName, before: st
  * tables hold only what went wrong, so they stay small: no index beyond their keys.
  */
 export async function pruneEventAttempts(db: Db, dialect: DialectName, before: string, limit: number): Promise<number> {
-  const keys = pick(db.selectFrom('locker_event_attempt').select(['postomatId', 'eventId']).where('lastAt', '<', before).limit(limit), dialect);
-  return deleted(await db.deleteFrom('locker_event_attempt').where((eb) => eb(eb.refTuple('postomatId', 'eventId'), 'in', keys.$asTuple('postomatId', 'eventId'))).executeTakeFirstOrThrow());
+  const keys = pick(
+    db.selectFrom('locker_event_attempt').select(['postomatId', 'eventId']).where('lastAt', '<', before).limit(limit),
+    dialect,
+  );
+  return deleted(
+    await db
+      .deleteFrom('locker_event_attempt')
+      .where((eb) => eb(eb.refTuple('postomatId', 'eventId'), 'in', keys.$asTuple('postomatId', 'eventId')))
+      .executeTakeFirstOrThrow(),
+  );
 }
 
-export async function pruneResolvedAlarms(db: Db, dialect: DialectName, before: string, limit: number): Promise<number> {
-  const ids = pick(db.selectFrom('locker_alarm').select('id').where('resolvedAt', 'is not', null).where('resolvedAt', '<', before).limit(limit), dialect);
+export async function pruneResolvedAlarms(
+  db: Db,
+  dialect: DialectName,
+  before: string,
+  limit: number,
+): Promise<number> {
+  const ids = pick(
+    db
+      .selectFrom('locker_alarm')
+      .select('id')
+      .where('resolvedAt', 'is not', null)
+      .where('resolvedAt', '<', before)
+      .limit(limit),
+    dialect,
+  );
   return deleted(await db.deleteFrom('locker_alarm').where('id', 'in', ids).executeTakeFirstOrThrow());
 }
 
 /** Staff commands answered, failed or expired, created before `before`; open ones stay whatever their age. */
 export async function pruneCommands(db: Db, dialect: DialectName, before: string, limit: number): Promise<number> {
-  const ids = pick(db.selectFrom('locker_command').select('id').where('state', 'in', FINISHED_COMMAND_STATES).where('createdAt', '<', before).limit(limit), dialect);
+  const ids = pick(
+    db
+      .selectFrom('locker_command')
+      .select('id')
+      .where('state', 'in', FINISHED_COMMAND_STATES)
+      .where('createdAt', '<', before)
+      .limit(limit),
+    dialect,
+  );
   return deleted(await db.deleteFrom('locker_command').where('id', 'in', ids).executeTakeFirstOrThrow());
 }
 
 /** Marketplace Idempotency-Keys claimed before `before`: past their window a key starts afresh anyway. */
-export async function pruneIdempotencyKeys(db: Db, dialect: DialectName, before: string, limit: number): Promise<number> {
-  const keys = pick(db.selectFrom('market_idempotency').select(['companyId', 'key']).where('createdAt', '<', before).limit(limit), dialect);
+export async function pruneIdempotencyKeys(
+  db: Db,
+  dialect: DialectName,
+  before: string,
+  limit: number,
+): Promise<number> {
+  const keys = pick(
+    db.selectFrom('market_idempotency').select(['companyId', 'key']).where('createdAt', '<', before).limit(limit),
+    dialect,
+  );
   // The age is checked again by the delete itself: a key taken over meanwhile (a fresh
   // createdAt) is no longer past its window.
   return deleted(
@@ -105,7 +158,12 @@ export async function recordSyncCheckpoints(db: Db, now: string, recentAfter: st
  * Lockers with a version published at or before `ripeAt` above their floor, after `afterId`
  * in id order: `cutoff` is the highest such version, the one their record may be pruned up to.
  */
-export async function lockersDueForSyncPruning(db: Db, ripeAt: string, afterId: string, limit: number): Promise<Array<{ postomatId: string; cutoff: number }>> {
+export async function lockersDueForSyncPruning(
+  db: Db,
+  ripeAt: string,
+  afterId: string,
+  limit: number,
+): Promise<Array<{ postomatId: string; cutoff: number }>> {
   const rows = await db
     .selectFrom('locker_sync_checkpoint as k')
     .innerJoin('locker_sync as s', 's.postomatId', 'k.postomatId')
@@ -140,7 +198,12 @@ export interface SyncPruneStep {
  * them, and an order that stops being held gets a new change, above the floor. Why a change
  * recorded meanwhile is safe: its version is above every published one, so above `cutoff`.
  */
-export async function pruneSyncChanges(db: Db, postomatId: string, cutoff: number, limit: number): Promise<SyncPruneStep> {
+export async function pruneSyncChanges(
+  db: Db,
+  postomatId: string,
+  cutoff: number,
+  limit: number,
+): Promise<SyncPruneStep> {
   return db.transaction().execute(async (trx) => {
     // The locker's row first, and by a write, as every order change takes it
     // (recordLockerChange): the same lock order, so no deadlock with a change to one of these
@@ -167,7 +230,13 @@ export async function pruneSyncChanges(db: Db, postomatId: string, cutoff: numbe
       .limit(limit)
       .execute();
     const gone = changes
-      .filter((c) => c.postomatId === null || c.status === null || c.isActive === null || !heldByLocker({ postomatId: c.postomatId, status: c.status, isActive: Number(c.isActive) }, postomatId))
+      .filter(
+        (c) =>
+          c.postomatId === null ||
+          c.status === null ||
+          c.isActive === null ||
+          !heldByLocker({ postomatId: c.postomatId, status: c.status, isActive: Number(c.isActive) }, postomatId),
+      )
       .map((c) => c.orderId);
     let count = 0;
     if (gone.length) {
@@ -181,9 +250,18 @@ export async function pruneSyncChanges(db: Db, postomatId: string, cutoff: numbe
       );
     }
     const through = changes.length < limit ? cutoff : Number(changes[changes.length - 1].version);
-    await trx.updateTable('locker_sync').set({ floor: through }).where('postomatId', '=', postomatId).where('floor', '<', through).execute();
+    await trx
+      .updateTable('locker_sync')
+      .set({ floor: through })
+      .where('postomatId', '=', postomatId)
+      .where('floor', '<', through)
+      .execute();
     // Checkpoints the floor has passed date nothing that is still on record.
-    await trx.deleteFrom('locker_sync_checkpoint').where('postomatId', '=', postomatId).where('version', '<=', through).execute();
+    await trx
+      .deleteFrom('locker_sync_checkpoint')
+      .where('postomatId', '=', postomatId)
+      .where('version', '<=', through)
+      .execute();
     return { deleted: count, raised: true, done: through >= cutoff };
   });
 }

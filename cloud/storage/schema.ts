@@ -35,9 +35,29 @@ export interface LockerApiKeyTable {
   createdAt: Iso;
 }
 
-export interface CountryTable { id: string; title: string; isActive: Flag; createdAt: Iso; updatedAt: Iso }
-export interface CityTable { id: string; title: string; isActive: Flag; countryId: string; createdAt: Iso; updatedAt: Iso }
-export interface DistrictTable { id: string; title: string; isActive: Flag; cityId: string; createdAt: Iso; updatedAt: Iso }
+export interface CountryTable {
+  id: string;
+  title: string;
+  isActive: Flag;
+  createdAt: Iso;
+  updatedAt: Iso;
+}
+export interface CityTable {
+  id: string;
+  title: string;
+  isActive: Flag;
+  countryId: string;
+  createdAt: Iso;
+  updatedAt: Iso;
+}
+export interface DistrictTable {
+  id: string;
+  title: string;
+  isActive: Flag;
+  cityId: string;
+  createdAt: Iso;
+  updatedAt: Iso;
+}
 
 export interface PostomatTable {
   id: string;
@@ -97,7 +117,12 @@ export interface LockerCellSizeTable {
   updatedAt: Iso;
 }
 
-export interface RecipientTable { id: string; phone: string; createdAt: Iso; updatedAt: Iso }
+export interface RecipientTable {
+  id: string;
+  phone: string;
+  createdAt: Iso;
+  updatedAt: Iso;
+}
 
 export interface LockerOrderTable {
   id: string;
@@ -137,7 +162,13 @@ export interface LockerOrderTable {
   updatedAt: Iso;
 }
 
-export interface OrderStatusTable { id: string; orderId: string; type: string; createdAt: Iso; updatedAt: Iso }
+export interface OrderStatusTable {
+  id: string;
+  orderId: string;
+  type: string;
+  createdAt: Iso;
+  updatedAt: Iso;
+}
 
 export interface OrderCodeTable {
   id: string;

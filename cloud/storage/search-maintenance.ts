@@ -11,13 +11,17 @@ import { trigramIndexName, type TrigramTable } from './migrations/trigram-index.
 
 const TABLES: TrigramTable[] = ['parcel', 'cargo', 'platform_client'];
 
-export async function optimizeSearchIndexes(db: Db, dialect: DialectName): Promise<Array<{ table: TrigramTable; index: string; ms: number }>> {
+export async function optimizeSearchIndexes(
+  db: Db,
+  dialect: DialectName,
+): Promise<Array<{ table: TrigramTable; index: string; ms: number }>> {
   const done = [];
   for (const table of TABLES) {
     const started = performance.now();
     const index = trigramIndexName(dialect, table);
     // FTS5's 'optimize' merges every segment into one b-tree; gin_clean_pending_list moves the pending entries into the index.
-    if (dialect === 'sqlite') await sql`insert into ${sql.table(index)} (${sql.table(index)}) values ('optimize')`.execute(db);
+    if (dialect === 'sqlite')
+      await sql`insert into ${sql.table(index)} (${sql.table(index)}) values ('optimize')`.execute(db);
     else await sql`select gin_clean_pending_list(${index}::regclass)`.execute(db);
     done.push({ table, index, ms: Math.round(performance.now() - started) });
   }

@@ -47,7 +47,12 @@ function termSql(eb: Eb, t: Term): Expression<SqlBool> {
 
 /** The company whose code name this is, if it is the caller's (search rule 1 reads only the caller's codes). */
 async function ownsCodeName(db: Db, companyId: number, codeName: string): Promise<boolean> {
-  const row = await db.selectFrom('company_code').select('id').where('title', '=', codeName).where('companyId', '=', companyId).executeTakeFirst();
+  const row = await db
+    .selectFrom('company_code')
+    .select('id')
+    .where('title', '=', codeName)
+    .where('companyId', '=', companyId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -97,18 +102,38 @@ export interface ShipmentPage<T extends SearchedTable> {
  *   and only a list that does not end within its first batch, or an empty page past the first,
  *   costs a separate count: a shorter one already tells the total.
  */
-export async function listShipments<T extends SearchedTable>(db: Db, dialect: DialectName, table: T, f: ShipmentFilter, page?: Page): Promise<ShipmentPage<T>> {
+export async function listShipments<T extends SearchedTable>(
+  db: Db,
+  dialect: DialectName,
+  table: T,
+  f: ShipmentFilter,
+  page?: Page,
+): Promise<ShipmentPage<T>> {
   const q = await selectShipments(db, dialect, table, f);
   if (!q) return { total: 0, batches: arrayBatches([]) };
   const offset = page?.offset ?? 0;
   const s = f.search;
   if (page && s?.kind === 'text') {
-    const paged = <Q extends { limit(n: number): Q; offset(n: number): Q }>(x: Q) => x.limit(page.limit).offset(page.offset);
-    const hits = s.indexed && onlySearched(f)
-      ? (await sql<{ id: number; total: number }>`select ${sql.ref('hit.id')}, count(*) over () as ${sql.ref('total')} from (${scopedSearchIds(dialect, table, s, f.companyId)}) as ${sql.ref('hit')} order by ${sql.ref('hit.id')} desc limit ${page.limit} offset ${page.offset}`.execute(db)).rows
-      : await paged(q.select((eb) => ['id', eb.fn.countAll<number>().over().as('total')]).orderBy('id', 'desc')).execute();
+    const paged = <Q extends { limit(n: number): Q; offset(n: number): Q }>(x: Q) =>
+      x.limit(page.limit).offset(page.offset);
+    const hits =
+      s.indexed && onlySearched(f)
+        ? (
+            await sql<{
+              id: number;
+              total: number;
+            }>`select ${sql.ref('hit.id')}, count(*) over () as ${sql.ref('total')} from (${scopedSearchIds(dialect, table, s, f.companyId)}) as ${sql.ref('hit')} order by ${sql.ref('hit.id')} desc limit ${page.limit} offset ${page.offset}`.execute(
+              db,
+            )
+          ).rows
+        : await paged(
+            q.select((eb) => ['id', eb.fn.countAll<number>().over().as('total')]).orderBy('id', 'desc'),
+          ).execute();
     if (hits.length || offset === 0) {
-      return { total: Number(hits[0]?.total ?? 0), batches: mapBatches(arrayBatches(hits.map((h) => h.id)), (ids) => rowsByIdDesc(db, table, ids)) };
+      return {
+        total: Number(hits[0]?.total ?? 0),
+        batches: mapBatches(arrayBatches(hits.map((h) => h.id)), (ids) => rowsByIdDesc(db, table, ids)),
+      };
     }
   }
   const batches = new KeysetBatches<ItemRow<T>>(({ after, offset: skip, limit }) => {
@@ -127,10 +152,22 @@ export async function listShipments<T extends SearchedTable>(db: Db, dialect: Di
 
 /** The list is the caller's clients' items matching a text search, and nothing else. */
 function onlySearched(f: ShipmentFilter): boolean {
-  return f.supplierId === undefined && f.code === undefined && f.codes === undefined && f.statuses === undefined && f.isPaid === undefined && f.cargoKinds === undefined;
+  return (
+    f.supplierId === undefined &&
+    f.code === undefined &&
+    f.codes === undefined &&
+    f.statuses === undefined &&
+    f.isPaid === undefined &&
+    f.cargoKinds === undefined
+  );
 }
 
 async function rowsByIdDesc<T extends SearchedTable>(db: Db, table: T, ids: number[]): Promise<Array<ItemRow<T>>> {
   if (!ids.length) return [];
-  return (await db.selectFrom(table as 'parcel').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute()) as Array<ItemRow<T>>;
+  return (await db
+    .selectFrom(table as 'parcel')
+    .selectAll()
+    .where('id', 'in', ids)
+    .orderBy('id', 'desc')
+    .execute()) as Array<ItemRow<T>>;
 }

@@ -53,7 +53,12 @@ export function coveringTrigrams(text: string): string[] {
 const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** `text` (already lower-cased, as the search texts are) occurs in the row's search text, by the index when `indexed`. */
-export function textMatch(dialect: DialectName, table: TrigramTable, text: string, indexed: boolean): RawBuilder<SqlBool> {
+export function textMatch(
+  dialect: DialectName,
+  table: TrigramTable,
+  text: string,
+  indexed: boolean,
+): RawBuilder<SqlBool> {
   const column = sql.ref(`${table}.searchText`);
   if (dialect === 'sqlite' && indexed) {
     const fts = sql.table(`${table}_search`);
@@ -67,7 +72,8 @@ const and = (parts: Array<RawBuilder<unknown>>) => sql.join(parts, sql` and `);
 /** The scope's conditions on the items of `table`. */
 function scoped(table: SearchedTable, scope: ItemScope): Array<RawBuilder<unknown>> {
   const parts = [];
-  if (scope.clientCompanyId !== undefined) parts.push(sql`${sql.ref(`${table}.clientCompanyId`)} = ${scope.clientCompanyId}`);
+  if (scope.clientCompanyId !== undefined)
+    parts.push(sql`${sql.ref(`${table}.clientCompanyId`)} = ${scope.clientCompanyId}`);
   if (scope.supplierId !== undefined) parts.push(sql`${sql.ref(`${table}.supplierId`)} = ${scope.supplierId}`);
   return parts;
 }
@@ -81,7 +87,10 @@ function scoped(table: SearchedTable, scope: ItemScope): Array<RawBuilder<unknow
 function matchingClients(dialect: DialectName, s: TextSearch, scope: ItemScope) {
   const parts = [textMatch(dialect, 'platform_client', s.text, s.indexed)];
   const companyId = sql.ref('platform_client.companyId');
-  if (scope.clientCompanyId !== undefined) parts.push(s.indexed ? sql`+${companyId} = ${scope.clientCompanyId}` : sql`${companyId} = ${scope.clientCompanyId}`);
+  if (scope.clientCompanyId !== undefined)
+    parts.push(
+      s.indexed ? sql`+${companyId} = ${scope.clientCompanyId}` : sql`${companyId} = ${scope.clientCompanyId}`,
+    );
   return sql`select ${sql.ref('platform_client.id')} from ${sql.table('platform_client')} where ${and(parts)}`;
 }
 
@@ -90,7 +99,13 @@ function matchingClients(dialect: DialectName, s: TextSearch, scope: ItemScope) 
  * also keeps only the scope's items (the client branch has only the scope's clients already, and
  * the code branch is scoped always).
  */
-function indexedBranches(dialect: DialectName, table: SearchedTable, s: TextSearch, scope: ItemScope, scopeOwn: boolean) {
+function indexedBranches(
+  dialect: DialectName,
+  table: SearchedTable,
+  s: TextSearch,
+  scope: ItemScope,
+  scopeOwn: boolean,
+) {
   const t = sql.table(table);
   const id = sql.ref(`${table}.id`);
   const clientId = sql.ref(`${table}.clientId`);
@@ -99,15 +114,26 @@ function indexedBranches(dialect: DialectName, table: SearchedTable, s: TextSear
     sql`select ${id} from ${t} where ${and([textMatch(dialect, table, s.text, true), ...(scopeOwn ? scoped(table, scope) : [])])}`,
     sql`select ${id} from ${t} where ${clientId} in (${clients})`,
   ];
-  if (s.code !== undefined) branches.push(sql`select ${id} from ${t} where ${and([...scoped(table, scope), sql`${sql.ref(`${table}.clientCode`)} = ${s.code}`])}`);
+  if (s.code !== undefined)
+    branches.push(
+      sql`select ${id} from ${t} where ${and([...scoped(table, scope), sql`${sql.ref(`${table}.clientCode`)} = ${s.code}`])}`,
+    );
   return branches;
 }
 
 /** Rule 2 on the items of `table` within `scope` (which the list applies as well). */
-export function searchMatch(dialect: DialectName, table: SearchedTable, s: TextSearch, scope: ItemScope): RawBuilder<SqlBool> {
+export function searchMatch(
+  dialect: DialectName,
+  table: SearchedTable,
+  s: TextSearch,
+  scope: ItemScope,
+): RawBuilder<SqlBool> {
   const id = sql.ref(`${table}.id`);
   if (!s.indexed) {
-    const branches = [textMatch(dialect, table, s.text, false), sql`${sql.ref(`${table}.clientId`)} in (${matchingClients(dialect, s, scope)})`];
+    const branches = [
+      textMatch(dialect, table, s.text, false),
+      sql`${sql.ref(`${table}.clientId`)} in (${matchingClients(dialect, s, scope)})`,
+    ];
     if (s.code !== undefined) branches.push(sql`${sql.ref(`${table}.clientCode`)} = ${s.code}`);
     return sql<SqlBool>`(${sql.join(branches, sql` or `)})`;
   }
@@ -122,6 +148,13 @@ export function searchMatch(dialect: DialectName, table: SearchedTable, s: TextS
  * The ids of the caller's clients' items that an indexed search finds, each branch carrying the
  * scope itself, without duplicates: for a list that has no other condition.
  */
-export function scopedSearchIds(dialect: DialectName, table: SearchedTable, s: TextSearch, companyId: number): RawBuilder<{ id: number }> {
-  return sql<{ id: number }>`${sql.join(indexedBranches(dialect, table, s, { clientCompanyId: companyId }, true), sql` union `)}`;
+export function scopedSearchIds(
+  dialect: DialectName,
+  table: SearchedTable,
+  s: TextSearch,
+  companyId: number,
+): RawBuilder<{ id: number }> {
+  return sql<{
+    id: number;
+  }>`${sql.join(indexedBranches(dialect, table, s, { clientCompanyId: companyId }, true), sql` union `)}`;
 }

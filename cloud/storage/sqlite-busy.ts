@@ -123,8 +123,10 @@ class BusyRetryingDriver implements Driver {
   }
 
   savepoint: Driver['savepoint'] = (connection, name, compile) => this.inner.savepoint!(connection, name, compile);
-  rollbackToSavepoint: Driver['rollbackToSavepoint'] = (connection, name, compile) => this.inner.rollbackToSavepoint!(connection, name, compile);
-  releaseSavepoint: Driver['releaseSavepoint'] = (connection, name, compile) => this.inner.releaseSavepoint!(connection, name, compile);
+  rollbackToSavepoint: Driver['rollbackToSavepoint'] = (connection, name, compile) =>
+    this.inner.rollbackToSavepoint!(connection, name, compile);
+  releaseSavepoint: Driver['releaseSavepoint'] = (connection, name, compile) =>
+    this.inner.releaseSavepoint!(connection, name, compile);
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {
     return this.inner.releaseConnection(this.unwrapped.get(connection) ?? connection);

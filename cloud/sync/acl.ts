@@ -8,7 +8,14 @@ import { topics, type TopicName } from '../../shared/mqtt/index.ts';
 
 export type BrokerIdentity = { kind: 'cloud' } | { kind: 'locker'; lockerId: string };
 
-export const AGENT_PUBLISHES: readonly TopicName[] = ['connection', 'cells', 'events', 'responses', 'health', 'selftest'];
+export const AGENT_PUBLISHES: readonly TopicName[] = [
+  'connection',
+  'cells',
+  'events',
+  'responses',
+  'health',
+  'selftest',
+];
 export const AGENT_SUBSCRIBES: readonly TopicName[] = ['acks', 'sync', 'commands'];
 
 function ownTopic(lockerId: string, topic: string, names: readonly TopicName[]): boolean {

@@ -40,16 +40,33 @@ export async function raiseAlarm(db: Db, alarm: NewAlarm, at: Date): Promise<voi
  * The open alarm of a kind that is a state of the locker rather than an event (its cell map):
  * raised, or its detail brought up to date; true when it is new or changed.
  */
-export async function setStateAlarm(db: Db, postomatId: string, kind: LockerAlarmKind, detail: string, at: Date): Promise<boolean> {
+export async function setStateAlarm(
+  db: Db,
+  postomatId: string,
+  kind: LockerAlarmKind,
+  detail: string,
+  at: Date,
+): Promise<boolean> {
   const open = await openStateAlarm(db, postomatId, kind);
   if (open?.detail === detail) return false;
-  if (open) await db.updateTable('locker_alarm').set({ detail, raisedAt: at.toISOString() }).where('id', '=', open.id).execute();
+  if (open)
+    await db
+      .updateTable('locker_alarm')
+      .set({ detail, raisedAt: at.toISOString() })
+      .where('id', '=', open.id)
+      .execute();
   else await raiseAlarm(db, { postomatId, kind, detail }, at);
   return true;
 }
 
 /** Resolves the open state alarm of a kind, if any; true when there was one. */
-export async function clearStateAlarm(db: Db, postomatId: string, kind: LockerAlarmKind, resolution: string, at: Date): Promise<boolean> {
+export async function clearStateAlarm(
+  db: Db,
+  postomatId: string,
+  kind: LockerAlarmKind,
+  resolution: string,
+  at: Date,
+): Promise<boolean> {
   const res = await db
     .updateTable('locker_alarm')
     .set({ resolvedAt: at.toISOString(), resolution })

@@ -52,7 +52,9 @@ export function connectionCapWithin(configured: number, descriptorLimit: number 
  */
 export function openFileLimit(): number | undefined {
   try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
     return soft && /^\d+$/.test(soft) ? Number(soft) : undefined;
   } catch {

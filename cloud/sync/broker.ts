@@ -75,11 +75,14 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
   const cloudSecret = options.cloudSecret ?? crypto.randomBytes(24).toString('base64url');
   const identities = new WeakMap<Client, BrokerIdentity>();
   const isCloudSecret = (password: Buffer | undefined) =>
-    password !== undefined && password.length === cloudSecret.length && crypto.timingSafeEqual(password, Buffer.from(cloudSecret));
+    password !== undefined &&
+    password.length === cloudSecret.length &&
+    crypto.timingSafeEqual(password, Buffer.from(cloudSecret));
   const refusals = new RefusalLog(logger, options.refusalLogIntervalMs);
   const caps = new ConnectionCaps(limits.maxConnections, limits.maxConnectionsPerAddress);
   const logins = new LoginBackoff(limits.loginFailureMax, limits.loginFailureWindowMs, options.clock);
-  const addressOf = (client: Client | null) => (client?.conn instanceof GuardedSocket ? client.conn.address : 'unknown');
+  const addressOf = (client: Client | null) =>
+    client?.conn instanceof GuardedSocket ? client.conn.address : 'unknown';
 
   const broker = await Aedes.createBroker({
     // Client ids are `locker-<cuid2>` (32 characters): above MQTT 3.1.1's guaranteed 23.
@@ -125,14 +128,20 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
     authorizePublish(client, packet, done) {
       const who = client ? identities.get(client) : { kind: 'cloud' as const };
       if (who && mayPublish(who, packet.topic)) return done(null);
-      refusals.note('publish-denied', addressOf(client), { lockerId: who?.kind === 'locker' ? who.lockerId : null, topic: short(packet.topic) });
+      refusals.note('publish-denied', addressOf(client), {
+        lockerId: who?.kind === 'locker' ? who.lockerId : null,
+        topic: short(packet.topic),
+      });
       // MQTT 3.1.1 has no negative PUBACK: the offending connection is closed.
       done(new Error(`not authorized to publish on ${short(packet.topic)}`));
     },
     authorizeSubscribe(client, sub, done) {
       const who = identities.get(client);
       if (who && maySubscribe(who, sub.topic)) return done(null, sub);
-      refusals.note('subscribe-denied', addressOf(client), { lockerId: who?.kind === 'locker' ? who.lockerId : null, topic: short(sub.topic) });
+      refusals.note('subscribe-denied', addressOf(client), {
+        lockerId: who?.kind === 'locker' ? who.lockerId : null,
+        topic: short(sub.topic),
+      });
       done(null, null); // SUBACK 0x80 for this filter
     },
   });
@@ -168,7 +177,12 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
     broker.handle(guarded);
   });
   try {
-    await listenOn(server, options.port, options.host, `MQTT_PORT ${options.port} is already in use: choose another with MQTT_PORT=…, or use an external broker with MQTT_URL=mqtt://…`);
+    await listenOn(
+      server,
+      options.port,
+      options.host,
+      `MQTT_PORT ${options.port} is already in use: choose another with MQTT_PORT=…, or use an external broker with MQTT_URL=mqtt://…`,
+    );
   } catch (err) {
     await new Promise<void>((resolve) => broker.close(() => resolve()));
     throw err;

@@ -16,7 +16,10 @@ export interface CellMapDifference {
   missingAtLocker: string[];
 }
 
-export function compareCellMaps(agentCells: readonly string[], cloudCells: readonly string[]): CellMapDifference | undefined {
+export function compareCellMaps(
+  agentCells: readonly string[],
+  cloudCells: readonly string[],
+): CellMapDifference | undefined {
   const cloud = new Set(cloudCells);
   const agent = new Set(agentCells);
   const byNumber = (a: string, b: string) => Number(a) - Number(b) || a.localeCompare(b);
@@ -26,19 +29,30 @@ export function compareCellMaps(agentCells: readonly string[], cloudCells: reado
 }
 
 const MAX_LISTED = 20;
-const list = (cells: string[]) => cells.slice(0, MAX_LISTED).join(', ') + (cells.length > MAX_LISTED ? ` and ${cells.length - MAX_LISTED} more` : '');
+const list = (cells: string[]) =>
+  cells.slice(0, MAX_LISTED).join(', ') + (cells.length > MAX_LISTED ? ` and ${cells.length - MAX_LISTED} more` : '');
 
 export function describeDifference(d: CellMapDifference): string {
   const parts: string[] = [];
-  if (d.unknownToCloud.length) parts.push(`the agent has cells the cloud does not know (never used for parcels): ${list(d.unknownToCloud)}`);
+  if (d.unknownToCloud.length)
+    parts.push(`the agent has cells the cloud does not know (never used for parcels): ${list(d.unknownToCloud)}`);
   if (d.missingAtLocker.length) parts.push(`cells of the cloud the agent does not have: ${list(d.missingAtLocker)}`);
   return parts.join('; ');
 }
 
 /** Raises, updates or resolves the locker's CELL_MAP_MISMATCH alarm after a cells report. */
-export async function checkCellMap(db: Db, logger: Logger, postomatId: string, agentCells: readonly string[], now: Date): Promise<void> {
+export async function checkCellMap(
+  db: Db,
+  logger: Logger,
+  postomatId: string,
+  agentCells: readonly string[],
+  now: Date,
+): Promise<void> {
   const cloud = await db.selectFrom('cell').select('number').where('postomatId', '=', postomatId).execute();
-  const difference = compareCellMaps(agentCells, cloud.map((c) => String(c.number)));
+  const difference = compareCellMaps(
+    agentCells,
+    cloud.map((c) => String(c.number)),
+  );
   if (!difference) {
     if (await clearStateAlarm(db, postomatId, 'CELL_MAP_MISMATCH', "the agent's cells match the cloud's again", now)) {
       logger.info("locker cell map matches the cloud's again: alarm resolved", { lockerId: postomatId });
@@ -47,6 +61,10 @@ export async function checkCellMap(db: Db, logger: Logger, postomatId: string, a
   }
   const detail = describeDifference(difference);
   if (await setStateAlarm(db, postomatId, 'CELL_MAP_MISMATCH', detail, now)) {
-    logger.warn("locker cell map differs from the cloud's: alarm raised", { lockerId: postomatId, unknownToCloud: difference.unknownToCloud.slice(0, MAX_LISTED), missingAtLocker: difference.missingAtLocker.slice(0, MAX_LISTED) });
+    logger.warn("locker cell map differs from the cloud's: alarm raised", {
+      lockerId: postomatId,
+      unknownToCloud: difference.unknownToCloud.slice(0, MAX_LISTED),
+      missingAtLocker: difference.missingAtLocker.slice(0, MAX_LISTED),
+    });
   }
 }

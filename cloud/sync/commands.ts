@@ -12,7 +12,14 @@ import type { LockerCommandTable } from './types.ts';
 const OPEN: Array<LockerCommandTable['state']> = ['PENDING', 'SENT'];
 
 export function commandMessage(c: LockerCommandTable): CommandMessage {
-  return { v: CONTRACT_VERSION, commandId: c.id, type: 'OPEN_CELL', cellId: c.cellId, orderId: c.orderId ?? undefined, expiresAt: c.expiresAt };
+  return {
+    v: CONTRACT_VERSION,
+    commandId: c.id,
+    type: 'OPEN_CELL',
+    cellId: c.cellId,
+    orderId: c.orderId ?? undefined,
+    expiresAt: c.expiresAt,
+  };
 }
 
 // The publisher asks several times a second: these reads are prepared once (prepared.ts), not rebuilt per poll.
@@ -20,7 +27,13 @@ const expiredCommands = prepared<[at: string], { id: string }>(1, (db: Db, at) =
   db.selectFrom('locker_command').select('id').where('state', 'in', OPEN).where('expiresAt', '<=', at),
 );
 const commandsOfLocker = prepared<[postomatId: string], LockerCommandTable>(1, (db: Db, postomatId) =>
-  db.selectFrom('locker_command').selectAll().where('state', 'in', OPEN).where('postomatId', '=', postomatId).orderBy('createdAt').limit(500),
+  db
+    .selectFrom('locker_command')
+    .selectAll()
+    .where('state', 'in', OPEN)
+    .where('postomatId', '=', postomatId)
+    .orderBy('createdAt')
+    .limit(500),
 );
 /**
  * Open commands due for a send. Read from the index of open commands alone: asking "which
@@ -28,16 +41,18 @@ const commandsOfLocker = prepared<[postomatId: string], LockerCommandTable>(1, (
  * the fleet while there was nothing to send.
  */
 const PAGE = 500;
-const openCommandsDue = prepared<[resendBefore: string, offset: number], LockerCommandTable>(2, (db: Db, resendBefore, offset) =>
-  db
-    .selectFrom('locker_command')
-    .selectAll()
-    .where('state', 'in', OPEN)
-    .where((eb) => eb.or([eb('state', '=', 'PENDING'), eb('sentAt', '<=', resendBefore)]))
-    .orderBy('createdAt')
-    .orderBy('id')
-    .limit(PAGE)
-    .offset(offset),
+const openCommandsDue = prepared<[resendBefore: string, offset: number], LockerCommandTable>(
+  2,
+  (db: Db, resendBefore, offset) =>
+    db
+      .selectFrom('locker_command')
+      .selectAll()
+      .where('state', 'in', OPEN)
+      .where((eb) => eb.or([eb('state', '=', 'PENDING'), eb('sentAt', '<=', resendBefore)]))
+      .orderBy('createdAt')
+      .orderBy('id')
+      .limit(PAGE)
+      .offset(offset),
 );
 
 /**
@@ -50,7 +65,12 @@ async function commandsOfOnlineLockers(db: Db, resendBefore: string): Promise<Lo
     const due = await openCommandsDue(db, resendBefore, offset);
     if (!due.length) break;
     const lockers = [...new Set(due.map((c) => c.postomatId))];
-    const online = await db.selectFrom('locker_link').select('postomatId').where('postomatId', 'in', lockers).where('online', '=', 1).execute();
+    const online = await db
+      .selectFrom('locker_link')
+      .select('postomatId')
+      .where('postomatId', 'in', lockers)
+      .where('online', '=', 1)
+      .execute();
     const isOnline = new Set(online.map((l) => l.postomatId));
     out.push(...due.filter((c) => isOnline.has(c.postomatId)));
     if (due.length < PAGE) break;
@@ -64,13 +84,29 @@ async function commandsOfOnlineLockers(db: Db, resendBefore: string): Promise<Lo
  * message was lost with the connection). Expired ones are closed first. With `postomatId`,
  * every unanswered command of that locker (it has just come back).
  */
-export async function commandsDue(db: Db, now: Date, resendAfterMs: number, postomatId?: string): Promise<LockerCommandTable[]> {
+export async function commandsDue(
+  db: Db,
+  now: Date,
+  resendAfterMs: number,
+  postomatId?: string,
+): Promise<LockerCommandTable[]> {
   // Read first: a write would take SQLite's write lock on every poll.
   const expired = await expiredCommands(db, now.toISOString());
   if (expired.length) {
-    await db.updateTable('locker_command').set({ state: 'EXPIRED' }).where('id', 'in', expired.map((c) => c.id)).where('state', 'in', OPEN).execute();
+    await db
+      .updateTable('locker_command')
+      .set({ state: 'EXPIRED' })
+      .where(
+        'id',
+        'in',
+        expired.map((c) => c.id),
+      )
+      .where('state', 'in', OPEN)
+      .execute();
   }
-  return postomatId ? commandsOfLocker(db, postomatId) : commandsOfOnlineLockers(db, new Date(now.getTime() - resendAfterMs).toISOString());
+  return postomatId
+    ? commandsOfLocker(db, postomatId)
+    : commandsOfOnlineLockers(db, new Date(now.getTime() - resendAfterMs).toISOString());
 }
 
 /** Claims a send: false when another process sent it in the meantime. */
@@ -89,7 +125,11 @@ export async function markSent(db: Db, c: LockerCommandTable, now: Date): Promis
 export async function recordResponse(db: Db, postomatId: string, r: ResponseMessage, now: Date): Promise<boolean> {
   const res = await db
     .updateTable('locker_command')
-    .set({ state: r.status === 'ok' ? 'DONE' : 'FAILED', answeredAt: now.toISOString(), error: r.status === 'error' ? r.error.slice(0, 500) : null })
+    .set({
+      state: r.status === 'ok' ? 'DONE' : 'FAILED',
+      answeredAt: now.toISOString(),
+      error: r.status === 'error' ? r.error.slice(0, 500) : null,
+    })
     .where('id', '=', r.commandId)
     .where('postomatId', '=', postomatId)
     .where('state', 'in', OPEN)

@@ -19,7 +19,11 @@ export class AgentCredentials {
 
   async verify(username: string | undefined, password: Buffer | undefined): Promise<boolean> {
     if (!username || !password || !isLockerUsername(username)) return false;
-    const row = await this.db.selectFrom('postomat').select('agentSecretHash').where('id', '=', username).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('postomat')
+      .select('agentSecretHash')
+      .where('id', '=', username)
+      .executeTakeFirst();
     const stored = row?.agentSecretHash;
     if (!stored) return false;
     const digest = crypto.createHash('sha256').update(password).digest('hex');

@@ -8,7 +8,10 @@ import { raiseAlarm } from './alarms.ts';
 import type { LockerAlarmKind, LockerEventTable } from './types.ts';
 
 const ALARM_OF: Partial<Record<string, { kind: LockerAlarmKind; detail: (cell: string) => string }>> = {
-  TAMPER: { kind: 'TAMPER', detail: (cell) => `the door of cell ${cell} opened without a command (forced, or its latch let go)` },
+  TAMPER: {
+    kind: 'TAMPER',
+    detail: (cell) => `the door of cell ${cell} opened without a command (forced, or its latch let go)`,
+  },
   DOOR_LEFT_OPEN: { kind: 'DOOR_LEFT_OPEN', detail: (cell) => `the door of cell ${cell} was left open` },
 };
 
@@ -16,7 +19,18 @@ export async function alarmForFieldEvent(db: Db, row: LockerEventTable, now: Dat
   const alarm = ALARM_OF[row.type];
   if (!alarm) return;
   const cell = row.cellId ?? '?';
-  await raiseAlarm(db, { postomatId: row.postomatId, eventId: row.eventId, orderId: row.orderId, cellId: row.cellId, kind: alarm.kind, detail: alarm.detail(cell) }, now);
+  await raiseAlarm(
+    db,
+    {
+      postomatId: row.postomatId,
+      eventId: row.eventId,
+      orderId: row.orderId,
+      cellId: row.cellId,
+      kind: alarm.kind,
+      detail: alarm.detail(cell),
+    },
+    now,
+  );
 }
 
 /** Open alarms per kind over every locker, for metrics gauges. */

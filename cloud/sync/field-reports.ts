@@ -10,7 +10,14 @@ import type { Logger } from '../logger.ts';
 import { clearStateAlarm, setStateAlarm } from './alarms.ts';
 import { deviceTime } from './link-state.ts';
 
-async function replaceReport(db: Db, table: 'locker_health' | 'locker_self_test', postomatId: string, report: unknown, at: string, now: Date): Promise<void> {
+async function replaceReport(
+  db: Db,
+  table: 'locker_health' | 'locker_self_test',
+  postomatId: string,
+  report: unknown,
+  at: string,
+  now: Date,
+): Promise<void> {
   const row = { report: JSON.stringify(report), at: deviceTime(at, now), receivedAt: now.toISOString() };
   await db
     .insertInto(table)
@@ -19,21 +26,38 @@ async function replaceReport(db: Db, table: 'locker_health' | 'locker_self_test'
     .execute();
 }
 
-export async function recordHealth(db: Db, logger: Logger, postomatId: string, msg: HealthMessage, now: Date): Promise<void> {
+export async function recordHealth(
+  db: Db,
+  logger: Logger,
+  postomatId: string,
+  msg: HealthMessage,
+  now: Date,
+): Promise<void> {
   await replaceReport(db, 'locker_health', postomatId, msg, msg.at, now);
   const silent = msg.boards.filter((b) => !b.online).map((b) => b.board);
   if (silent.length) {
     const detail = `lock board(s) ${silent.join(', ')} do not answer: their cells are unknown and take no parcel`;
-    if (await setStateAlarm(db, postomatId, 'BOARD_SILENT', detail, now)) logger.warn('locker board silent: alarm raised', { lockerId: postomatId, boards: silent });
+    if (await setStateAlarm(db, postomatId, 'BOARD_SILENT', detail, now))
+      logger.warn('locker board silent: alarm raised', { lockerId: postomatId, boards: silent });
   } else if (await clearStateAlarm(db, postomatId, 'BOARD_SILENT', 'every board answers again', now)) {
     logger.info('locker boards answer again: alarm resolved', { lockerId: postomatId });
   }
 }
 
-export async function recordSelfTest(db: Db, logger: Logger, postomatId: string, msg: SelfTestMessage, now: Date): Promise<void> {
+export async function recordSelfTest(
+  db: Db,
+  logger: Logger,
+  postomatId: string,
+  msg: SelfTestMessage,
+  now: Date,
+): Promise<void> {
   await replaceReport(db, 'locker_self_test', postomatId, msg, msg.at, now);
   const faults = msg.results.filter((r) => r.outcome !== 'OK' && r.outcome !== 'SKIPPED');
-  logger[faults.length ? 'warn' : 'info']('locker self-test received', { lockerId: postomatId, cells: msg.results.length, faults: faults.length });
+  logger[faults.length ? 'warn' : 'info']('locker self-test received', {
+    lockerId: postomatId,
+    cells: msg.results.length,
+    faults: faults.length,
+  });
 }
 
 export interface StoredReport<T> {
@@ -42,17 +66,31 @@ export interface StoredReport<T> {
   receivedAt: string;
 }
 
-async function readReport<T>(db: Db, table: 'locker_health' | 'locker_self_test', postomatId: string): Promise<StoredReport<T> | null> {
-  const row = await db.selectFrom(table).select(['report', 'at', 'receivedAt']).where('postomatId', '=', postomatId).executeTakeFirst();
+async function readReport<T>(
+  db: Db,
+  table: 'locker_health' | 'locker_self_test',
+  postomatId: string,
+): Promise<StoredReport<T> | null> {
+  const row = await db
+    .selectFrom(table)
+    .select(['report', 'at', 'receivedAt'])
+    .where('postomatId', '=', postomatId)
+    .executeTakeFirst();
   return row ? { report: JSON.parse(row.report) as T, at: row.at, receivedAt: row.receivedAt } : null;
 }
 
 export const lastHealth = (db: Db, postomatId: string) => readReport<HealthMessage>(db, 'locker_health', postomatId);
-export const lastSelfTest = (db: Db, postomatId: string) => readReport<SelfTestMessage>(db, 'locker_self_test', postomatId);
+export const lastSelfTest = (db: Db, postomatId: string) =>
+  readReport<SelfTestMessage>(db, 'locker_self_test', postomatId);
 
 /** Per-locker figures for metrics gauges: one row per locker that ever sent its health. */
 export async function healthGauges(db: Db, limit = 10_000) {
-  const rows = await db.selectFrom('locker_health').select(['postomatId', 'report', 'receivedAt']).orderBy('postomatId').limit(limit).execute();
+  const rows = await db
+    .selectFrom('locker_health')
+    .select(['postomatId', 'report', 'receivedAt'])
+    .orderBy('postomatId')
+    .limit(limit)
+    .execute();
   return rows.map((r) => {
     const h = JSON.parse(r.report) as HealthMessage;
     return {

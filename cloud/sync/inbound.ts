@@ -68,7 +68,11 @@ export class InboundMessages {
     if (pending >= MAX_PENDING_PER_LOCKER) {
       const dropped = (this.dropped.get(lockerId) ?? 0) + 1;
       this.dropped.set(lockerId, dropped);
-      if (dropped === 1) this.deps.logger.warn('locker sends faster than its messages are handled: dropping until it catches up', { lockerId, pending });
+      if (dropped === 1)
+        this.deps.logger.warn('locker sends faster than its messages are handled: dropping until it catches up', {
+          lockerId,
+          pending,
+        });
       return;
     }
     this.pending.set(lockerId, pending + 1);
@@ -115,7 +119,8 @@ export class InboundMessages {
     const { db, clock, logger } = this.deps;
     // Not a locker of this database (a broker shared with another deployment): not ours to
     // answer. Above all no ack, which would make that locker drop the event from its outbox.
-    if (!(await this.isKnown(lockerId))) return logger.debug('message of an unknown locker ignored', { lockerId, topic: name });
+    if (!(await this.isKnown(lockerId)))
+      return logger.debug('message of an unknown locker ignored', { lockerId, topic: name });
     if (name === 'events') {
       const event = this.decode(lockerId, name, LockerEvent, payload);
       if (!event && payload.length) this.deps.onEvent?.('INVALID');
@@ -125,7 +130,11 @@ export class InboundMessages {
     } else if (name === 'connection') {
       const msg = this.decode(lockerId, name, ConnectionMessage, payload);
       if (!msg || !(await recordConnection(db, lockerId, msg, clock.now()))) return;
-      logger.info(msg.online ? 'locker online' : 'locker offline', { lockerId, syncVersion: msg.syncVersion, agentVersion: msg.agentVersion });
+      logger.info(msg.online ? 'locker online' : 'locker offline', {
+        lockerId,
+        syncVersion: msg.syncVersion,
+        agentVersion: msg.agentVersion,
+      });
       if (!msg.online) return;
       // It (re)connected: send what changed since the version it holds, and its pending commands.
       const sync = await syncForAnnouncement(db, lockerId, msg.syncVersion);
@@ -135,12 +144,23 @@ export class InboundMessages {
       const msg = this.decode(lockerId, name, CellsMessage, payload);
       if (!msg) return;
       await recordCells(db, lockerId, msg, clock.now());
-      await checkCellMap(db, logger, lockerId, msg.cells.map((c) => c.cellId), clock.now());
+      await checkCellMap(
+        db,
+        logger,
+        lockerId,
+        msg.cells.map((c) => c.cellId),
+        clock.now(),
+      );
     } else if (name === 'responses') {
       const msg = this.decode(lockerId, name, ResponseMessage, payload);
       if (!msg) return;
       const known = await recordResponse(db, lockerId, msg, clock.now());
-      const fields = { lockerId, commandId: msg.commandId, status: msg.status, ...(msg.status === 'error' && { error: msg.error }) };
+      const fields = {
+        lockerId,
+        commandId: msg.commandId,
+        status: msg.status,
+        ...(msg.status === 'error' && { error: msg.error }),
+      };
       if (known) logger[msg.status === 'ok' ? 'info' : 'warn']('staff command answered', fields);
     } else if (name === 'health') {
       const msg = this.decode(lockerId, name, HealthMessage, payload);

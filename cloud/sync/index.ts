@@ -79,33 +79,64 @@ export async function startSync(settings: SyncSettings, deps: SyncDeps): Promise
   const logger = deps.logger.child({ component: 'sync' });
   let embedded: EmbeddedBroker | undefined;
   const limits = { ...settings.brokerLimits };
-  const brokerOptions = { port: settings.mqttPort, host: settings.host, credentials: new AgentCredentials(deps.db), logger, clock: deps.clock, limits };
+  const brokerOptions = {
+    port: settings.mqttPort,
+    host: settings.host,
+    credentials: new AgentCredentials(deps.db),
+    logger,
+    clock: deps.clock,
+    limits,
+  };
   if (!settings.mqttUrl) {
     const descriptors = openFileLimit();
     const cap = connectionCapWithin(limits.maxConnections, descriptors);
     if (cap < limits.maxConnections) {
-      logger.warn('MQTT_MAX_CONNECTIONS lowered to what the open-file limit leaves: raise LimitNOFILE (docs/security.md)', { configured: limits.maxConnections, openFileLimit: descriptors, cap });
+      logger.warn(
+        'MQTT_MAX_CONNECTIONS lowered to what the open-file limit leaves: raise LimitNOFILE (docs/security.md)',
+        { configured: limits.maxConnections, openFileLimit: descriptors, cap },
+      );
       limits.maxConnections = cap;
     }
     embedded = await startEmbeddedBroker(brokerOptions);
   }
   const url = settings.mqttUrl ?? embedded!.url;
-  const auth = embedded ? { username: CLOUD_USERNAME, password: embedded.cloudSecret } : { username: settings.mqttUsername, password: settings.mqttPassword };
+  const auth = embedded
+    ? { username: CLOUD_USERNAME, password: embedded.cloudSecret }
+    : { username: settings.mqttUsername, password: settings.mqttPassword };
 
   const link = new MqttLink(
     {
       url,
       backoff: { minMs: 200, maxMs: 5_000 },
-      clientOptions: () => ({ clientId: `cloud-${crypto.randomBytes(6).toString('hex')}`, clean: true, keepalive: 30, connectTimeout: 10_000, ...auth }),
+      clientOptions: () => ({
+        clientId: `cloud-${crypto.randomBytes(6).toString('hex')}`,
+        clean: true,
+        keepalive: 30,
+        connectTimeout: 10_000,
+        ...auth,
+      }),
     },
-    { connect: deps.connect ?? mqtt.connect, timers: { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) }, log: logger },
+    {
+      connect: deps.connect ?? mqtt.connect,
+      timers: { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
+      log: logger,
+    },
   );
   const publish = (topic: string, body: unknown) => link.publish(topic, body, { qos: 1 });
   const publisher = new SyncPublisher(
     { db: deps.db, clock: deps.clock, logger, publish, connected: () => link.connected, onPublished: deps.onPublished },
     { pollMs: settings.pollMs, commandResendMs: COMMAND_RESEND_MS },
   );
-  const inbound = new InboundMessages({ db: deps.db, uow: deps.uow, clock: deps.clock, logger, publish, publisher, eventMaxAttempts: deps.eventMaxAttempts, onEvent: deps.onEvent });
+  const inbound = new InboundMessages({
+    db: deps.db,
+    uow: deps.uow,
+    clock: deps.clock,
+    logger,
+    publish,
+    publisher,
+    eventMaxAttempts: deps.eventMaxAttempts,
+    onEvent: deps.onEvent,
+  });
   link.on('message', (topic, payload) => inbound.handle(topic, payload));
 
   const subscribed = new Promise<void>((resolve, reject) => {
@@ -135,7 +166,15 @@ export async function startSync(settings: SyncSettings, deps: SyncDeps): Promise
     await Promise.race([
       subscribed,
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`cannot connect to the MQTT broker at ${redactUrl(url)} within ${FIRST_CONNECT_TIMEOUT_MS / 1000} s`)), FIRST_CONNECT_TIMEOUT_MS);
+        timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `cannot connect to the MQTT broker at ${redactUrl(url)} within ${FIRST_CONNECT_TIMEOUT_MS / 1000} s`,
+              ),
+            ),
+          FIRST_CONNECT_TIMEOUT_MS,
+        );
       }),
     ]);
   } catch (err) {
@@ -156,7 +195,11 @@ export async function startSync(settings: SyncSettings, deps: SyncDeps): Promise
       async restart(whileDown) {
         await embedded!.close();
         await whileDown?.();
-        embedded = await startEmbeddedBroker({ ...brokerOptions, port: embedded!.port, cloudSecret: embedded!.cloudSecret });
+        embedded = await startEmbeddedBroker({
+          ...brokerOptions,
+          port: embedded!.port,
+          cloudSecret: embedded!.cloudSecret,
+        });
       },
     },
     publisher,

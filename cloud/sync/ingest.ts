@@ -12,7 +12,13 @@
  */
 import type { LockerEvent } from '../../shared/mqtt/index.ts';
 import type { Clock } from '../../shared/clock.ts';
-import { alarmsOperator, decideLockerEvent, DEFAULT_EVENT_MAX_ATTEMPTS, eventDetail, giveUpAfter } from '../domain/locker-sync.ts';
+import {
+  alarmsOperator,
+  decideLockerEvent,
+  DEFAULT_EVENT_MAX_ATTEMPTS,
+  eventDetail,
+  giveUpAfter,
+} from '../domain/locker-sync.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
@@ -41,7 +47,8 @@ export type IngestOutcome = LockerEventOutcome | 'DUPLICATE' | 'DEFERRED' | 'INV
 export type IngestResult = 'ack' | 'wait';
 
 /** What is kept of an error in the database and the alarm: its kind and message, shortened. */
-const describeError = (err: unknown) => `${(err as Error)?.name ?? 'Error'}: ${String((err as Error)?.message ?? err)}`.slice(0, 300);
+const describeError = (err: unknown) =>
+  `${(err as Error)?.name ?? 'Error'}: ${String((err as Error)?.message ?? err)}`.slice(0, 300);
 
 export async function ingestEvent(deps: IngestDeps, lockerId: string, event: LockerEvent): Promise<IngestResult> {
   try {
@@ -49,7 +56,10 @@ export async function ingestEvent(deps: IngestDeps, lockerId: string, event: Loc
   } catch (err) {
     const log = logFields(lockerId, event);
     if (isTransientDbError(err)) {
-      deps.logger.warn('locker event deferred: the database cannot answer now; the agent sends it again', { ...log, err: describeError(err) });
+      deps.logger.warn('locker event deferred: the database cannot answer now; the agent sends it again', {
+        ...log,
+        err: describeError(err),
+      });
       deps.onEvent?.('DEFERRED');
       return 'wait';
     }
@@ -57,11 +67,22 @@ export async function ingestEvent(deps: IngestDeps, lockerId: string, event: Loc
   }
 }
 
-const logFields = (lockerId: string, e: LockerEvent) => ({ lockerId, eventId: e.eventId, type: e.type, orderId: e.orderId ?? null, cellId: e.cellId ?? null });
+const logFields = (lockerId: string, e: LockerEvent) => ({
+  lockerId,
+  eventId: e.eventId,
+  type: e.type,
+  orderId: e.orderId ?? null,
+  cellId: e.cellId ?? null,
+});
 
 async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent): Promise<IngestResult> {
   const { db, clock, logger } = deps;
-  const seen = await db.selectFrom('locker_event').select('outcome').where('postomatId', '=', lockerId).where('eventId', '=', event.eventId).executeTakeFirst();
+  const seen = await db
+    .selectFrom('locker_event')
+    .select('outcome')
+    .where('postomatId', '=', lockerId)
+    .where('eventId', '=', event.eventId)
+    .executeTakeFirst();
   if (seen) {
     deps.onEvent?.('DUPLICATE');
     return 'ack';
@@ -71,17 +92,40 @@ async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent
     ? await db
         .selectFrom('locker_order as o')
         .leftJoin('order_status as s', 's.id', 'o.currentStatusId')
-        .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.expiredAt', 'o.createdAt', 's.createdAt as statusAt'])
+        .select([
+          'o.id',
+          'o.postomatId',
+          'o.status',
+          'o.isActive',
+          'o.expiredAt',
+          'o.createdAt',
+          's.createdAt as statusAt',
+        ])
         .where('o.id', '=', event.orderId)
         .executeTakeFirst()
     : undefined;
   // The agent names a cell by its number at this locker (docs/field-technicians.md).
   const cell =
     event.type === 'PLACED' && event.cellId && /^[1-9]\d{0,8}$/.test(event.cellId)
-      ? await db.selectFrom('cell').select('id').where('postomatId', '=', lockerId).where('number', '=', Number(event.cellId)).executeTakeFirst()
+      ? await db
+          .selectFrom('cell')
+          .select('id')
+          .where('postomatId', '=', lockerId)
+          .where('number', '=', Number(event.cellId))
+          .executeTakeFirst()
       : undefined;
-  const placementRefused = (event.type === 'PICKED_UP' || event.type === 'SUBTRACTED') && order?.status === 'CREATED' && (await placementWasRefused(db, lockerId, order.id));
-  const decision = decideLockerEvent({ type: event.type, orderId: event.orderId, cellKnown: cell !== undefined, order, lockerId, placementRefused });
+  const placementRefused =
+    (event.type === 'PICKED_UP' || event.type === 'SUBTRACTED') &&
+    order?.status === 'CREATED' &&
+    (await placementWasRefused(db, lockerId, order.id));
+  const decision = decideLockerEvent({
+    type: event.type,
+    orderId: event.orderId,
+    cellKnown: cell !== undefined,
+    order,
+    lockerId,
+    placementRefused,
+  });
   const log = logFields(lockerId, event);
   if (decision.action === 'wait') {
     // Counted: the placement it waits for is ahead of it in the agent's outbox, so it is
@@ -96,18 +140,33 @@ async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent
     note: decision.action === 'reject' ? decision.reason : null,
   };
   // A withdrawn order placed all the same: applied (the parcel is in the cell) but not live.
-  const withdrawnPlaced = decision.action === 'apply' && event.type === 'PLACED' && order?.isActive === 0 && !order.expiredAt;
+  const withdrawnPlaced =
+    decision.action === 'apply' && event.type === 'PLACED' && order?.isActive === 0 && !order.expiredAt;
   try {
     await deps.uow.run(async (tx) => {
       await tx.db.insertInto('locker_event').values(row).execute();
       await clearAttempts(tx.db, lockerId, event.eventId);
       if (decision.action === 'apply') {
-        await transitionOrder(tx, { orderId: order!.id, to: decision.to, at: eventTime(event.at, order!.statusAt ?? order!.createdAt, now), cellId: cell?.id });
+        await transitionOrder(tx, {
+          orderId: order!.id,
+          to: decision.to,
+          at: eventTime(event.at, order!.statusAt ?? order!.createdAt, now),
+          cellId: cell?.id,
+        });
       }
       if (decision.action === 'reject') await alarmFor(tx.db, row, 'EVENT_REJECTED', now);
       if (decision.action === 'store') await alarmForFieldEvent(tx.db, row, now);
       if (withdrawnPlaced) {
-        await raiseAlarm(tx.db, { ...alarmOf(row), kind: 'WITHDRAWN_ORDER_PLACED', detail: 'a parcel was placed for an order that had been withdrawn (redirected): it is in the cell, but no longer in any list' }, now);
+        await raiseAlarm(
+          tx.db,
+          {
+            ...alarmOf(row),
+            kind: 'WITHDRAWN_ORDER_PLACED',
+            detail:
+              'a parcel was placed for an order that had been withdrawn (redirected): it is in the cell, but no longer in any list',
+          },
+          now,
+        );
       }
     });
   } catch (err) {
@@ -127,7 +186,8 @@ async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent
     deps.onEvent?.('REJECTED');
     return 'ack';
   }
-  if (decision.action === 'reject') logger.warn('locker event rejected: acknowledged, never applied', { ...log, reason: decision.reason });
+  if (decision.action === 'reject')
+    logger.warn('locker event rejected: acknowledged, never applied', { ...log, reason: decision.reason });
   else if (withdrawnPlaced) logger.warn('parcel placed for a withdrawn order: alarm raised', log);
   else logger.info(decision.action === 'apply' ? 'locker event applied' : 'locker event stored', log);
   deps.onEvent?.(row.outcome);
@@ -138,7 +198,13 @@ async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent
  * One more attempt at an event the cloud could not apply. Below the limit: not acknowledged,
  * the agent sends it again. At the limit: recorded as FAILED with why, alarmed, acknowledged.
  */
-async function countAttempt(deps: IngestDeps, lockerId: string, event: LockerEvent, why: string, err?: unknown): Promise<IngestResult> {
+async function countAttempt(
+  deps: IngestDeps,
+  lockerId: string,
+  event: LockerEvent,
+  why: string,
+  err?: unknown,
+): Promise<IngestResult> {
   const { db, clock, logger } = deps;
   const now = clock.now();
   const at = now.toISOString();
@@ -147,9 +213,18 @@ async function countAttempt(deps: IngestDeps, lockerId: string, event: LockerEve
     await trx
       .insertInto('locker_event_attempt')
       .values({ postomatId: lockerId, eventId: event.eventId, attempts: 1, firstAt: at, lastAt: at, lastError: why })
-      .onConflict((oc) => oc.columns(['postomatId', 'eventId']).doUpdateSet((eb) => ({ attempts: eb('locker_event_attempt.attempts', '+', 1), lastAt: at, lastError: why })))
+      .onConflict((oc) =>
+        oc
+          .columns(['postomatId', 'eventId'])
+          .doUpdateSet((eb) => ({ attempts: eb('locker_event_attempt.attempts', '+', 1), lastAt: at, lastError: why })),
+      )
       .execute();
-    const row = await trx.selectFrom('locker_event_attempt').select('attempts').where('postomatId', '=', lockerId).where('eventId', '=', event.eventId).executeTakeFirstOrThrow();
+    const row = await trx
+      .selectFrom('locker_event_attempt')
+      .select('attempts')
+      .where('postomatId', '=', lockerId)
+      .where('eventId', '=', event.eventId)
+      .executeTakeFirstOrThrow();
     return Number(row.attempts);
   });
   const log = { ...logFields(lockerId, event), attempt: attempts, of: max, reason: why };
@@ -160,7 +235,11 @@ async function countAttempt(deps: IngestDeps, lockerId: string, event: LockerEve
     deps.onEvent?.('DEFERRED');
     return 'wait';
   }
-  const failed: LockerEventTable = { ...eventRow(lockerId, event, now), outcome: 'FAILED', note: `${max} attempts: ${why}`.slice(0, 400) };
+  const failed: LockerEventTable = {
+    ...eventRow(lockerId, event, now),
+    outcome: 'FAILED',
+    note: `${max} attempts: ${why}`.slice(0, 400),
+  };
   await db.transaction().execute(async (trx) => {
     await recordOnce(trx, failed);
     await clearAttempts(trx, lockerId, event.eventId);
@@ -185,19 +264,40 @@ function eventRow(lockerId: string, event: LockerEvent, now: Date): Omit<LockerE
   };
 }
 
-const alarmOf = (row: LockerEventTable) => ({ postomatId: row.postomatId, eventId: row.eventId, orderId: row.orderId, cellId: row.cellId });
+const alarmOf = (row: LockerEventTable) => ({
+  postomatId: row.postomatId,
+  eventId: row.eventId,
+  orderId: row.orderId,
+  cellId: row.cellId,
+});
 
 async function alarmFor(db: Db, row: LockerEventTable, kind: LockerAlarmKind, now: Date): Promise<void> {
   if (!alarmsOperator(row.type, row.outcome)) return;
-  await raiseAlarm(db, { ...alarmOf(row), kind, detail: `${row.type} ${row.outcome === 'FAILED' ? 'could not be applied' : 'rejected'}: ${row.note ?? ''}` }, now);
+  await raiseAlarm(
+    db,
+    {
+      ...alarmOf(row),
+      kind,
+      detail: `${row.type} ${row.outcome === 'FAILED' ? 'could not be applied' : 'rejected'}: ${row.note ?? ''}`,
+    },
+    now,
+  );
 }
 
 async function recordOnce(db: Db, row: LockerEventTable): Promise<void> {
-  await db.insertInto('locker_event').values(row).onConflict((oc) => oc.columns(['postomatId', 'eventId']).doNothing()).execute();
+  await db
+    .insertInto('locker_event')
+    .values(row)
+    .onConflict((oc) => oc.columns(['postomatId', 'eventId']).doNothing())
+    .execute();
 }
 
 async function clearAttempts(db: Db, lockerId: string, eventId: string): Promise<void> {
-  await db.deleteFrom('locker_event_attempt').where('postomatId', '=', lockerId).where('eventId', '=', eventId).execute();
+  await db
+    .deleteFrom('locker_event_attempt')
+    .where('postomatId', '=', lockerId)
+    .where('eventId', '=', eventId)
+    .execute();
 }
 
 /** Whether this locker's placement of the order was refused or set aside: a pickup waiting for it would wait for ever. */

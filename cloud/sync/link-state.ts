@@ -36,12 +36,27 @@ export function deviceTime(at: string, now: Date): string {
  * device's, and `at` is kept no later than the cloud's clock, so a forged future time cannot
  * make the next Will look old either; the next announcement always takes effect.
  */
-export async function recordConnection(db: Db, postomatId: string, msg: ConnectionMessage, now: Date): Promise<boolean> {
+export async function recordConnection(
+  db: Db,
+  postomatId: string,
+  msg: ConnectionMessage,
+  now: Date,
+): Promise<boolean> {
   const at = deviceTime(msg.at, now);
   return db.transaction().execute(async (trx) => {
-    const prev = await trx.selectFrom('locker_link').select(['online', 'connectionAt']).where('postomatId', '=', postomatId).executeTakeFirst();
+    const prev = await trx
+      .selectFrom('locker_link')
+      .select(['online', 'connectionAt'])
+      .where('postomatId', '=', postomatId)
+      .executeTakeFirst();
     if (!msg.online && prev?.online === 1 && prev.connectionAt && at < prev.connectionAt) return false;
-    const set = { online: msg.online ? 1 : 0, agentVersion: msg.agentVersion, reportedVersion: msg.syncVersion, connectionAt: at, updatedAt: now.toISOString() };
+    const set = {
+      online: msg.online ? 1 : 0,
+      agentVersion: msg.agentVersion,
+      reportedVersion: msg.syncVersion,
+      connectionAt: at,
+      updatedAt: now.toISOString(),
+    };
     await trx
       .insertInto('locker_link')
       .values({ ...emptyLink(postomatId, set.updatedAt), ...set })
@@ -58,14 +73,18 @@ const CELL_CHUNK = 500;
 /** Keeps the last report whole, and the spec's `isOpen` of each cell (by number) in step. */
 export async function recordCells(db: Db, postomatId: string, msg: CellsMessage, now: Date): Promise<void> {
   const set = { cells: JSON.stringify(msg.cells), cellsAt: deviceTime(msg.at, now), updatedAt: now.toISOString() };
-  const numbers = (open: boolean) => msg.cells.filter((c) => c.lockClosed === !open && /^\d{1,9}$/.test(c.cellId)).map((c) => Number(c.cellId));
+  const numbers = (open: boolean) =>
+    msg.cells.filter((c) => c.lockClosed === !open && /^\d{1,9}$/.test(c.cellId)).map((c) => Number(c.cellId));
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('locker_link')
       .values({ ...emptyLink(postomatId, set.updatedAt), ...set })
       .onConflict((oc) => oc.column('postomatId').doUpdateSet(set))
       .execute();
-    for (const [flag, list] of [[1, numbers(true)], [0, numbers(false)]] as const) {
+    for (const [flag, list] of [
+      [1, numbers(true)],
+      [0, numbers(false)],
+    ] as const) {
       for (let i = 0; i < list.length; i += CELL_CHUNK) {
         await trx
           .updateTable('cell')

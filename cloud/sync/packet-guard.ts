@@ -13,7 +13,10 @@
 import { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 
-export type ScanVerdict = { ok: true } | { ok: false; reason: 'too-large'; size: number; limit: number } | { ok: false; reason: 'malformed' };
+export type ScanVerdict =
+  | { ok: true }
+  | { ok: false; reason: 'too-large'; size: number; limit: number }
+  | { ok: false; reason: 'malformed' };
 
 /**
  * MQTT fixed headers, followed through a byte stream: a type byte, then the remaining length in
@@ -98,7 +101,10 @@ export class GuardedSocket extends Duplex {
     super({ allowHalfOpen: false });
     this.address = options.address;
     this.scanner = new FrameScanner((start) => this.maxPacket ?? options.preLoginBytes - start);
-    this.deadline = setTimeout(() => this.refuse('connect-timeout', { afterMs: options.connectTimeoutMs }), options.connectTimeoutMs);
+    this.deadline = setTimeout(
+      () => this.refuse('connect-timeout', { afterMs: options.connectTimeoutMs }),
+      options.connectTimeoutMs,
+    );
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('end', () => this.push(null));
     socket.on('error', (err) => this.destroy(err));
@@ -115,7 +121,12 @@ export class GuardedSocket extends Duplex {
     const verdict = this.scanner.scan(chunk);
     if (!verdict.ok) {
       const loggedIn = this.maxPacket !== undefined;
-      this.refuse('oversized-packet', verdict.reason === 'malformed' ? { loggedIn, malformed: true } : { loggedIn, size: verdict.size, limit: verdict.limit });
+      this.refuse(
+        'oversized-packet',
+        verdict.reason === 'malformed'
+          ? { loggedIn, malformed: true }
+          : { loggedIn, size: verdict.size, limit: verdict.limit },
+      );
       return;
     }
     if (this.deadline && this.scanner.complete > 0) {

@@ -19,7 +19,12 @@ export interface Claimed {
   until: string;
 }
 
-export async function claimPublishing(db: Db, postomatId: string, now: Date, leaseMs = PUBLISH_CLAIM_MS): Promise<Claimed | undefined> {
+export async function claimPublishing(
+  db: Db,
+  postomatId: string,
+  now: Date,
+  leaseMs = PUBLISH_CLAIM_MS,
+): Promise<Claimed | undefined> {
   const nowIso = now.toISOString();
   // A mark of our own: two processes claiming in the same millisecond must not share one.
   const until = `${new Date(now.getTime() + leaseMs).toISOString()}#${Math.random().toString(36).slice(2, 10)}`;
@@ -31,14 +36,33 @@ export async function claimPublishing(db: Db, postomatId: string, now: Date, lea
     .where((eb) => eb.or([eb('publishClaimedUntil', 'is', null), eb('publishClaimedUntil', '<', nowIso)]))
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) return undefined;
-  const row = await db.selectFrom('locker_sync').select(['version', 'publishedVersion', 'floor']).where('postomatId', '=', postomatId).executeTakeFirstOrThrow();
-  return { version: Number(row.version), publishedVersion: Number(row.publishedVersion), floor: Number(row.floor), until };
+  const row = await db
+    .selectFrom('locker_sync')
+    .select(['version', 'publishedVersion', 'floor'])
+    .where('postomatId', '=', postomatId)
+    .executeTakeFirstOrThrow();
+  return {
+    version: Number(row.version),
+    publishedVersion: Number(row.publishedVersion),
+    floor: Number(row.floor),
+    until,
+  };
 }
 
 /** The delta up to `published` is out (when given), and the claim is given up. */
 export async function releasePublishing(db: Db, postomatId: string, claim: Claimed, published?: number): Promise<void> {
   if (published !== undefined) {
-    await db.updateTable('locker_sync').set({ publishedVersion: published }).where('postomatId', '=', postomatId).where('publishedVersion', '<', published).execute();
+    await db
+      .updateTable('locker_sync')
+      .set({ publishedVersion: published })
+      .where('postomatId', '=', postomatId)
+      .where('publishedVersion', '<', published)
+      .execute();
   }
-  await db.updateTable('locker_sync').set({ publishClaimedUntil: null }).where('postomatId', '=', postomatId).where('publishClaimedUntil', '=', claim.until).execute();
+  await db
+    .updateTable('locker_sync')
+    .set({ publishClaimedUntil: null })
+    .where('postomatId', '=', postomatId)
+    .where('publishClaimedUntil', '=', claim.until)
+    .execute();
 }

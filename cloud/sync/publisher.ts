@@ -36,8 +36,15 @@ export interface PublisherOptions {
 const BATCH = 200;
 
 /** Lockers whose data moved past what was published; asked on every poll, so prepared once. */
-const unpublished = prepared<[], { postomatId: string; version: number | string; publishedVersion: number | string; floor: number | string }>(0, (db: Db) =>
-  db.selectFrom('locker_sync').select(['postomatId', 'version', 'publishedVersion', 'floor']).whereRef('version', '>', 'publishedVersion').limit(BATCH),
+const unpublished = prepared<
+  [],
+  { postomatId: string; version: number | string; publishedVersion: number | string; floor: number | string }
+>(0, (db: Db) =>
+  db
+    .selectFrom('locker_sync')
+    .select(['postomatId', 'version', 'publishedVersion', 'floor'])
+    .whereRef('version', '>', 'publishedVersion')
+    .limit(BATCH),
 );
 
 export class SyncPublisher {
@@ -90,7 +97,13 @@ export class SyncPublisher {
     for (const c of await commandsDue(this.deps.db, now, this.options.commandResendMs, postomatId)) {
       if (!(await markSent(this.deps.db, c, now))) continue;
       await this.deps.publish(topics.commands(c.postomatId), commandMessage(c));
-      this.deps.logger.info('staff command sent', { lockerId: c.postomatId, commandId: c.id, type: c.type, orderId: c.orderId, attempt: c.attempts + 1 });
+      this.deps.logger.info('staff command sent', {
+        lockerId: c.postomatId,
+        commandId: c.id,
+        type: c.type,
+        orderId: c.orderId,
+        attempt: c.attempts + 1,
+      });
     }
   }
 
@@ -126,7 +139,10 @@ export class SyncPublisher {
       let published: number | undefined;
       try {
         const { version, publishedVersion, floor } = claim;
-        const msg = publishedVersion < floor ? await fullSync(db, row.postomatId, version) : await deltaSync(db, row.postomatId, publishedVersion, version);
+        const msg =
+          publishedVersion < floor
+            ? await fullSync(db, row.postomatId, version)
+            : await deltaSync(db, row.postomatId, publishedVersion, version);
         if (!(await this.deps.publish(topics.sync(row.postomatId), msg))) return;
         published = version;
         this.deps.onPublished?.(row.postomatId);

@@ -70,8 +70,16 @@ export class RefusalLog {
     this.timer = undefined;
     if (this.pendingCount === 0) return;
     const byReason = Object.fromEntries(Object.entries(this.pending).filter(([, n]) => n > 0));
-    const addresses = [...this.pendingAddresses].sort((a, b) => b[1] - a[1]).slice(0, TOP_ADDRESSES).map(([address, count]) => ({ address, count }));
-    this.logger.warn('mqtt refused more', { count: this.pendingCount, seconds: Math.round(this.intervalMs / 1000), byReason, addresses });
+    const addresses = [...this.pendingAddresses]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, TOP_ADDRESSES)
+      .map(([address, count]) => ({ address, count }));
+    this.logger.warn('mqtt refused more', {
+      count: this.pendingCount,
+      seconds: Math.round(this.intervalMs / 1000),
+      byReason,
+      addresses,
+    });
     this.pending = zero();
     this.pendingCount = 0;
     this.pendingAddresses.clear();

@@ -35,7 +35,9 @@ export function withRetainedIndex<P extends RetainedStore>(persistence: P): P {
   };
   persistence.createRetainedStreamCombi = (patterns) => {
     if (!patterns.every(exact)) return combi(patterns);
-    const found = [...new Set(patterns)].map((topic) => byTopic.get(topic)).filter((p): p is RetainedPacket => p !== undefined);
+    const found = [...new Set(patterns)]
+      .map((topic) => byTopic.get(topic))
+      .filter((p): p is RetainedPacket => p !== undefined);
     return Readable.from(found);
   };
   return persistence;

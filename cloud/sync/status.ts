@@ -42,7 +42,9 @@ export async function lockerLinkStatus(db: Db, postomatId: string, recentEvents 
           // Online: since the agent connected. Offline: since the cloud learned it (the Last Will
           // carries the time of the connection it guarded, which says nothing of when it dropped).
           since: link.online === 1 ? link.connectionAt : link.updatedAt,
-          agentVersion: link.agentVersion, reportedSyncVersion: link.reportedVersion === null ? null : Number(link.reportedVersion) }
+          agentVersion: link.agentVersion,
+          reportedSyncVersion: link.reportedVersion === null ? null : Number(link.reportedVersion),
+        }
       : null,
     sync: { version: versions.version, publishedVersion: versions.publishedVersion },
     cells: link?.cells ? { reportedAt: link.cellsAt, cells: JSON.parse(link.cells) as CellReport[] } : null,

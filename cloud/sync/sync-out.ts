@@ -5,19 +5,39 @@
  * this message already or has a later version and goes out next time; re-sending an order is
  * harmless (upserts).
  */
-import { CONTRACT_VERSION, type CellMap, type SyncMessageWithCells as SyncMessage, type SyncOrder } from '../../shared/mqtt/index.ts';
+import {
+  CONTRACT_VERSION,
+  type CellMap,
+  type SyncMessageWithCells as SyncMessage,
+  type SyncOrder,
+} from '../../shared/mqtt/index.ts';
 import { heldByLocker, planSync } from '../domain/locker-sync.ts';
 import type { Db } from '../storage/database.ts';
 
 const CHUNK = 500;
 
-export async function lockerVersion(db: Db, postomatId: string): Promise<{ version: number; floor: number; publishedVersion: number }> {
-  const row = await db.selectFrom('locker_sync').select(['version', 'floor', 'publishedVersion']).where('postomatId', '=', postomatId).executeTakeFirst();
-  return { version: Number(row?.version ?? 0), floor: Number(row?.floor ?? 0), publishedVersion: Number(row?.publishedVersion ?? 0) };
+export async function lockerVersion(
+  db: Db,
+  postomatId: string,
+): Promise<{ version: number; floor: number; publishedVersion: number }> {
+  const row = await db
+    .selectFrom('locker_sync')
+    .select(['version', 'floor', 'publishedVersion'])
+    .where('postomatId', '=', postomatId)
+    .executeTakeFirst();
+  return {
+    version: Number(row?.version ?? 0),
+    floor: Number(row?.floor ?? 0),
+    publishedVersion: Number(row?.publishedVersion ?? 0),
+  };
 }
 
 /** What to send an agent that announced `reported` (undefined: nothing to send). */
-export async function syncForAnnouncement(db: Db, postomatId: string, reported: number): Promise<SyncMessage | undefined> {
+export async function syncForAnnouncement(
+  db: Db,
+  postomatId: string,
+  reported: number,
+): Promise<SyncMessage | undefined> {
   const { version, floor } = await lockerVersion(db, postomatId);
   const plan = planSync(reported, version, floor);
   if (plan.kind === 'none') return undefined;
@@ -34,12 +54,29 @@ export async function fullSync(db: Db, postomatId: string, version: number): Pro
   const orders = await db
     .selectFrom('locker_order as o')
     .leftJoin('cell as c', 'c.id', 'o.cellId')
-    .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.notPaidAmount', 'o.endDateTime', 'o.cellSize', 'o.kind', 'c.number as cellNumber'])
+    .select([
+      'o.id',
+      'o.postomatId',
+      'o.status',
+      'o.isActive',
+      'o.notPaidAmount',
+      'o.endDateTime',
+      'o.cellSize',
+      'o.kind',
+      'c.number as cellNumber',
+    ])
     .where('o.postomatId', '=', postomatId)
     .where('o.status', 'in', ['CREATED', 'DELIVERED'])
     .where('o.isActive', '=', 1)
     .execute();
-  return { v: CONTRACT_VERSION, version, full: true, upserts: await withCodes(db, orders), removals: [], cells: await cellMapOf(db, postomatId) };
+  return {
+    v: CONTRACT_VERSION,
+    version,
+    full: true,
+    upserts: await withCodes(db, orders),
+    removals: [],
+    cells: await cellMapOf(db, postomatId),
+  };
 }
 
 /** The orders changed after `since`: those the agent should hold as upserts, the others as removals. */
@@ -57,14 +94,32 @@ export async function deltaSync(db: Db, postomatId: string, since: number, versi
       ...(await db
         .selectFrom('locker_order as o')
         .leftJoin('cell as c', 'c.id', 'o.cellId')
-        .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.notPaidAmount', 'o.endDateTime', 'o.cellSize', 'o.kind', 'c.number as cellNumber'])
+        .select([
+          'o.id',
+          'o.postomatId',
+          'o.status',
+          'o.isActive',
+          'o.notPaidAmount',
+          'o.endDateTime',
+          'o.cellSize',
+          'o.kind',
+          'c.number as cellNumber',
+        ])
         .where('o.id', 'in', ids.slice(i, i + CHUNK))
         .execute()),
     );
   }
   const held = orders.filter((o) => heldByLocker(o, postomatId));
   const heldIds = new Set(held.map((o) => o.id));
-  return { v: CONTRACT_VERSION, version, full: false, since, upserts: await withCodes(db, held), removals: ids.filter((id) => !heldIds.has(id)), cells: await cellMapOf(db, postomatId) };
+  return {
+    v: CONTRACT_VERSION,
+    version,
+    full: false,
+    since,
+    upserts: await withCodes(db, held),
+    removals: ids.filter((id) => !heldIds.has(id)),
+    cells: await cellMapOf(db, postomatId),
+  };
 }
 
 /**
@@ -72,8 +127,17 @@ export async function deltaSync(db: Db, postomatId: string, since: number, versi
  * only in these (when active), so it never opens a cell the cloud would not accept a parcel in.
  */
 export async function cellMapOf(db: Db, postomatId: string): Promise<CellMap> {
-  const rows = await db.selectFrom('cell').select(['number', 'size', 'isActive']).where('postomatId', '=', postomatId).orderBy('number').execute();
-  return rows.map((c) => ({ cellId: String(c.number), size: c.size as CellMap[number]['size'], isActive: c.isActive === 1 }));
+  const rows = await db
+    .selectFrom('cell')
+    .select(['number', 'size', 'isActive'])
+    .where('postomatId', '=', postomatId)
+    .orderBy('number')
+    .execute();
+  return rows.map((c) => ({
+    cellId: String(c.number),
+    size: c.size as CellMap[number]['size'],
+    isActive: c.isActive === 1,
+  }));
 }
 
 interface OrderRow {
@@ -94,7 +158,11 @@ async function withCodes(db: Db, orders: OrderRow[]): Promise<SyncOrder[]> {
     const rows = await db
       .selectFrom('order_code')
       .select(['orderId', 'type', 'password'])
-      .where('orderId', 'in', orders.slice(i, i + CHUNK).map((o) => o.id))
+      .where(
+        'orderId',
+        'in',
+        orders.slice(i, i + CHUNK).map((o) => o.id),
+      )
       .execute();
     for (const r of rows) codes.set(r.orderId, { ...codes.get(r.orderId), [r.type]: r.password });
   }

@@ -12,10 +12,20 @@ export interface RetryPolicy {
   windowMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { baseMs: 30_000, maxDelayMs: 6 * 3_600_000, windowMs: 24 * 3_600_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  baseMs: 30_000,
+  maxDelayMs: 6 * 3_600_000,
+  windowMs: 24 * 3_600_000,
+};
 
 /** `random` in [0, 1). Undefined: the delivery goes to the dead letter. */
-export function nextAttemptAt(policy: RetryPolicy, firstAt: Date, failedAttempts: number, now: Date, random: number): Date | undefined {
+export function nextAttemptAt(
+  policy: RetryPolicy,
+  firstAt: Date,
+  failedAttempts: number,
+  now: Date,
+  random: number,
+): Date | undefined {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseMs * 2 ** Math.min(failedAttempts - 1, 40));
   const delay = Math.round(ceiling / 2 + (ceiling / 2) * random);
   const at = now.getTime() + delay;

@@ -13,10 +13,14 @@ export const lockerOwner = (companyId: string): WebhookOwner => ({ kind: 'LOCKER
 export const platformOwner = (companyId: number): WebhookOwner => ({ kind: 'PLATFORM', companyId });
 
 /** The two columns naming the owner. */
-export const ownerColumns = (o: WebhookOwner): { ownerKind: WebhookOwnerKind; companyId: string } => ({ ownerKind: o.kind, companyId: String(o.companyId) });
+export const ownerColumns = (o: WebhookOwner): { ownerKind: WebhookOwnerKind; companyId: string } => ({
+  ownerKind: o.kind,
+  companyId: String(o.companyId),
+});
 
 /** `.where(ownedBy(owner))`: a query of webhook_subscription or webhook_event kept to the owner's rows. */
 export function ownedBy(o: WebhookOwner) {
   const c = ownerColumns(o);
-  return (eb: ExpressionBuilder<any, any>) => eb.and([eb('ownerKind', '=', c.ownerKind), eb('companyId', '=', c.companyId)]);
+  return (eb: ExpressionBuilder<any, any>) =>
+    eb.and([eb('ownerKind', '=', c.ownerKind), eb('companyId', '=', c.companyId)]);
 }

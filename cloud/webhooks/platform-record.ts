@@ -14,13 +14,22 @@ import { recordOwnerEvent } from './record.ts';
 import type { PlatformParcelEventObject, PlatformWebhookEventType } from './schemas.ts';
 import type { z } from 'zod';
 
-const TYPE_OF = { DELIVERED_TO_POSTOMAT: 'parcel.delivered_to_postomat', TRANSFERRED_TO_CLIENT: 'parcel.transferred_to_client' } as const satisfies Record<keyof typeof WEBHOOK_STATUS, PlatformWebhookEventType>;
+const TYPE_OF = {
+  DELIVERED_TO_POSTOMAT: 'parcel.delivered_to_postomat',
+  TRANSFERRED_TO_CLIENT: 'parcel.transferred_to_client',
+} as const satisfies Record<keyof typeof WEBHOOK_STATUS, PlatformWebhookEventType>;
 
 export async function recordPlatformEvents(trx: Db, order: LockerOrderTable, to: string, at: Date): Promise<number> {
   const subtype = webhookSubtypeFor(to);
   if (!subtype) return 0;
   // Without any platform subscription (the usual case) this one indexed read is the whole cost.
-  const any = await trx.selectFrom('webhook_subscription').select('id').where('ownerKind', '=', 'PLATFORM').where('deletedAt', 'is', null).limit(1).executeTakeFirst();
+  const any = await trx
+    .selectFrom('webhook_subscription')
+    .select('id')
+    .where('ownerKind', '=', 'PLATFORM')
+    .where('deletedAt', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
   if (!any) return 0;
   const companies = await findOrderPlatformCompanies(trx, order);
   if (!companies.length) return 0;
@@ -33,7 +42,12 @@ export async function recordPlatformEvents(trx: Db, order: LockerOrderTable, to:
     .where('deletedAt', 'is', null)
     .execute();
   if (!subscribed.length) return 0;
-  const parcels = await trx.selectFrom('parcel').select(['id', 'trackCode', 'companyId', 'partnerCompanyId']).where('postomatOrderId', '=', order.id).orderBy('id').execute();
+  const parcels = await trx
+    .selectFrom('parcel')
+    .select(['id', 'trackCode', 'companyId', 'partnerCompanyId'])
+    .where('postomatOrderId', '=', order.id)
+    .orderBy('id')
+    .execute();
   let queued = 0;
   for (const { companyId } of subscribed) {
     const id = Number(companyId);
@@ -42,7 +56,9 @@ export async function recordPlatformEvents(trx: Db, order: LockerOrderTable, to:
       status: WEBHOOK_STATUS[subtype],
       subtype,
       postomatId: order.postomatId,
-      parcels: parcels.filter((p) => Number(p.companyId) === id || (p.partnerCompanyId !== null && Number(p.partnerCompanyId) === id)).map((p) => ({ id: Number(p.id), trackCode: p.trackCode })),
+      parcels: parcels
+        .filter((p) => Number(p.companyId) === id || (p.partnerCompanyId !== null && Number(p.partnerCompanyId) === id))
+        .map((p) => ({ id: Number(p.id), trackCode: p.trackCode })),
     });
     queued += await recordOwnerEvent(trx, platformOwner(id), TYPE_OF[subtype], order.id, object, at);
   }

@@ -23,7 +23,12 @@ export function eventTypeForStatus(to: string, kind?: string): WebhookEventType 
   return undefined;
 }
 
-export async function recordIntegratorEvent(trx: Db, order: LockerOrderTable, type: WebhookEventType, at: Date): Promise<number> {
+export async function recordIntegratorEvent(
+  trx: Db,
+  order: LockerOrderTable,
+  type: WebhookEventType,
+  at: Date,
+): Promise<number> {
   return recordOwnerEvent(trx, lockerOwner(order.companyId), type, order.id, () => presentOrder(order), at);
 }
 
@@ -31,7 +36,14 @@ export async function recordIntegratorEvent(trx: Db, order: LockerOrderTable, ty
  * The event for one owner (a Locker API or a platform company): written with its deliveries
  * only when a live subscription of the owner takes its type. `object` is built only then.
  */
-export async function recordOwnerEvent(trx: Db, owner: WebhookOwner, type: string, orderId: string | null, object: () => unknown, at: Date): Promise<number> {
+export async function recordOwnerEvent(
+  trx: Db,
+  owner: WebhookOwner,
+  type: string,
+  orderId: string | null,
+  object: () => unknown,
+  at: Date,
+): Promise<number> {
   const subscriptions = await trx
     .selectFrom('webhook_subscription')
     .select(['id', 'eventTypes'])
@@ -43,22 +55,47 @@ export async function recordOwnerEvent(trx: Db, owner: WebhookOwner, type: strin
   const createdAt = at.toISOString();
   const eventId = `evt_${newId()}`;
   const body = JSON.stringify({ id: eventId, type, createdAt, data: { object: object() } });
-  await trx.insertInto('webhook_event').values({ eventId, ...ownerColumns(owner), type, orderId, body, createdAt }).execute();
-  await queueDeliveries(trx, eventId, wanted.map((s) => s.id), at);
+  await trx
+    .insertInto('webhook_event')
+    .values({ eventId, ...ownerColumns(owner), type, orderId, body, createdAt })
+    .execute();
+  await queueDeliveries(
+    trx,
+    eventId,
+    wanted.map((s) => s.id),
+    at,
+  );
   return wanted.length;
 }
 
 /** Returns the new deliveries' ids. */
-export async function queueDeliveries(trx: Db, eventId: string, subscriptionIds: string[], at: Date): Promise<string[]> {
+export async function queueDeliveries(
+  trx: Db,
+  eventId: string,
+  subscriptionIds: string[],
+  at: Date,
+): Promise<string[]> {
   if (!subscriptionIds.length) return [];
   const now = at.toISOString();
   const ids = subscriptionIds.map(() => newId());
   await trx
     .insertInto('webhook_delivery')
-    .values(subscriptionIds.map((subscriptionId, i) => ({
-      id: ids[i], eventId, subscriptionId, state: 'PENDING' as const, attempts: 0, nextAttemptAt: now,
-      claimedBy: null, claimedUntil: null, lastStatus: null, lastError: null, createdAt: now, finishedAt: null,
-    })))
+    .values(
+      subscriptionIds.map((subscriptionId, i) => ({
+        id: ids[i],
+        eventId,
+        subscriptionId,
+        state: 'PENDING' as const,
+        attempts: 0,
+        nextAttemptAt: now,
+        claimedBy: null,
+        claimedUntil: null,
+        lastStatus: null,
+        lastError: null,
+        createdAt: now,
+        finishedAt: null,
+      })),
+    )
     .execute();
   return ids;
 }

@@ -31,7 +31,13 @@ export interface SenderOptions {
   retry: RetryPolicy;
 }
 
-export const DEFAULT_SENDER_OPTIONS: SenderOptions = { timeoutMs: 5_000, concurrency: 8, leaseMs: 60_000, pollMs: 5_000, retry: DEFAULT_RETRY_POLICY };
+export const DEFAULT_SENDER_OPTIONS: SenderOptions = {
+  timeoutMs: 5_000,
+  concurrency: 8,
+  leaseMs: 60_000,
+  pollMs: 5_000,
+  retry: DEFAULT_RETRY_POLICY,
+};
 
 export interface SenderDeps {
   db: Db;
@@ -69,8 +75,14 @@ export class WebhookSender extends ClaimLoop<WebhookDeliveryTable, Attempt, Outc
     const options = { ...DEFAULT_SENDER_OPTIONS, ...deps.options };
     const bounds = claimLoopBounds(options.concurrency);
     super({
-      concurrency: options.concurrency, perOrigin: options.perOrigin ?? bounds.perOrigin, maxHeld: bounds.maxHeld,
-      pollMs: options.pollMs, timeoutMs: options.timeoutMs, clock: deps.clock, logger: deps.logger, what: 'webhook delivery',
+      concurrency: options.concurrency,
+      perOrigin: options.perOrigin ?? bounds.perOrigin,
+      maxHeld: bounds.maxHeld,
+      pollMs: options.pollMs,
+      timeoutMs: options.timeoutMs,
+      clock: deps.clock,
+      logger: deps.logger,
+      what: 'webhook delivery',
     });
     this.options = options;
   }
@@ -81,7 +93,13 @@ export class WebhookSender extends ClaimLoop<WebhookDeliveryTable, Attempt, Outc
   }
 
   protected override async msUntilNextDue(): Promise<number> {
-    const next = await this.deps.db.selectFrom('webhook_delivery').select('nextAttemptAt').where('state', '=', 'PENDING').orderBy('nextAttemptAt').limit(1).executeTakeFirst();
+    const next = await this.deps.db
+      .selectFrom('webhook_delivery')
+      .select('nextAttemptAt')
+      .where('state', '=', 'PENDING')
+      .orderBy('nextAttemptAt')
+      .limit(1)
+      .executeTakeFirst();
     return next ? Math.max(0, Date.parse(next.nextAttemptAt) - this.deps.clock.now().getTime()) : Infinity;
   }
 
@@ -103,7 +121,11 @@ export class WebhookSender extends ClaimLoop<WebhookDeliveryTable, Attempt, Outc
     if (dialect === 'postgres') ids = ids.forUpdate().skipLocked();
     const rows = await db
       .updateTable('webhook_delivery')
-      .set({ state: 'SENDING', claimedBy: this.workerId, claimedUntil: new Date(now.getTime() + this.options.leaseMs).toISOString() })
+      .set({
+        state: 'SENDING',
+        claimedBy: this.workerId,
+        claimedUntil: new Date(now.getTime() + this.options.leaseMs).toISOString(),
+      })
       .where('id', 'in', ids)
       .returningAll()
       .execute();
@@ -114,8 +136,16 @@ export class WebhookSender extends ClaimLoop<WebhookDeliveryTable, Attempt, Outc
   protected async prepare(rows: WebhookDeliveryTable[]): Promise<Claimed<Attempt>[]> {
     const { db } = this.deps;
     const [events, subs] = await Promise.all([
-      db.selectFrom('webhook_event').select(['eventId', 'body']).where('eventId', 'in', [...new Set(rows.map((d) => d.eventId))]).execute(),
-      db.selectFrom('webhook_subscription').selectAll().where('id', 'in', [...new Set(rows.map((d) => d.subscriptionId))]).execute(),
+      db
+        .selectFrom('webhook_event')
+        .select(['eventId', 'body'])
+        .where('eventId', 'in', [...new Set(rows.map((d) => d.eventId))])
+        .execute(),
+      db
+        .selectFrom('webhook_subscription')
+        .selectAll()
+        .where('id', 'in', [...new Set(rows.map((d) => d.subscriptionId))])
+        .execute(),
     ]);
     const bodies = new Map(events.map((e) => [e.eventId, e.body]));
     const subsById = new Map(subs.map((s) => [s.id, s]));
@@ -143,7 +173,12 @@ export class WebhookSender extends ClaimLoop<WebhookDeliveryTable, Attempt, Outc
         result = { error: 'subscription deleted', latencyMs: 0 };
       } else {
         const now = clock.now();
-        const secrets = [sub.secret, ...(sub.previousSecret && sub.previousSecretUntil && sub.previousSecretUntil > now.toISOString() ? [sub.previousSecret] : [])];
+        const secrets = [
+          sub.secret,
+          ...(sub.previousSecret && sub.previousSecretUntil && sub.previousSecretUntil > now.toISOString()
+            ? [sub.previousSecret]
+            : []),
+        ];
         const headers = { [SIGNATURE_HEADER]: signatureHeader(secrets, now, body), 'Locker-Event-Id': d.eventId };
         result = await this.deps.post(sub.url, body, headers, this.options.timeoutMs);
       }
@@ -154,9 +189,20 @@ export class WebhookSender extends ClaimLoop<WebhookDeliveryTable, Attempt, Outc
     const attempt = d.attempts + 1;
     const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
     const gone = result.error === 'subscription deleted';
-    const next = ok || gone ? undefined : nextAttemptAt(this.options.retry, firstAt, attempt, at, (this.deps.random ?? Math.random)());
+    const next =
+      ok || gone
+        ? undefined
+        : nextAttemptAt(this.options.retry, firstAt, attempt, at, (this.deps.random ?? Math.random)());
     const state = ok ? 'DELIVERED' : next ? 'PENDING' : 'DEAD';
-    logger[ok ? 'info' : 'warn']('webhook delivery', { deliveryId: d.id, eventId: d.eventId, attempt, state, status: result.status, error: result.error, latencyMs: result.latencyMs });
+    logger[ok ? 'info' : 'warn']('webhook delivery', {
+      deliveryId: d.id,
+      eventId: d.eventId,
+      attempt,
+      state,
+      status: result.status,
+      error: result.error,
+      latencyMs: result.latencyMs,
+    });
     return { d, result, at, state, next };
   }
 
@@ -172,8 +218,13 @@ export class WebhookSender extends ClaimLoop<WebhookDeliveryTable, Attempt, Outc
    */
   protected async settle(outcomes: Outcome[], db?: Db): Promise<void> {
     if (!db) return this.transaction((trx) => this.settle(outcomes, trx));
-    const values = sql.join(outcomes.map((o) => sql`(${o.d.id}, ${o.state}, cast(${o.d.attempts + 1} as integer), cast(${o.result.status ?? null} as integer), cast(${o.result.error ?? null} as text), ${(o.next ?? o.at).toISOString()}, cast(${o.next ? null : o.at.toISOString()} as text))`));
-    const updated = await db
+    const values = sql.join(
+      outcomes.map(
+        (o) =>
+          sql`(${o.d.id}, ${o.state}, cast(${o.d.attempts + 1} as integer), cast(${o.result.status ?? null} as integer), cast(${o.result.error ?? null} as text), ${(o.next ?? o.at).toISOString()}, cast(${o.next ? null : o.at.toISOString()} as text))`,
+      ),
+    );
+    const updated = (await db
       .updateTable('webhook_delivery')
       .from(sql`(values ${values})`.as('v') as any)
       .set({
@@ -190,12 +241,20 @@ export class WebhookSender extends ClaimLoop<WebhookDeliveryTable, Attempt, Outc
       .where('webhook_delivery.claimedBy' as any, '=', this.workerId)
       .where('webhook_delivery.state' as any, '=', 'SENDING')
       .returning('webhook_delivery.id' as any)
-      .execute() as { id: string }[];
+      .execute()) as { id: string }[];
     const mine = new Set(updated.map((u) => u.id));
-    const attempts = outcomes.filter((o) => mine.has(o.d.id)).map((o) => ({
-      id: newId(), deliveryId: o.d.id, attempt: o.d.attempts + 1, at: o.at.toISOString(), httpStatus: o.result.status ?? null, error: o.result.error ?? null,
-      latencyMs: o.result.latencyMs, nextAttemptAt: o.next?.toISOString() ?? null,
-    }));
+    const attempts = outcomes
+      .filter((o) => mine.has(o.d.id))
+      .map((o) => ({
+        id: newId(),
+        deliveryId: o.d.id,
+        attempt: o.d.attempts + 1,
+        at: o.at.toISOString(),
+        httpStatus: o.result.status ?? null,
+        error: o.result.error ?? null,
+        latencyMs: o.result.latencyMs,
+        nextAttemptAt: o.next?.toISOString() ?? null,
+      }));
     if (attempts.length) await db.insertInto('webhook_attempt').values(attempts).execute();
   }
 

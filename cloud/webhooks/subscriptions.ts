@@ -18,51 +18,105 @@ const DEFAULT_OVERLAP_HOURS = 24;
 
 function present(s: WebhookSubscriptionTable, now: Date): z.output<typeof Subscription> {
   const rotating = s.previousSecretUntil && s.previousSecretUntil > now.toISOString() ? s.previousSecretUntil : null;
-  return { id: s.id, url: s.url, eventTypes: JSON.parse(s.eventTypes), createdAt: s.createdAt, secretRotatedUntil: rotating };
+  return {
+    id: s.id,
+    url: s.url,
+    eventTypes: JSON.parse(s.eventTypes),
+    createdAt: s.createdAt,
+    secretRotatedUntil: rotating,
+  };
 }
 
 function presentDelivery(d: WebhookDeliveryTable): z.output<typeof Delivery> {
   return {
-    id: d.id, subscriptionId: d.subscriptionId, state: d.state, attempts: d.attempts,
+    id: d.id,
+    subscriptionId: d.subscriptionId,
+    state: d.state,
+    attempts: d.attempts,
     nextAttemptAt: d.state === 'PENDING' || d.state === 'SENDING' ? d.nextAttemptAt : null,
-    lastStatus: d.lastStatus, lastError: d.lastError, createdAt: d.createdAt, finishedAt: d.finishedAt,
+    lastStatus: d.lastStatus,
+    lastError: d.lastError,
+    createdAt: d.createdAt,
+    finishedAt: d.finishedAt,
   };
 }
 
 async function liveSubscription(trx: Db, owner: WebhookOwner, id: string): Promise<WebhookSubscriptionTable> {
-  const s = await trx.selectFrom('webhook_subscription').selectAll().where('id', '=', id).where(ownedBy(owner)).where('deletedAt', 'is', null).executeTakeFirst();
+  const s = await trx
+    .selectFrom('webhook_subscription')
+    .selectAll()
+    .where('id', '=', id)
+    .where(ownedBy(owner))
+    .where('deletedAt', 'is', null)
+    .executeTakeFirst();
   if (!s) throw new DomainError('SUBSCRIPTION_NOT_FOUND');
   return s;
 }
 
 /** `eventTypes` are the owner's kind's (schemas.ts checked them). */
-export async function createSubscription(tx: Tx, owner: WebhookOwner, input: { url: string; eventTypes: readonly string[] }, now: Date) {
+export async function createSubscription(
+  tx: Tx,
+  owner: WebhookOwner,
+  input: { url: string; eventTypes: readonly string[] },
+  now: Date,
+) {
   const trx = tx.db;
-  const count = await trx.selectFrom('webhook_subscription').select((eb) => eb.fn.countAll<number>().as('n')).where(ownedBy(owner)).where('deletedAt', 'is', null).executeTakeFirstOrThrow();
-  if (Number(count.n) >= SUBSCRIPTIONS_PER_COMPANY) throw new DomainError('TOO_MANY_SUBSCRIPTIONS', `at most ${SUBSCRIPTIONS_PER_COMPANY} subscriptions per company`);
+  const count = await trx
+    .selectFrom('webhook_subscription')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(ownedBy(owner))
+    .where('deletedAt', 'is', null)
+    .executeTakeFirstOrThrow();
+  if (Number(count.n) >= SUBSCRIPTIONS_PER_COMPANY)
+    throw new DomainError('TOO_MANY_SUBSCRIPTIONS', `at most ${SUBSCRIPTIONS_PER_COMPANY} subscriptions per company`);
   const at = now.toISOString();
   const row: WebhookSubscriptionTable = {
-    id: newId(), ...ownerColumns(owner), url: input.url, eventTypes: JSON.stringify([...new Set(input.eventTypes)]), secret: newSigningSecret(),
-    previousSecret: null, previousSecretUntil: null, createdAt: at, updatedAt: at, deletedAt: null,
+    id: newId(),
+    ...ownerColumns(owner),
+    url: input.url,
+    eventTypes: JSON.stringify([...new Set(input.eventTypes)]),
+    secret: newSigningSecret(),
+    previousSecret: null,
+    previousSecretUntil: null,
+    createdAt: at,
+    updatedAt: at,
+    deletedAt: null,
   };
   await trx.insertInto('webhook_subscription').values(row).execute();
   return { ...present(row, now), secret: row.secret };
 }
 
 export async function listSubscriptions(db: Db, owner: WebhookOwner, now: Date) {
-  const rows = await db.selectFrom('webhook_subscription').selectAll().where(ownedBy(owner)).where('deletedAt', 'is', null).orderBy('createdAt').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('webhook_subscription')
+    .selectAll()
+    .where(ownedBy(owner))
+    .where('deletedAt', 'is', null)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute();
   return { data: rows.map((r) => present(r, now)) };
 }
 
 /** Deliveries still due are dead-lettered by the sender when it reaches them (the subscription is gone). */
 export async function deleteSubscription(tx: Tx, owner: WebhookOwner, id: string, now: Date) {
   const s = await liveSubscription(tx.db, owner, id);
-  await tx.db.updateTable('webhook_subscription').set({ deletedAt: now.toISOString(), updatedAt: now.toISOString() }).where('id', '=', s.id).execute();
+  await tx.db
+    .updateTable('webhook_subscription')
+    .set({ deletedAt: now.toISOString(), updatedAt: now.toISOString() })
+    .where('id', '=', s.id)
+    .execute();
   return present(s, now);
 }
 
 /** A new secret signs from now on; the old one signs beside it for `overlapHours`. */
-export async function rotateSecret(tx: Tx, owner: WebhookOwner, id: string, overlapHours: number | undefined, now: Date) {
+export async function rotateSecret(
+  tx: Tx,
+  owner: WebhookOwner,
+  id: string,
+  overlapHours: number | undefined,
+  now: Date,
+) {
   const s = await liveSubscription(tx.db, owner, id);
   const hours = overlapHours ?? DEFAULT_OVERLAP_HOURS;
   const changes = {
@@ -84,21 +138,44 @@ function seqOf(cursor: string): number {
 }
 
 export async function listEvents(db: Db, owner: WebhookOwner, q: { limit: number; cursor?: string }) {
-  let query = db.selectFrom('webhook_event').select(['id', 'eventId', 'body']).where(ownedBy(owner)).orderBy('id', 'desc').limit(q.limit + 1);
+  let query = db
+    .selectFrom('webhook_event')
+    .select(['id', 'eventId', 'body'])
+    .where(ownedBy(owner))
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1);
   if (q.cursor) query = query.where('id', '<', seqOf(q.cursor));
   const rows = await query.execute();
   const page = rows.slice(0, q.limit);
   const deliveries = page.length
-    ? await db.selectFrom('webhook_delivery').selectAll().where('eventId', 'in', page.map((r) => r.eventId)).orderBy('createdAt').orderBy('id').execute()
+    ? await db
+        .selectFrom('webhook_delivery')
+        .selectAll()
+        .where(
+          'eventId',
+          'in',
+          page.map((r) => r.eventId),
+        )
+        .orderBy('createdAt')
+        .orderBy('id')
+        .execute()
     : [];
   return {
-    data: page.map((r) => ({ ...JSON.parse(r.body), deliveries: deliveries.filter((d) => d.eventId === r.eventId).map(presentDelivery) })),
+    data: page.map((r) => ({
+      ...JSON.parse(r.body),
+      deliveries: deliveries.filter((d) => d.eventId === r.eventId).map(presentDelivery),
+    })),
     nextCursor: rows.length > q.limit ? cursorOf(Number(page.at(-1)!.id)) : null,
   };
 }
 
 async function companyEvent(db: Db, owner: WebhookOwner, eventId: string) {
-  const e = await db.selectFrom('webhook_event').selectAll().where('eventId', '=', eventId).where(ownedBy(owner)).executeTakeFirst();
+  const e = await db
+    .selectFrom('webhook_event')
+    .selectAll()
+    .where('eventId', '=', eventId)
+    .where(ownedBy(owner))
+    .executeTakeFirst();
   if (!e) throw new DomainError('EVENT_NOT_FOUND');
   return e;
 }
@@ -106,16 +183,40 @@ async function companyEvent(db: Db, owner: WebhookOwner, eventId: string) {
 /** Every delivery of an event with its attempts, oldest first. */
 export async function eventDeliveries(db: Db, owner: WebhookOwner, eventId: string) {
   const e = await companyEvent(db, owner, eventId);
-  const deliveries = await db.selectFrom('webhook_delivery').selectAll().where('eventId', '=', e.eventId).orderBy('createdAt').orderBy('id').execute();
+  const deliveries = await db
+    .selectFrom('webhook_delivery')
+    .selectAll()
+    .where('eventId', '=', e.eventId)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute();
   const attempts = deliveries.length
-    ? await db.selectFrom('webhook_attempt').selectAll().where('deliveryId', 'in', deliveries.map((d) => d.id)).orderBy('attempt').execute()
+    ? await db
+        .selectFrom('webhook_attempt')
+        .selectAll()
+        .where(
+          'deliveryId',
+          'in',
+          deliveries.map((d) => d.id),
+        )
+        .orderBy('attempt')
+        .execute()
     : [];
   return {
     data: deliveries.map((d) => ({
       ...presentDelivery(d),
-      attemptLog: attempts.filter((a) => a.deliveryId === d.id).map((a): z.output<typeof Attempt> => ({
-        attempt: a.attempt, at: a.at, httpStatus: a.httpStatus, error: a.error, latencyMs: a.latencyMs, nextAttemptAt: a.nextAttemptAt,
-      })),
+      attemptLog: attempts
+        .filter((a) => a.deliveryId === d.id)
+        .map(
+          (a): z.output<typeof Attempt> => ({
+            attempt: a.attempt,
+            at: a.at,
+            httpStatus: a.httpStatus,
+            error: a.error,
+            latencyMs: a.latencyMs,
+            nextAttemptAt: a.nextAttemptAt,
+          }),
+        ),
     })),
   };
 }
@@ -124,13 +225,24 @@ export async function eventDeliveries(db: Db, owner: WebhookOwner, eventId: stri
  * Sends an event again, with its id and body unchanged: a new delivery to the given subscription,
  * or to every live subscription of the company that takes the event's type.
  */
-export async function replayEvent(tx: Tx, owner: WebhookOwner, eventId: string, subscriptionId: string | undefined, now: Date) {
+export async function replayEvent(
+  tx: Tx,
+  owner: WebhookOwner,
+  eventId: string,
+  subscriptionId: string | undefined,
+  now: Date,
+) {
   const e = await companyEvent(tx.db, owner, eventId);
   let targets: string[];
   if (subscriptionId) {
     targets = [(await liveSubscription(tx.db, owner, subscriptionId)).id];
   } else {
-    const subs = await tx.db.selectFrom('webhook_subscription').select(['id', 'eventTypes']).where(ownedBy(owner)).where('deletedAt', 'is', null).execute();
+    const subs = await tx.db
+      .selectFrom('webhook_subscription')
+      .select(['id', 'eventTypes'])
+      .where(ownedBy(owner))
+      .where('deletedAt', 'is', null)
+      .execute();
     targets = subs.filter((s) => (JSON.parse(s.eventTypes) as string[]).includes(e.type)).map((s) => s.id);
   }
   if (!targets.length) throw new DomainError('SUBSCRIPTION_NOT_FOUND', `no live subscription takes ${e.type}`);

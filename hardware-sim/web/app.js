@@ -59,7 +59,10 @@ function renderIfChanged(container, data, render) {
   const json = JSON.stringify(data);
   if (container.dataset.rendered === json) return;
   container.dataset.rendered = json;
-  const focused = document.activeElement && container.contains(document.activeElement) ? document.activeElement.dataset.focusKey : undefined;
+  const focused =
+    document.activeElement && container.contains(document.activeElement)
+      ? document.activeElement.dataset.focusKey
+      : undefined;
   container.replaceChildren(...render());
   if (focused) container.querySelector(`[data-focus-key="${CSS.escape(focused)}"]`)?.focus();
 }
@@ -100,11 +103,23 @@ function renderFleet() {
         {},
         el(
           'a',
-          { class: 'locker-card', href: `#${lockerPath(l.id)}`, dataset: { locker: l.id, state: l.state, focusKey: l.id } },
+          {
+            class: 'locker-card',
+            href: `#${lockerPath(l.id)}`,
+            dataset: { locker: l.id, state: l.state, focusKey: l.id },
+          },
           el('span', { class: 'card-title', text: l.title ?? l.id }),
           l.title ? el('span', { class: 'card-id', text: l.id }) : null,
-          el('span', { class: 'card-line' }, stateBadge(l.state), ` ${l.cells.parcels} of ${l.cells.total} cells in use`),
-          el('span', { class: faults.length ? 'card-line faults' : 'card-line', text: faults.length ? `Faults: ${faults.join(', ')}` : 'No faults' }),
+          el(
+            'span',
+            { class: 'card-line' },
+            stateBadge(l.state),
+            ` ${l.cells.parcels} of ${l.cells.total} cells in use`,
+          ),
+          el('span', {
+            class: faults.length ? 'card-line faults' : 'card-line',
+            text: faults.length ? `Faults: ${faults.join(', ')}` : 'No faults',
+          }),
         ),
       );
     }),
@@ -157,7 +172,16 @@ function renderFront() {
               const state = agent?.state ?? 'UNKNOWN';
               const facts = cellFacts(hw, agent);
               // A word on the door; the parcel is drawn as a box, the whole sentence is the label.
-              const short = state === 'UNKNOWN' ? '?' : state === 'BROKEN' ? 'fault' : hw.jammed ? 'jammed' : hw.doorClosed ? '' : 'open';
+              const short =
+                state === 'UNKNOWN'
+                  ? '?'
+                  : state === 'BROKEN'
+                    ? 'fault'
+                    : hw.jammed
+                      ? 'jammed'
+                      : hw.doorClosed
+                        ? ''
+                        : 'open';
               return el(
                 'button',
                 {
@@ -196,7 +220,9 @@ function select(cellId) {
 function renderHands() {
   const hw = open.cells?.hardware.find((c) => c.cellId === open.selected);
   const agent = open.cells?.agent.find((c) => c.cellId === open.selected);
-  $('#selected').textContent = hw ? `Cell ${hw.cellId} (${hw.size}): ${cellFacts(hw, agent).join(', ')}.` : 'Select a cell on the front.';
+  $('#selected').textContent = hw
+    ? `Cell ${hw.cellId} (${hw.size}): ${cellFacts(hw, agent).join(', ')}.`
+    : 'Select a cell on the front.';
   $('#parcel-in').disabled = !hw || hw.doorClosed || hw.parcel;
   $('#parcel-out').disabled = !hw || hw.doorClosed || !hw.parcel;
   $('#close-door').disabled = !hw || hw.doorClosed;
@@ -208,8 +234,16 @@ function renderSummary() {
   const s = open.summary;
   $('#locker-title').textContent = s.title ? `${s.title} (${s.id})` : s.id;
   const state = $('#locker-state');
-  const where = s.network === null ? 'no cloud link' : s.cloudOnline === null ? `network ${s.network}` : `the cloud sees it ${s.cloudOnline ? 'online' : 'offline'}; network ${s.network}`;
-  state.replaceChildren(stateBadge(s.state), ` ${where} · agent ${s.agentPid ? `pid ${s.agentPid}` : 'in-process'} · sync version ${s.syncVersion ?? '?'}`);
+  const where =
+    s.network === null
+      ? 'no cloud link'
+      : s.cloudOnline === null
+        ? `network ${s.network}`
+        : `the cloud sees it ${s.cloudOnline ? 'online' : 'offline'}; network ${s.network}`;
+  state.replaceChildren(
+    stateBadge(s.state),
+    ` ${where} · agent ${s.agentPid ? `pid ${s.agentPid}` : 'in-process'} · sync version ${s.syncVersion ?? '?'}`,
+  );
   $('#network').hidden = s.network === null;
   $('#network').textContent = s.network === 'cut' ? 'Restore network' : 'Cut network';
   renderIfChanged($('#boards'), s.boards, () =>
@@ -217,12 +251,15 @@ function renderSummary() {
       el(
         'div',
         { class: 'board-faults', role: 'group', 'aria-label': `Board ${b.address}` },
-        el('span', { text: `Board ${b.address}: ${b.silent ? 'silent' : 'answers'}${b.replyDelayMs ? `, ${b.replyDelayMs} ms late` : ''}` }),
+        el('span', {
+          text: `Board ${b.address}: ${b.silent ? 'silent' : 'answers'}${b.replyDelayMs ? `, ${b.replyDelayMs} ms late` : ''}`,
+        }),
         el('button', {
           type: 'button',
           dataset: { focusKey: `silence-${b.address}` },
           text: b.silent ? `Wake board ${b.address}` : `Silence board ${b.address}`,
-          onclick: () => act(() => api('POST', `${lockerPath(open.id)}/boards/${b.address}/silence`, { silent: !b.silent })),
+          onclick: () =>
+            act(() => api('POST', `${lockerPath(open.id)}/boards/${b.address}/silence`, { silent: !b.silent })),
         }),
         el(
           'form',
@@ -235,7 +272,16 @@ function renderSummary() {
             },
           },
           el('label', { for: `delay-${b.address}`, text: `Reply delay of board ${b.address} (ms)` }),
-          el('input', { id: `delay-${b.address}`, name: 'ms', type: 'number', min: '0', max: '10000', step: '10', value: String(b.replyDelayMs), dataset: { focusKey: `delay-${b.address}` } }),
+          el('input', {
+            id: `delay-${b.address}`,
+            name: 'ms',
+            type: 'number',
+            min: '0',
+            max: '10000',
+            step: '10',
+            value: String(b.replyDelayMs),
+            dataset: { focusKey: `delay-${b.address}` },
+          }),
           el('button', { type: 'submit', dataset: { focusKey: `delay-set-${b.address}` }, text: 'Set delay' }),
         ),
       ),
@@ -253,14 +299,23 @@ function renderCloud(cloud, problem) {
     $('#cloud-note').textContent = problem ?? '';
     return;
   }
-  $('#cloud-note').textContent = cloud.orders.length ? `Newest first; the cloud sees the locker ${cloud.online ? 'online' : 'offline'}.` : 'No orders at this locker yet.';
+  $('#cloud-note').textContent = cloud.orders.length
+    ? `Newest first; the cloud sees the locker ${cloud.online ? 'online' : 'offline'}.`
+    : 'No orders at this locker yet.';
   renderIfChanged(table.tBodies[0], cloud.orders, () =>
     cloud.orders.map((o) =>
       el(
         'tr',
         { dataset: { order: o.orderId, status: o.status } },
         el('td', { class: 'mono', text: o.orderId }),
-        el('td', {}, el('span', { class: `badge status-${o.status}`, text: o.kind === 'RETURN' ? `${o.status} · return` : o.status })),
+        el(
+          'td',
+          {},
+          el('span', {
+            class: `badge status-${o.status}`,
+            text: o.kind === 'RETURN' ? `${o.status} · return` : o.status,
+          }),
+        ),
         el('td', { text: o.cell ?? '–' }),
         el('td', { text: o.endDateTime ? new Date(o.endDateTime).toLocaleString() : '–' }),
         el('td', { text: o.notPaidAmount ? money(o.notPaidAmount) : '–' }),
@@ -277,7 +332,15 @@ function appendLog(entry) {
   const log = $('#log');
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
   const time = new Date(entry.at).toLocaleTimeString([], { hour12: false });
-  log.append(el('li', { dataset: { kind: entry.kind, seq: String(entry.seq) } }, el('time', { datetime: entry.at, text: time }), el('span', { class: 'kind', text: entry.kind }), el('span', { class: 'text', text: entry.text })));
+  log.append(
+    el(
+      'li',
+      { dataset: { kind: entry.kind, seq: String(entry.seq) } },
+      el('time', { datetime: entry.at, text: time }),
+      el('span', { class: 'kind', text: entry.kind }),
+      el('span', { class: 'text', text: entry.text }),
+    ),
+  );
   while (log.children.length > LOG_LINES) log.firstElementChild.remove();
   if (atBottom) log.scrollTop = log.scrollHeight;
 }
@@ -292,7 +355,9 @@ async function refreshLocker() {
     const [summary, cells, cloud] = await Promise.all([
       api('GET', lockerPath(id)),
       api('GET', `${lockerPath(id)}/cells`),
-      api('GET', `${lockerPath(id)}/cloud`).catch((err) => (err.status === 409 || err.status === 404 ? { problem: err.message } : Promise.reject(err))),
+      api('GET', `${lockerPath(id)}/cloud`).catch((err) =>
+        err.status === 409 || err.status === 404 ? { problem: err.message } : Promise.reject(err),
+      ),
     ]);
     if (id !== open.id) return;
     open.summary = summary;
@@ -386,21 +451,38 @@ function wire() {
     act(() => api('POST', `${lockerPath(open.id)}/keypad`, { code: typed, waitMs: 0 }));
   });
 
-  const cellAction = (suffix, body) => () => act(() => api('POST', `${lockerPath(open.id)}/cells/${encodeURIComponent(open.selected)}/${suffix}`, body?.()));
-  $('#parcel-in').addEventListener('click', cellAction('parcel', () => ({ present: true })));
-  $('#parcel-out').addEventListener('click', cellAction('parcel', () => ({ present: false })));
+  const cellAction = (suffix, body) => () =>
+    act(() => api('POST', `${lockerPath(open.id)}/cells/${encodeURIComponent(open.selected)}/${suffix}`, body?.()));
+  $('#parcel-in').addEventListener(
+    'click',
+    cellAction('parcel', () => ({ present: true })),
+  );
+  $('#parcel-out').addEventListener(
+    'click',
+    cellAction('parcel', () => ({ present: false })),
+  );
   $('#close-door').addEventListener('click', cellAction('close'));
-  $('#jam').addEventListener('click', cellAction('jam', () => ({ jammed: !open.cells.hardware.find((c) => c.cellId === open.selected)?.jammed })));
+  $('#jam').addEventListener(
+    'click',
+    cellAction('jam', () => ({ jammed: !open.cells.hardware.find((c) => c.cellId === open.selected)?.jammed })),
+  );
 
-  $('#network').addEventListener('click', () => act(() => api('POST', `${lockerPath(open.id)}/network`, { online: open.summary?.network === 'cut' })));
-  $('#restart').addEventListener('click', () => act(() => api('POST', `${lockerPath(open.id)}/agent/restart`, { kill: false })));
-  $('#kill').addEventListener('click', () => act(() => api('POST', `${lockerPath(open.id)}/agent/restart`, { kill: true })));
+  $('#network').addEventListener('click', () =>
+    act(() => api('POST', `${lockerPath(open.id)}/network`, { online: open.summary?.network === 'cut' })),
+  );
+  $('#restart').addEventListener('click', () =>
+    act(() => api('POST', `${lockerPath(open.id)}/agent/restart`, { kill: false })),
+  );
+  $('#kill').addEventListener('click', () =>
+    act(() => api('POST', `${lockerPath(open.id)}/agent/restart`, { kill: true })),
+  );
 
   $('#create-order').addEventListener('click', () =>
     act(async () => {
       const made = await api('POST', `${lockerPath(open.id)}/cloud/orders`, { pay: $('#test-paid').checked });
       // Shown here once, for the tester to type; never in the log.
-      $('#created').textContent = `Test order ${made.orderId}: DOWN ${made.codes.DOWN}, UP ${made.codes.UP}, SUBTRACT ${made.codes.SUBTRACT}`;
+      $('#created').textContent =
+        `Test order ${made.orderId}: DOWN ${made.codes.DOWN}, UP ${made.codes.UP}, SUBTRACT ${made.codes.SUBTRACT}`;
     }),
   );
 

@@ -15,11 +15,11 @@ import { CellSize, SyncMessage } from './schemas.ts';
 export const MAX_CELLS_PER_LOCKER = 256;
 
 export const CellMapEntry = z.object({
-    /** the cell's number in the cloud, as the agent names cells */
-    cellId: z.string().regex(/^[1-9]\d{0,8}$/, 'a cell number'),
-    size: CellSize,
-    /** an inactive cell takes no new parcel (the operator switched it off) */
-    isActive: z.boolean(),
+  /** the cell's number in the cloud, as the agent names cells */
+  cellId: z.string().regex(/^[1-9]\d{0,8}$/, 'a cell number'),
+  size: CellSize,
+  /** an inactive cell takes no new parcel (the operator switched it off) */
+  isActive: z.boolean(),
 });
 export type CellMapEntry = z.infer<typeof CellMapEntry>;
 

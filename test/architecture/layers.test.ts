@@ -20,10 +20,27 @@ const FLOORS: string[][] = [
   ['cloud/logger.ts', 'cloud/domain/'],
   ['cloud/storage/'],
   ['cloud/services/'],
-  ['cloud/sync/', 'cloud/events/', 'cloud/webhooks/', 'cloud/retention/', 'cloud/metrics/', 'cloud/http/', 'cloud/enrolment/', 'cloud/deps.ts'],
+  [
+    'cloud/sync/',
+    'cloud/events/',
+    'cloud/webhooks/',
+    'cloud/retention/',
+    'cloud/metrics/',
+    'cloud/http/',
+    'cloud/enrolment/',
+    'cloud/deps.ts',
+  ],
   // A webhook event carries the order in the Locker API's own shape (its presenter and schema):
   // recording events and managing subscriptions stand beside the API; sending them below it.
-  ['cloud/locker-api/', 'cloud/platform-api/', 'cloud/sandbox/', 'cloud/webhooks/record.ts', 'cloud/webhooks/schemas.ts', 'cloud/webhooks/subscriptions.ts', 'cloud/webhooks/platform-record.ts'],
+  [
+    'cloud/locker-api/',
+    'cloud/platform-api/',
+    'cloud/sandbox/',
+    'cloud/webhooks/record.ts',
+    'cloud/webhooks/schemas.ts',
+    'cloud/webhooks/subscriptions.ts',
+    'cloud/webhooks/platform-record.ts',
+  ],
   ['cloud/openapi/'],
   ['cloud/config.ts', 'cloud/consequences.ts', 'cloud/app.ts', 'cloud/background.ts', 'cloud/outbound.ts'],
   ['cloud/server.ts'],
@@ -35,7 +52,8 @@ const KNOWN_UPWARD = new Set<string>([]);
 function floorOf(file: string): number | undefined {
   let best: { floor: number; length: number } | undefined;
   FLOORS.forEach((prefixes, floor) => {
-    for (const p of prefixes) if (file.startsWith(p) && (!best || p.length > best.length)) best = { floor, length: p.length };
+    for (const p of prefixes)
+      if (file.startsWith(p) && (!best || p.length > best.length)) best = { floor, length: p.length };
   });
   return best?.floor;
 }
@@ -50,7 +68,9 @@ function sources(dir: string): string[] {
 
 function importsOf(file: string): string[] {
   const text = readFileSync(path.join(ROOT, file), 'utf8');
-  return [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/gm)].map((m) => path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1])));
+  return [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/gm)].map((m) =>
+    path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1])),
+  );
 }
 
 describe('layers of the cloud', () => {
@@ -58,7 +78,11 @@ describe('layers of the cloud', () => {
 
   it('every source file has a floor', () => {
     assert.ok(files.length > 150, `${files.length} files found`);
-    assert.deepEqual(files.filter((f) => floorOf(f) === undefined), [], 'add the new folder to FLOORS');
+    assert.deepEqual(
+      files.filter((f) => floorOf(f) === undefined),
+      [],
+      'add the new folder to FLOORS',
+    );
   });
 
   it('imports run downward (or within a floor), but for the known ones being removed', () => {
@@ -70,7 +94,15 @@ describe('layers of the cloud', () => {
         if (from !== undefined && to !== undefined && to > from) upward.push(`${file} -> ${target}`);
       }
     }
-    assert.deepEqual(upward.filter((u) => !KNOWN_UPWARD.has(u)), [], 'imports that run upward');
-    assert.deepEqual([...KNOWN_UPWARD].filter((k) => !upward.includes(k)), [], 'gone: remove them from KNOWN_UPWARD');
+    assert.deepEqual(
+      upward.filter((u) => !KNOWN_UPWARD.has(u)),
+      [],
+      'imports that run upward',
+    );
+    assert.deepEqual(
+      [...KNOWN_UPWARD].filter((k) => !upward.includes(k)),
+      [],
+      'gone: remove them from KNOWN_UPWARD',
+    );
   });
 });

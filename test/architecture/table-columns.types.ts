@@ -13,7 +13,9 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 /** Tables whose interface and migrated columns differ (never when they agree). */
 type ColumnsDiffer = {
-  [T in keyof Database & keyof Migrated]: Same<Extract<keyof Database[T], string>, Migrated[T][number]> extends true ? never : T;
+  [T in keyof Database & keyof Migrated]: Same<Extract<keyof Database[T], string>, Migrated[T][number]> extends true
+    ? never
+    : T;
 }[keyof Database & keyof Migrated];
 /** Tables only one side has. */
 type OnlyInInterfaces = Exclude<keyof Database, keyof Migrated>;

@@ -26,15 +26,31 @@ describe('client retries (sqlite)', () => {
   let market: MarketWorld;
   const client = () => new LockerClient({ baseUrl: proxy.url, apiKey: key, sleep: async (ms) => void delays.push(ms) });
   const ordersWith = async (customData: string) =>
-    cloud.storage.db.selectFrom('locker_order').select('id').where('companyId', '=', companyId).where('customData', '=', customData).execute();
+    cloud.storage.db
+      .selectFrom('locker_order')
+      .select('id')
+      .where('companyId', '=', companyId)
+      .where('customData', '=', customData)
+      .execute();
 
   before(async () => {
     cloud = await startTestCloud(DIALECTS[0]);
     const db = cloud.storage.db;
-    const c = await createLockerCompany(db, { title: 'Retry Co', defaultDays: 2, balance: 0, orderPrice: 0 }, new Date());
+    const c = await createLockerCompany(
+      db,
+      { title: 'Retry Co', defaultDays: 2, balance: 0, orderPrice: 0 },
+      new Date(),
+    );
     companyId = c.id;
     key = (await createLockerApiKey(db, c.id, undefined, new Date())).key;
-    lockerId = (await createPostomat(db, { title: 'Retry Mall', shortId: 'RTR001' }, [{ number: 1, size: 'M', board: 0, lock: 1 }], new Date())).id;
+    lockerId = (
+      await createPostomat(
+        db,
+        { title: 'Retry Mall', shortId: 'RTR001' },
+        [{ number: 1, size: 'M', board: 0, lock: 1 }],
+        new Date(),
+      )
+    ).id;
     market = await seedMarketWorld(cloud);
   });
   beforeEach(async () => {
@@ -47,7 +63,12 @@ describe('client retries (sqlite)', () => {
     await cloud.stop();
   });
 
-  const body = (customData?: string) => ({ toUserPhone: '+996555000222', postomatId: lockerId, sendMessage: false, ...(customData ? { customData } : {}) });
+  const body = (customData?: string) => ({
+    toUserPhone: '+996555000222',
+    postomatId: lockerId,
+    sendMessage: false,
+    ...(customData ? { customData } : {}),
+  });
 
   it('a read is retried after a cut connection, a 502 and a 503, with growing delays', async () => {
     const order = await client().createOrder(body('read-1'));
@@ -59,24 +80,60 @@ describe('client retries (sqlite)', () => {
   });
 
   it('a read gives up after its attempts with the last error, typed', async () => {
-    proxy.plan(READ, Array.from({ length: 10 }, () => ({ kind: 'status' as const, status: 502 })));
-    await assert.rejects(client().getOrder('cm0000000000000000000001'), (err: unknown) => err instanceof ApiError && err.statusCode === 502);
+    proxy.plan(
+      READ,
+      Array.from({ length: 10 }, () => ({ kind: 'status' as const, status: 502 })),
+    );
+    await assert.rejects(
+      client().getOrder('cm0000000000000000000001'),
+      (err: unknown) => err instanceof ApiError && err.statusCode === 502,
+    );
     assert.equal(proxy.seen.length, 4, 'four attempts in all');
     assert.deepEqual(delays, [400, 800, 1600]);
   });
 
   it('400, 401, 404, 409 are never retried, and carry the spec fields', async () => {
-    await assert.rejects(client().getOrder('cm0000000000000000000001'), (err: unknown) => err instanceof ApiError && err.statusCode === 404 && err.message.length > 0);
-    await assert.rejects(new LockerClient({ baseUrl: proxy.url, apiKey: 'plk_wrong', sleep: async (ms) => void delays.push(ms) }).listOrders(), (err: unknown) => err instanceof ApiError && err.statusCode === 401);
-    await assert.rejects(client().createOrder({ ...body('bad'), toUserPhone: 'x' }), (err: unknown) => err instanceof ApiError && err.statusCode === 400 && err.code === 'FST_ERR_VALIDATION');
-    proxy.plan(READ, [{ kind: 'status', status: 409, body: { statusCode: 409, error: 'Conflict', message: 'no', code: 'X' } }]);
-    await assert.rejects(client().getOrder('cm0000000000000000000001'), (err: unknown) => err instanceof ApiError && err.statusCode === 409 && err.code === 'X');
+    await assert.rejects(
+      client().getOrder('cm0000000000000000000001'),
+      (err: unknown) => err instanceof ApiError && err.statusCode === 404 && err.message.length > 0,
+    );
+    await assert.rejects(
+      new LockerClient({
+        baseUrl: proxy.url,
+        apiKey: 'plk_wrong',
+        sleep: async (ms) => void delays.push(ms),
+      }).listOrders(),
+      (err: unknown) => err instanceof ApiError && err.statusCode === 401,
+    );
+    await assert.rejects(
+      client().createOrder({ ...body('bad'), toUserPhone: 'x' }),
+      (err: unknown) => err instanceof ApiError && err.statusCode === 400 && err.code === 'FST_ERR_VALIDATION',
+    );
+    proxy.plan(READ, [
+      { kind: 'status', status: 409, body: { statusCode: 409, error: 'Conflict', message: 'no', code: 'X' } },
+    ]);
+    await assert.rejects(
+      client().getOrder('cm0000000000000000000001'),
+      (err: unknown) => err instanceof ApiError && err.statusCode === 409 && err.code === 'X',
+    );
     assert.equal(proxy.seen.length, 4, 'one request each');
     assert.deepEqual(delays, []);
   });
 
   it('a 429 is waited out for Retry-After seconds, by a create too', async () => {
-    proxy.plan(CREATE, [{ kind: 'status', status: 429, headers: { 'retry-after': '2' }, body: { statusCode: 429, error: 'Too Many Requests', message: 'Too Many Requests', code: 'RATE_LIMIT_EXCEEDED' } }]);
+    proxy.plan(CREATE, [
+      {
+        kind: 'status',
+        status: 429,
+        headers: { 'retry-after': '2' },
+        body: {
+          statusCode: 429,
+          error: 'Too Many Requests',
+          message: 'Too Many Requests',
+          code: 'RATE_LIMIT_EXCEEDED',
+        },
+      },
+    ]);
     const order = await client().createOrder(body('rate-1'));
     assert.ok(order.id);
     assert.deepEqual(delays, [2000]);
@@ -96,24 +153,36 @@ describe('client retries (sqlite)', () => {
     proxy.plan(CREATE, [{ kind: 'status', status: 502 }, { kind: 'drop' }]);
     const order = await client().createOrder(body('bad-gateway-1'));
     const rows = await ordersWith('bad-gateway-1');
-    assert.deepEqual(rows.map((r) => r.id), [order.id]);
+    assert.deepEqual(
+      rows.map((r) => r.id),
+      [order.id],
+    );
     assert.equal(proxy.seen.filter((s) => CREATE(s)).length, 3);
     assert.equal(proxy.seen.filter((s) => s.path.includes('/order/list')).length, 2, 'searched before each new create');
   });
 
   it('without customData a lost answer is not retried blindly: the error is thrown, one order exists', async () => {
-    const before = (await cloud.storage.db.selectFrom('locker_order').select('id').where('companyId', '=', companyId).execute()).length;
+    const before = (
+      await cloud.storage.db.selectFrom('locker_order').select('id').where('companyId', '=', companyId).execute()
+    ).length;
     proxy.plan(CREATE, [{ kind: 'lose-answer' }]);
     await assert.rejects(client().createOrder(body()), (err: unknown) => err instanceof NetworkError);
-    const afterCount = (await cloud.storage.db.selectFrom('locker_order').select('id').where('companyId', '=', companyId).execute()).length;
+    const afterCount = (
+      await cloud.storage.db.selectFrom('locker_order').select('id').where('companyId', '=', companyId).execute()
+    ).length;
     assert.equal(afterCount, before + 1);
     assert.equal(proxy.seen.filter((s) => CREATE(s)).length, 1);
   });
 
   it('a marketplace parcel create is retried with the same Idempotency-Key: one parcel', async () => {
     const m = marketClient(cloud, market);
-    const parcels = new MarketClient({ baseUrl: proxy.url, apiToken: market.keys.market, sleep: async (ms) => void delays.push(ms) });
-    const isParcelCreate = (r: { method: string; path: string }) => r.method === 'POST' && r.path.endsWith('/parcel/create');
+    const parcels = new MarketClient({
+      baseUrl: proxy.url,
+      apiToken: market.keys.market,
+      sleep: async (ms) => void delays.push(ms),
+    });
+    const isParcelCreate = (r: { method: string; path: string }) =>
+      r.method === 'POST' && r.path.endsWith('/parcel/create');
     proxy.plan(isParcelCreate, [{ kind: 'lose-answer' }, { kind: 'status', status: 503 }]);
     const trackCode = `TRK${Date.now()}`;
     const parcel = await parcels.createParcel({ ...m.body(), trackCode } as never);

@@ -36,7 +36,9 @@ for (const dialect of DIALECTS) {
 
     it('create → place → read → collect, and the COMPLETED notification arrives', async () => {
       const lines: string[] = [];
-      const { order, placed, read, collected } = await roundTrip(w.cloud.url, w.company.key, lockerId, (l) => lines.push(l));
+      const { order, placed, read, collected } = await roundTrip(w.cloud.url, w.company.key, lockerId, (l) =>
+        lines.push(l),
+      );
       assert.equal(placed.status, 'DELIVERED');
       assert.equal(read.currentStatus?.type, 'DELIVERED');
       assert.equal(read.cell?.number, Number(placed.cell));

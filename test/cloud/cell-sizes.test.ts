@@ -1,7 +1,14 @@
 /** The rules of size-aware booking (issue 22), free of storage: fitting, and how free cells cover promises. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { allocate, fits, fittingSizes, reserveUntilProblem, withOverbooking, DEFAULT_SIZE_SPECS } from '../../cloud/domain/cell-sizes.ts';
+import {
+  allocate,
+  fits,
+  fittingSizes,
+  reserveUntilProblem,
+  withOverbooking,
+  DEFAULT_SIZE_SPECS,
+} from '../../cloud/domain/cell-sizes.ts';
 import { availabilityOf } from '../../cloud/services/cell-capacity.ts';
 import { canTransition } from '../../cloud/domain/order-states.ts';
 
@@ -32,7 +39,15 @@ describe('cell sizes', () => {
 
   it('availability never goes below 0, and orders left without a cell show as promised XL', () => {
     const rows = availabilityOf({ cells: counts(1, 1, 0, 0), free: counts(1, 0, 0, 0), orders: counts(0, 2, 0, 0) });
-    assert.deepEqual(rows.map((r) => [r.size, r.promised, r.available]), [['S', 0, 1], ['M', 0, 0], ['L', 0, 0], ['XL', 2, 0]]);
+    assert.deepEqual(
+      rows.map((r) => [r.size, r.promised, r.available]),
+      [
+        ['S', 0, 1],
+        ['M', 0, 0],
+        ['L', 0, 0],
+        ['XL', 2, 0],
+      ],
+    );
   });
 
   it('reserveUntil: in the future, at most 14 days ahead', () => {

@@ -36,19 +36,29 @@ describe('reads at the end of the turn', () => {
   });
 });
 
-const companyName = prepared<[id: string], { title: string }>(1, (db: Db, id) => db.selectFrom('locker_company').select('title').where('id', '=', id));
+const companyName = prepared<[id: string], { title: string }>(1, (db: Db, id) =>
+  db.selectFrom('locker_company').select('title').where('id', '=', id),
+);
 
 for (const dialect of DIALECTS) {
   describe(`prepared reads (${dialect.name})`, () => {
     it('see what was committed before them, and inside a transaction its own writes', async () => {
       const storage = await openTestStorage(dialect);
       try {
-        const { id } = await createLockerCompany(storage.db, { title: 'First', orderPrice: 0, deliveryPrice: 0, defaultDays: 3 }, new Date());
+        const { id } = await createLockerCompany(
+          storage.db,
+          { title: 'First', orderPrice: 0, deliveryPrice: 0, defaultDays: 3 },
+          new Date(),
+        );
         assert.deepEqual(await companyName(storage.db, id), [{ title: 'First' }]);
         await storage.db.transaction().execute(async (trx) => {
           await trx.updateTable('locker_company').set({ title: 'Renamed' }).where('id', '=', id).execute();
           assert.deepEqual(await companyName(trx, id), [{ title: 'Renamed' }]);
-          assert.deepEqual(await companyName(storage.db, id), [{ title: 'First' }], 'outside the transaction, the last committed state');
+          assert.deepEqual(
+            await companyName(storage.db, id),
+            [{ title: 'First' }],
+            'outside the transaction, the last committed state',
+          );
         });
         assert.deepEqual(await companyName(storage.db, id), [{ title: 'Renamed' }]);
       } finally {

@@ -11,7 +11,7 @@ describe('distances', () => {
 
   it('a window of the nearest equals the same slice of a full sort, ties broken by id', () => {
     let seed = 42;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const items = Array.from({ length: 3000 }, (_, i) => ({
       id: `p${String(i).padStart(5, '0')}`,
       lat: i % 97 === 0 ? null : 40 + Math.round(rnd() * 500) / 100, // coarse grid: ties happen
@@ -23,14 +23,28 @@ describe('distances', () => {
       const [a, b] = [full.page[k - 1], full.page[k]];
       assert.ok(a.distance < b.distance || (a.distance === b.distance && a.item.id < b.item.id));
     }
-    for (const w of [{ offset: 0, limit: 20 }, { offset: 40, limit: 20 }, { offset: 2990, limit: 50 }, { offset: 0, limit: 5000 }]) {
+    for (const w of [
+      { offset: 0, limit: 20 },
+      { offset: 40, limit: 20 },
+      { offset: 2990, limit: 50 },
+      { offset: 0, limit: 5000 },
+    ]) {
       const got = nearest(items, 42.5, 72.5, w).page.map((p) => p.item.id);
-      assert.deepEqual(got, full.page.slice(w.offset, w.offset + w.limit).map((p) => p.item.id), JSON.stringify(w));
+      assert.deepEqual(
+        got,
+        full.page.slice(w.offset, w.offset + w.limit).map((p) => p.item.id),
+        JSON.stringify(w),
+      );
     }
   });
 
   it('a reused index with a filter equals a full sort of the places that pass it', () => {
-    const items = Array.from({ length: 2000 }, (_, i) => ({ id: `q${String(i).padStart(4, '0')}`, lat: 40 + ((i * 37) % 500) / 100, lng: 70 + ((i * 91) % 500) / 100, city: i % 3 }));
+    const items = Array.from({ length: 2000 }, (_, i) => ({
+      id: `q${String(i).padStart(4, '0')}`,
+      lat: 40 + ((i * 37) % 500) / 100,
+      lng: 70 + ((i * 91) % 500) / 100,
+      city: i % 3,
+    }));
     const index = new NearestIndex(items);
     const accept = (p: { city: number }) => p.city === 1;
     const expected = items
@@ -40,9 +54,17 @@ describe('distances', () => {
     for (const [lat, lng] of [[44.9, 74.9]]) {
       const got = nearest(index, lat, lng, { offset: 10, limit: 15 }, accept);
       assert.equal(got.total, expected.length);
-      assert.deepEqual(got.page.map((p) => p.item.id), expected.slice(10, 25).map((p) => p.id));
+      assert.deepEqual(
+        got.page.map((p) => p.item.id),
+        expected.slice(10, 25).map((p) => p.id),
+      );
     }
     // A point far outside the cloud of places: the sweep starts at one end and still finds them.
-    assert.deepEqual(nearest(index, 10, 10, { offset: 0, limit: 3 }).page.map((p) => p.item.id), nearest(items, 10, 10).page.slice(0, 3).map((p) => p.item.id));
+    assert.deepEqual(
+      nearest(index, 10, 10, { offset: 0, limit: 3 }).page.map((p) => p.item.id),
+      nearest(items, 10, 10)
+        .page.slice(0, 3)
+        .map((p) => p.item.id),
+    );
   });
 });

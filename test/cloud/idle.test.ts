@@ -20,16 +20,55 @@ for (const dialect of DIALECTS) {
       cloud = await startTestCloud(dialect);
       const db = cloud.storage.db;
       const at = '2026-01-01T00:00:00.000Z';
-      const lockers = Array.from({ length: LOCKERS }, (_, i) => ({ id: newId(), incrementalid: 100_000 + i, title: `Idle ${i}`, shortId: `IDLE${i}`, createdAt: at, updatedAt: at }));
-      for (let i = 0; i < lockers.length; i += 100) await db.insertInto('postomat').values(lockers.slice(i, i + 100) as any).execute();
+      const lockers = Array.from({ length: LOCKERS }, (_, i) => ({
+        id: newId(),
+        incrementalid: 100_000 + i,
+        title: `Idle ${i}`,
+        shortId: `IDLE${i}`,
+        createdAt: at,
+        updatedAt: at,
+      }));
+      for (let i = 0; i < lockers.length; i += 100)
+        await db
+          .insertInto('postomat')
+          .values(lockers.slice(i, i + 100) as any)
+          .execute();
       for (let i = 0; i < lockers.length; i += 100) {
-        await db.insertInto('locker_link').values(lockers.slice(i, i + 100).map((l) => ({ postomatId: l.id, online: 1, agentVersion: '1', reportedVersion: 0, connectionAt: at, cells: null, cellsAt: null, updatedAt: at }))).execute();
+        await db
+          .insertInto('locker_link')
+          .values(
+            lockers.slice(i, i + 100).map((l) => ({
+              postomatId: l.id,
+              online: 1,
+              agentVersion: '1',
+              reportedVersion: 0,
+              connectionAt: at,
+              cells: null,
+              cellsAt: null,
+              updatedAt: at,
+            })),
+          )
+          .execute();
       }
       const commands = Array.from({ length: COMMANDS }, (_, i) => ({
-        id: newId(), postomatId: lockers[i % LOCKERS].id, orderId: null, type: 'OPEN_CELL', cellId: '1', state: 'DONE' as const,
-        createdAt: at, expiresAt: at, sentAt: at, attempts: 1, answeredAt: at, error: null,
+        id: newId(),
+        postomatId: lockers[i % LOCKERS].id,
+        orderId: null,
+        type: 'OPEN_CELL',
+        cellId: '1',
+        state: 'DONE' as const,
+        createdAt: at,
+        expiresAt: at,
+        sentAt: at,
+        attempts: 1,
+        answeredAt: at,
+        error: null,
       }));
-      for (let i = 0; i < commands.length; i += 200) await db.insertInto('locker_command').values(commands.slice(i, i + 200)).execute();
+      for (let i = 0; i < commands.length; i += 200)
+        await db
+          .insertInto('locker_command')
+          .values(commands.slice(i, i + 200))
+          .execute();
     });
     after(() => cloud.stop());
 

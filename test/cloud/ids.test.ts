@@ -4,7 +4,7 @@ import { isCuid } from '@paralleldrive/cuid2';
 import { newId } from '../../cloud/storage/ids.ts';
 
 describe('record ids', () => {
-  it('have the cuid2 shape and pass cuid2\'s own check', () => {
+  it("have the cuid2 shape and pass cuid2's own check", () => {
     for (let i = 0; i < 1000; i++) {
       const id = newId();
       assert.match(id, /^[a-z][0-9a-z]{23}$/);

@@ -10,7 +10,16 @@ import { DIALECTS } from '../helpers/storage.ts';
 import { startTestCloud } from '../helpers/cloud.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { typeAndWaitOpen } from '../helpers/sim-harness.ts';
-import { codesOf, startSyncWorld, until, untilAgent, untilOnline, useCell, type CloudLocker, type SyncWorld } from '../sync/harness.ts';
+import {
+  codesOf,
+  startSyncWorld,
+  until,
+  untilAgent,
+  untilOnline,
+  useCell,
+  type CloudLocker,
+  type SyncWorld,
+} from '../sync/harness.ts';
 import { untilStatus } from '../sync/scenarios.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
 
@@ -20,7 +29,9 @@ export function sample(text: string, name: string, labels: Record<string, string
     if (line.startsWith('#')) continue;
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-zA-Z_]+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]));
+    const have = Object.fromEntries(
+      [...(m[2] ?? '').matchAll(/([a-zA-Z_]+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]),
+    );
     if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
   }
   return undefined;
@@ -35,7 +46,11 @@ for (const dialect of DIALECTS) {
     before(async () => {
       receiver = await startReceiver();
       w = await startSyncWorld(dialect, { env: { METRICS_TOKEN: 'metrics-token-0123456789' } });
-      await w.db.updateTable('locker_company').set({ notificationUrl: receiver.url }).where('id', '=', w.company.id).execute();
+      await w.db
+        .updateTable('locker_company')
+        .set({ notificationUrl: receiver.url })
+        .where('id', '=', w.company.id)
+        .execute();
       locker = await w.newLocker();
       sim = await w.startAgent(locker);
       await untilOnline(w, locker.id);
@@ -56,7 +71,9 @@ for (const dialect of DIALECTS) {
       await useCell(sim, cell, false);
       await untilStatus(w, order.id, 'COMPLETED');
       await until('notifications delivered', () => (receiver.received.length >= 1 ? true : undefined));
-      const notFound = await w.cloud.request('GET', `/api/v1/integration/company/order/${'x'.repeat(24)}`, { token: w.company.key });
+      const notFound = await w.cloud.request('GET', `/api/v1/integration/company/order/${'x'.repeat(24)}`, {
+        token: w.company.key,
+      });
       assert.equal(notFound.status, 404);
 
       const res = await fetch(w.cloud.metricsUrl!);
@@ -69,17 +86,42 @@ for (const dialect of DIALECTS) {
         return v!;
       };
       const P = 'parcel_locker_';
-      assert.equal(has(`${P}http_requests_total`, { method: 'POST', route: '/api/v1/integration/company/order/create', status: '200' }), 1);
-      assert.equal(has(`${P}http_requests_total`, { method: 'GET', route: '/api/v1/integration/company/order/:id', status: '404' }), 1, 'a refused request keeps its route pattern, never the id');
+      assert.equal(
+        has(`${P}http_requests_total`, {
+          method: 'POST',
+          route: '/api/v1/integration/company/order/create',
+          status: '200',
+        }),
+        1,
+      );
+      assert.equal(
+        has(`${P}http_requests_total`, {
+          method: 'GET',
+          route: '/api/v1/integration/company/order/:id',
+          status: '404',
+        }),
+        1,
+        'a refused request keeps its route pattern, never the id',
+      );
       assert.ok(!text.includes('x'.repeat(24)), 'no id from a path becomes a label');
-      assert.equal(has(`${P}http_request_duration_seconds_count`, { method: 'POST', route: '/api/v1/integration/company/order/create', status: '200' }), 1);
+      assert.equal(
+        has(`${P}http_request_duration_seconds_count`, {
+          method: 'POST',
+          route: '/api/v1/integration/company/order/create',
+          status: '200',
+        }),
+        1,
+      );
       assert.ok(has('nodejs_eventloop_lag_seconds') >= 0);
       assert.ok(has('nodejs_eventloop_lag_p99_seconds') >= 0);
       assert.ok(has(`${P}db_query_duration_seconds_count`) > 10);
       assert.equal(has(`${P}outbox_oldest_pending_age_seconds`), 0, 'everything sent');
       assert.equal(has(`${P}deliveries_total`, { kind: 'COMPANY_NOTIFICATION', outcome: 'SENT' }), 1, 'COMPLETED');
       assert.equal(has(`${P}deliveries_total`, { kind: 'SMS', outcome: 'SENT' }), 1, 'the pickup code on DELIVERED');
-      assert.ok(has(`${P}sync_lag_seconds_count`) >= 1, 'the new order, then its placement and pickup, published after commit');
+      assert.ok(
+        has(`${P}sync_lag_seconds_count`) >= 1,
+        'the new order, then its placement and pickup, published after commit',
+      );
       assert.ok(has(`${P}sync_published_total`) >= 1);
       assert.equal(has(`${P}lockers_connected`), 1);
       assert.equal(has(`${P}locker_events_total`, { outcome: 'APPLIED' }), 2, 'PLACED and PICKED_UP');
@@ -94,10 +136,26 @@ for (const dialect of DIALECTS) {
     });
 
     it('counts a backlog and its age while a delivery waits', async () => {
-      await w.db.insertInto('outbox_event').values({
-        id: 'metrics-backlog-1', kind: 'WEBHOOK', event: 'TEST', orderId: null, target: 'http://127.0.0.1:9/w', payload: '{}', secretHeader: null,
-        state: 'PENDING', claimedBy: null, claimedUntil: null, httpStatus: null, error: null, latencyMs: null, createdAt: new Date(Date.now() - 120_000).toISOString(), sentAt: null,
-      }).execute();
+      await w.db
+        .insertInto('outbox_event')
+        .values({
+          id: 'metrics-backlog-1',
+          kind: 'WEBHOOK',
+          event: 'TEST',
+          orderId: null,
+          target: 'http://127.0.0.1:9/w',
+          payload: '{}',
+          secretHeader: null,
+          state: 'PENDING',
+          claimedBy: null,
+          claimedUntil: null,
+          httpStatus: null,
+          error: null,
+          latencyMs: null,
+          createdAt: new Date(Date.now() - 120_000).toISOString(),
+          sentAt: null,
+        })
+        .execute();
       await new Promise((r) => setTimeout(r, 1_100)); // past the one-second reuse of the previous scrape's read
       const text = await (await fetch(w.cloud.metricsUrl!)).text();
       assert.equal(sample(text, 'parcel_locker_outbox_backlog', { kind: 'WEBHOOK' }), 1);
@@ -110,7 +168,9 @@ for (const dialect of DIALECTS) {
       assert.equal((await w.cloud.request('GET', '/metrics', { token: 'metrics-token-wrong-0000' })).status, 401);
       const ok = await w.cloud.request('GET', '/metrics', { token: 'metrics-token-0123456789' });
       assert.equal(ok.status, 200);
-      assert.ok(sample(ok.text, 'parcel_locker_http_requests_total', { method: 'GET', route: '/metrics', status: '401' })! >= 2);
+      assert.ok(
+        sample(ok.text, 'parcel_locker_http_requests_total', { method: 'GET', route: '/metrics', status: '401' })! >= 2,
+      );
     });
   });
 }
@@ -152,11 +212,23 @@ describe('metrics configuration', () => {
   it('defaults to a loopback listener on 9464, takes off, and refuses a short token or a bad port', async () => {
     const { loadConfig, ConfigError } = await import('../../cloud/config.ts');
     const defaults = loadConfig({});
-    assert.deepEqual([defaults.METRICS_HOST, defaults.METRICS_PORT, defaults.METRICS_TOKEN], ['127.0.0.1', 9464, undefined]);
+    assert.deepEqual(
+      [defaults.METRICS_HOST, defaults.METRICS_PORT, defaults.METRICS_TOKEN],
+      ['127.0.0.1', 9464, undefined],
+    );
     assert.equal(loadConfig({ METRICS_PORT: 'off' }).METRICS_PORT, 'off');
     assert.equal(loadConfig({ METRICS_PORT: '0' }).METRICS_PORT, 0);
-    assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), (e: Error) => e instanceof ConfigError && /METRICS_TOKEN must be at least 16 characters/.test(e.message));
-    assert.throws(() => loadConfig({ METRICS_PORT: '70000' }), (e: Error) => e instanceof ConfigError && /METRICS_PORT/.test(e.message));
-    assert.throws(() => loadConfig({ METRICS_PORT: 'on' }), (e: Error) => e instanceof ConfigError && /METRICS_PORT/.test(e.message));
+    assert.throws(
+      () => loadConfig({ METRICS_TOKEN: 'short' }),
+      (e: Error) => e instanceof ConfigError && /METRICS_TOKEN must be at least 16 characters/.test(e.message),
+    );
+    assert.throws(
+      () => loadConfig({ METRICS_PORT: '70000' }),
+      (e: Error) => e instanceof ConfigError && /METRICS_PORT/.test(e.message),
+    );
+    assert.throws(
+      () => loadConfig({ METRICS_PORT: 'on' }),
+      (e: Error) => e instanceof ConfigError && /METRICS_PORT/.test(e.message),
+    );
   });
 });

@@ -17,7 +17,9 @@ describe('migrations import no live code', () => {
     assert.ok(files.length > 10, 'the migrations were found');
     const offending: string[] = [];
     for (const f of files) {
-      for (const m of readFileSync(path.join(DIR, f), 'utf8').matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)) {
+      for (const m of readFileSync(path.join(DIR, f), 'utf8').matchAll(
+        /^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm,
+      )) {
         if (!ALLOWED.some((re) => re.test(m[1]))) offending.push(`${f} imports ${m[1]}`);
       }
     }

@@ -19,7 +19,11 @@ describe('cloud configuration', () => {
   it('names every bad variable in one error', () => {
     assert.throws(
       () => loadConfig({ PORT: 'eighty', RATE_LIMIT_MAX: '-1', MQTT_URL: 'http://broker' }),
-      (err: Error) => err instanceof ConfigError && /PORT/.test(err.message) && /RATE_LIMIT_MAX/.test(err.message) && /MQTT_URL/.test(err.message),
+      (err: Error) =>
+        err instanceof ConfigError &&
+        /PORT/.test(err.message) &&
+        /RATE_LIMIT_MAX/.test(err.message) &&
+        /MQTT_URL/.test(err.message),
     );
   });
 });
@@ -61,7 +65,8 @@ describe('npm run cloud (the process)', () => {
 function run(args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = '', stderr = '';
+    let stdout = '',
+      stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('exit', (code) => resolve({ code, stdout, stderr }));

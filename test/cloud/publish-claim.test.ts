@@ -16,12 +16,22 @@ for (const dialect of DIALECTS) {
     let lockerId: string;
     before(async () => {
       storage = await openTestStorage(dialect);
-      const p = await createPostomat(storage.db, { title: 'Claimed', shortId: 'CLAIM1' }, [{ number: 1, size: 'S', board: 0, lock: 1 }], new Date());
+      const p = await createPostomat(
+        storage.db,
+        { title: 'Claimed', shortId: 'CLAIM1' },
+        [{ number: 1, size: 'S', board: 0, lock: 1 }],
+        new Date(),
+      );
       lockerId = p.id;
     });
     after(() => storage.destroy());
 
-    const mark = async () => storage.db.selectFrom('locker_sync').select(['version', 'publishedVersion']).where('postomatId', '=', lockerId).executeTakeFirstOrThrow();
+    const mark = async () =>
+      storage.db
+        .selectFrom('locker_sync')
+        .select(['version', 'publishedVersion'])
+        .where('postomatId', '=', lockerId)
+        .executeTakeFirstOrThrow();
 
     it('lets one of several racing processes publish, and none while nothing is due', async () => {
       const now = new Date();
@@ -41,11 +51,19 @@ for (const dialect of DIALECTS) {
       const version = await recordCellMapChange(storage.db, lockerId);
       const dead = (await claimPublishing(storage.db, lockerId, now))!;
       assert.ok(dead);
-      assert.equal(await claimPublishing(storage.db, lockerId, new Date(now.getTime() + PUBLISH_CLAIM_MS - 1)), undefined, 'still held');
+      assert.equal(
+        await claimPublishing(storage.db, lockerId, new Date(now.getTime() + PUBLISH_CLAIM_MS - 1)),
+        undefined,
+        'still held',
+      );
       const later = (await claimPublishing(storage.db, lockerId, new Date(now.getTime() + PUBLISH_CLAIM_MS + 1)))!;
       assert.ok(later, 'expired: taken over');
       await releasePublishing(storage.db, lockerId, dead);
-      assert.equal(await claimPublishing(storage.db, lockerId, new Date(now.getTime() + PUBLISH_CLAIM_MS + 2)), undefined, 'the dead claim\'s release left the live one alone');
+      assert.equal(
+        await claimPublishing(storage.db, lockerId, new Date(now.getTime() + PUBLISH_CLAIM_MS + 2)),
+        undefined,
+        "the dead claim's release left the live one alone",
+      );
       await releasePublishing(storage.db, lockerId, later, version);
       await releasePublishing(storage.db, lockerId, later, version - 1);
       assert.equal(Number((await mark()).publishedVersion), version, 'the mark never moves back');

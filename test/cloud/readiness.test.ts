@@ -28,7 +28,10 @@ for (const dialect of DIALECTS) {
 
     it('is not ready while a migration this code knows is missing, and ready with one it does not know', async () => {
       const db = cloud.storage.db;
-      const last = await sql<{ name: string; appliedAt: string }>`select name, "appliedAt" from schema_migration order by name desc limit 1`.execute(db);
+      const last = await sql<{
+        name: string;
+        appliedAt: string;
+      }>`select name, "appliedAt" from schema_migration order by name desc limit 1`.execute(db);
       const row = last.rows[0]!;
       await sql`delete from schema_migration where name = ${row.name}`.execute(db);
       try {
@@ -39,7 +42,9 @@ for (const dialect of DIALECTS) {
       } finally {
         await sql`insert into schema_migration (name, "appliedAt") values (${row.name}, ${row.appliedAt})`.execute(db);
       }
-      await sql`insert into schema_migration (name, "appliedAt") values ('999_from_a_newer_release', ${new Date().toISOString()})`.execute(db);
+      await sql`insert into schema_migration (name, "appliedAt") values ('999_from_a_newer_release', ${new Date().toISOString()})`.execute(
+        db,
+      );
       try {
         const res = await cloud.request('GET', '/ready');
         assert.equal(res.status, 200);
@@ -51,12 +56,16 @@ for (const dialect of DIALECTS) {
 
     it('is not ready while the broker link is down, and ready again once it is back', async () => {
       await cloud.sync.broker!.restart(async () => {
-        await until('link down seen', async () => ((await cloud.request('GET', '/ready')).status === 503 ? true : undefined));
+        await until('link down seen', async () =>
+          (await cloud.request('GET', '/ready')).status === 503 ? true : undefined,
+        );
         const res = await cloud.request('GET', '/ready');
         assert.equal(res.body.broker, 'disconnected');
         assert.equal((await cloud.request('GET', '/health')).status, 200, 'still alive');
       });
-      await until('ready again', async () => ((await cloud.request('GET', '/ready')).status === 200 ? true : undefined));
+      await until('ready again', async () =>
+        (await cloud.request('GET', '/ready')).status === 200 ? true : undefined,
+      );
     });
   });
 }
@@ -64,7 +73,14 @@ for (const dialect of DIALECTS) {
 describe('checkReadiness', () => {
   it('calls a database that does not answer unreachable, within its deadline', async () => {
     const hung = { executeQuery: () => new Promise(() => {}) };
-    const db = { getExecutor: () => ({ ...hung, transformQuery: (q: unknown) => q, compileQuery: (q: unknown) => ({ sql: 'select 1', parameters: [], query: q }), adapter: {} }) } as any;
+    const db = {
+      getExecutor: () => ({
+        ...hung,
+        transformQuery: (q: unknown) => q,
+        compileQuery: (q: unknown) => ({ sql: 'select 1', parameters: [], query: q }),
+        adapter: {},
+      }),
+    } as any;
     const r = await checkReadiness({ db, brokerConnected: () => true }, 50);
     assert.deepEqual(r, { ready: false, database: 'unreachable', migrations: 'unknown', broker: 'connected' });
   });

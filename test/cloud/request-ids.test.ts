@@ -37,7 +37,7 @@ for (const dialect of DIALECTS) {
     });
     after(() => cloud.stop());
 
-    it('answers with the caller\'s id, and a fresh one when none or an unacceptable one is given', async () => {
+    it("answers with the caller's id, and a fresh one when none or an unacceptable one is given", async () => {
       const own = await cloud.request('GET', '/health', { headers: { 'x-request-id': 'trace-0001' } });
       assert.equal(own.headers.get('x-request-id'), 'trace-0001');
       const none = await cloud.request('GET', '/health');
@@ -48,8 +48,11 @@ for (const dialect of DIALECTS) {
       assert.notEqual(again.headers.get('x-request-id'), none.headers.get('x-request-id'));
     });
 
-    it('puts the id in error bodies beside the spec\'s fields', async () => {
-      const missing = await cloud.request('GET', `${BASE}/order/${'x'.repeat(24)}`, { token: w.companyB.key, headers: { 'x-request-id': 'err-404' } });
+    it("puts the id in error bodies beside the spec's fields", async () => {
+      const missing = await cloud.request('GET', `${BASE}/order/${'x'.repeat(24)}`, {
+        token: w.companyB.key,
+        headers: { 'x-request-id': 'err-404' },
+      });
       assert.equal(missing.status, 404);
       assert.equal(missing.requestId, 'err-404');
       assert.deepEqual(missing.body, { statusCode: 404, error: 'Not Found', message: 'ORDER_NOT_FOUND' });
@@ -60,26 +63,36 @@ for (const dialect of DIALECTS) {
       const unrouted = await cloud.request('GET', '/no/such/route', { headers: { 'x-request-id': 'err-route' } });
       assert.equal(unrouted.status, 404);
       assert.equal(unrouted.requestId, 'err-route');
-      const unauthorized = await cloud.request('GET', `${BASE}/order/list?page=1&pageSize=1`, { token: 'wrong', headers: { 'x-request-id': 'err-401' } });
+      const unauthorized = await cloud.request('GET', `${BASE}/order/list?page=1&pageSize=1`, {
+        token: 'wrong',
+        headers: { 'x-request-id': 'err-401' },
+      });
       assert.equal(unauthorized.status, 401);
       assert.equal(unauthorized.requestId, 'err-401');
     });
 
-    it('names the id on every log line the request causes, and no other request\'s', async () => {
+    it("names the id on every log line the request causes, and no other request's", async () => {
       // A refusal logged by the error handler, and an order whose commit wakes the publisher.
       lines.length = 0;
       const created = await cloud.request('POST', `${BASE}/order/create`, {
-        token: w.companyB.key, headers: { 'x-request-id': 'order-create-1' }, body: { toUserPhone: '+996555000111', postomatId: w.near.id, sendMessage: false },
+        token: w.companyB.key,
+        headers: { 'x-request-id': 'order-create-1' },
+        body: { toUserPhone: '+996555000111', postomatId: w.near.id, sendMessage: false },
       });
       assert.equal(created.status, 200, created.text);
       const unknownLocker = await cloud.request('POST', `${BASE}/order/create`, {
-        token: w.companyB.key, headers: { 'x-request-id': 'bad-locker-1' }, body: { toUserPhone: '+996555000111', postomatId: 'z'.repeat(24), sendMessage: false },
+        token: w.companyB.key,
+        headers: { 'x-request-id': 'bad-locker-1' },
+        body: { toUserPhone: '+996555000111', postomatId: 'z'.repeat(24), sendMessage: false },
       });
       assert.equal(unknownLocker.status, 500);
       const refused = lines.filter((l) => l.msg === 'request refused' || l.msg === 'request failed');
       assert.ok(refused.length >= 1, JSON.stringify(lines));
       for (const l of refused) assert.equal(l.requestId, 'bad-locker-1', JSON.stringify(l));
-      assert.ok(!lines.some((l) => l.requestId === 'order-create-1' && l.msg === 'request refused'), 'a line names its own request only');
+      assert.ok(
+        !lines.some((l) => l.requestId === 'order-create-1' && l.msg === 'request refused'),
+        'a line names its own request only',
+      );
     });
   });
 }

@@ -25,7 +25,10 @@ function holdWriteLock(file: string, holdMs: number): Promise<{ child: ChildProc
     db.exec("update locker_company set \\"updatedAt\\" = \\"updatedAt\\"");
     process.stdout.write('locked\\n');
     setTimeout(() => { db.exec('commit'); process.stdout.write('released\\n'); db.close(); }, Number(process.argv[2]));`;
-  const child = spawn(process.execPath, ['-e', script, file, String(holdMs)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', script, file, String(holdMs)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   let onLocked!: () => void;
   let onReleased!: () => void;
@@ -67,7 +70,10 @@ describe('[sqlite] a write lock held by another process', () => {
 
   it('holds back the writes, not the event loop: health answers at once, and the order is created once the lock is free', async () => {
     const { released } = await holdWriteLock(cloud.storage.databaseUrl, 2_500);
-    const create = cloud.request('POST', `${BASE}/order/create`, { token: w.companyB.key, body: { toUserPhone: '+996555777000', postomatId: w.near.id, sendMessage: false } });
+    const create = cloud.request('POST', `${BASE}/order/create`, {
+      token: w.companyB.key,
+      body: { toUserPhone: '+996555777000', postomatId: w.near.id, sendMessage: false },
+    });
     // Before the fix one synchronous busy wait held every request for the whole 2.5 s.
     const slowest = await slowestHealth(cloud, create);
     assert.ok(slowest < 1_000, `a health request waited ${Math.round(slowest)} ms`);
@@ -100,9 +106,17 @@ describe('[sqlite] a write lock held past the retry deadline', () => {
   it('answers 503 STORAGE_BUSY with Retry-After and writes nothing', async () => {
     const before = await cloud.storage.db.selectFrom('locker_order').select('id').execute();
     const { released } = await holdWriteLock(cloud.storage.databaseUrl, 1_500);
-    const res = await cloud.request('POST', `${BASE}/order/create`, { token: w.companyB.key, body: { toUserPhone: '+996555777001', postomatId: w.near.id, sendMessage: false } });
+    const res = await cloud.request('POST', `${BASE}/order/create`, {
+      token: w.companyB.key,
+      body: { toUserPhone: '+996555777001', postomatId: w.near.id, sendMessage: false },
+    });
     assert.equal(res.status, 503, res.text);
-    assert.deepEqual(res.body, { statusCode: 503, error: 'Service Unavailable', code: 'STORAGE_BUSY', message: 'Service Unavailable' });
+    assert.deepEqual(res.body, {
+      statusCode: 503,
+      error: 'Service Unavailable',
+      code: 'STORAGE_BUSY',
+      message: 'Service Unavailable',
+    });
     assert.equal(res.headers.get('retry-after'), '1');
     await released;
     assert.equal((await cloud.storage.db.selectFrom('locker_order').select('id').execute()).length, before.length);

@@ -28,7 +28,14 @@ for (const dialect of DIALECTS) {
       storage = await openTestStorage(dialect);
       other = await openStorage(storage.databaseUrl);
       companyId = (await createLockerCompany(storage.db, { title: 'UoW Co' }, clock.now())).id;
-      postomatId = (await createPostomat(storage.db, { title: 'UoW locker', shortId: `U${Math.random().toString(36).slice(2, 8)}` }, [{ number: 1, size: 'M', board: 0, lock: 1 }], clock.now())).id;
+      postomatId = (
+        await createPostomat(
+          storage.db,
+          { title: 'UoW locker', shortId: `U${Math.random().toString(36).slice(2, 8)}` },
+          [{ number: 1, size: 'M', board: 0, lock: 1 }],
+          clock.now(),
+        )
+      ).id;
     });
     after(async () => {
       await other.close();
@@ -40,7 +47,14 @@ for (const dialect of DIALECTS) {
       const stop = storage.changes.onChange((change) => {
         assert.deepEqual(change.lockers, [postomatId]);
         // Read through another connection: it sees only committed rows.
-        seen.push(other.db.selectFrom('locker_sync_change').select('orderId').where('postomatId', '=', postomatId).execute().then((rows) => rows.length > 0));
+        seen.push(
+          other.db
+            .selectFrom('locker_sync_change')
+            .select('orderId')
+            .where('postomatId', '=', postomatId)
+            .execute()
+            .then((rows) => rows.length > 0),
+        );
       });
       try {
         const order = await createOrder({ uow: createUnitOfWork(storage.db, storage.changes), clock }, input());

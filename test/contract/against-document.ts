@@ -24,7 +24,8 @@ export function closeObjects(node: unknown, inAllOf = false): unknown {
   if (!node || typeof node !== 'object') return node;
   const out: Json = {};
   for (const [k, v] of Object.entries(node)) out[k] = closeObjects(v, k === 'allOf');
-  if (!inAllOf && out.properties && typeof out.properties === 'object' && !('additionalProperties' in out)) out.additionalProperties = false;
+  if (!inAllOf && out.properties && typeof out.properties === 'object' && !('additionalProperties' in out))
+    out.additionalProperties = false;
   return out;
 }
 
@@ -36,7 +37,10 @@ export class DocumentCheck {
   private readonly ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
   private readonly cache = new Map<string, ValidateFunction>();
 
-  constructor(readonly doc: Json, closed = true) {
+  constructor(
+    readonly doc: Json,
+    closed = true,
+  ) {
     this.ajv.addSchema({ $id: 'openapi.json', components: closed ? closeObjects(doc.components) : doc.components });
   }
 
@@ -51,15 +55,21 @@ export class DocumentCheck {
     if (!op) return [`${where}: no such operation in the document`];
     // An exact status first, then its range (`5XX`), as OpenAPI reads them.
     const documented = op.responses?.[String(status)] ?? op.responses?.[`${String(status)[0]}XX`];
-    if (!documented) return [`${where}: status not documented (documented: ${Object.keys(op.responses ?? {}).join(', ')}) ${text.slice(0, 200)}`];
+    if (!documented)
+      return [
+        `${where}: status not documented (documented: ${Object.keys(op.responses ?? {}).join(', ')}) ${text.slice(0, 200)}`,
+      ];
     const content = documented.content as Json | undefined;
     if (!content) return [];
     const json = content['application/json'];
     if (!json) {
       const types = Object.keys(content);
-      return types.some((t) => contentType?.startsWith(t)) ? [] : [`${where}: content type ${contentType}, documented ${types.join(', ')}`];
+      return types.some((t) => contentType?.startsWith(t))
+        ? []
+        : [`${where}: content type ${contentType}, documented ${types.join(', ')}`];
     }
-    if (!contentType?.startsWith('application/json')) return [`${where}: content type ${contentType}, documented application/json`];
+    if (!contentType?.startsWith('application/json'))
+      return [`${where}: content type ${contentType}, documented application/json`];
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -73,14 +83,19 @@ export class DocumentCheck {
       this.cache.set(key, validate);
     }
     if (validate(body)) return [];
-    return [`${where}: ${this.ajv.errorsText(validate.errors, { separator: '; ' }).slice(0, 600)} — body ${text.slice(0, 300)}`];
+    return [
+      `${where}: ${this.ajv.errorsText(validate.errors, { separator: '; ' }).slice(0, 600)} — body ${text.slice(0, 300)}`,
+    ];
   }
-
 
   /** What is wrong with a value given one of the document's schemas (a webhook body, say). */
   schemaProblems(schema: Json, value: unknown, where: string): string[] {
     const validate = this.ajv.compile(retarget(closeObjects(schema)) as Json);
-    return validate(value) ? [] : [`${where}: ${this.ajv.errorsText(validate.errors, { separator: '; ' })} — ${JSON.stringify(value).slice(0, 300)}`];
+    return validate(value)
+      ? []
+      : [
+          `${where}: ${this.ajv.errorsText(validate.errors, { separator: '; ' })} — ${JSON.stringify(value).slice(0, 300)}`,
+        ];
   }
 }
 
@@ -89,7 +104,8 @@ function retarget(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(retarget);
   if (!node || typeof node !== 'object') return node;
   const out: Json = {};
-  for (const [k, v] of Object.entries(node)) out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `openapi.json${v}` : retarget(v);
+  for (const [k, v] of Object.entries(node))
+    out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `openapi.json${v}` : retarget(v);
   return out;
 }
 

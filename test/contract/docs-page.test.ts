@@ -45,8 +45,15 @@ describe('the docs page (/docs)', () => {
       'withCurrentStatus=true', // where an order's status name is
       'is a 500', // unknown locker on order create
       'answers every locker-side failure with 502', // the platform's locker access
-      'subtract-code', 'free-cells', 'district/list', '/health', 'Retry-After', 'FST_ERR_VALIDATION', 'Outbound events',
-    ]) assert.ok(text.includes(needed), `the page does not show "${needed}"`);
+      'subtract-code',
+      'free-cells',
+      'district/list',
+      '/health',
+      'Retry-After',
+      'FST_ERR_VALIDATION',
+      'Outbound events',
+    ])
+      assert.ok(text.includes(needed), `the page does not show "${needed}"`);
     // An operation's own section: its errors and its curl sample.
     await page.goto(`${cloud.url}/docs#tag/Locker-orders/operation/postIntegrationCompanyOrderCreate`);
     await untilText(body, /POSTOMAT_NOT_FOUND/);
@@ -54,7 +61,11 @@ describe('the docs page (/docs)', () => {
     await untilText(body, /curl -s -X POST -H "Authorization: Bearer \$KEY"/);
     assert.deepEqual(elsewhere, [], 'requests that left the service');
     // Redoc's footer logo is on its CDN: the page's Content-Security-Policy stops it in the browser.
-    assert.deepEqual(failed.filter((f) => !f.endsWith(' csp') || f.startsWith(cloud.url)), [], 'requests that failed');
+    assert.deepEqual(
+      failed.filter((f) => !f.endsWith(' csp') || f.startsWith(cloud.url)),
+      [],
+      'requests that failed',
+    );
     assert.deepEqual(errors, []);
   });
 });

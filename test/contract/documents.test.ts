@@ -44,7 +44,11 @@ describe('contract documents', () => {
 
   it('the OpenAPI document passes Redocly lint (recommended rules) with no errors and no unexplained warnings', async () => {
     const config = await createConfig({ extends: ['recommended'] });
-    const problems = await lintFromString({ source: fs.readFileSync(OPENAPI_FILE, 'utf8'), absoluteRef: OPENAPI_FILE, config });
+    const problems = await lintFromString({
+      source: fs.readFileSync(OPENAPI_FILE, 'utf8'),
+      absoluteRef: OPENAPI_FILE,
+      config,
+    });
     const unexplained = problems
       .map((p) => ({ severity: p.severity, id: `${p.ruleId} ${p.location?.[0]?.pointer ?? ''}`, message: p.message }))
       .filter((p) => p.severity === 'error' || !ACCEPTED_WARNINGS.has(p.id));
@@ -58,9 +62,23 @@ describe('contract documents', () => {
     assert.deepEqual(errors, []);
     assert.ok(document, 'parsed');
     assert.equal(document.version(), '3.1.0');
-    const addresses = document.channels().all().map((c) => c.address()).sort();
-    assert.deepEqual(addresses, ['acks', 'cells', 'commands', 'connection', 'events', 'health', 'responses', 'selftest', 'sync'].map((t) => `lockers/{lockerId}/${t}`));
-    const actions = Object.fromEntries(document.operations().all().map((o) => [o.channels().all()[0].address(), o.action()]));
+    const addresses = document
+      .channels()
+      .all()
+      .map((c) => c.address())
+      .sort();
+    assert.deepEqual(
+      addresses,
+      ['acks', 'cells', 'commands', 'connection', 'events', 'health', 'responses', 'selftest', 'sync'].map(
+        (t) => `lockers/{lockerId}/${t}`,
+      ),
+    );
+    const actions = Object.fromEntries(
+      document
+        .operations()
+        .all()
+        .map((o) => [o.channels().all()[0].address(), o.action()]),
+    );
     assert.equal(actions['lockers/{lockerId}/events'], 'send', 'the agent publishes its events');
     assert.equal(actions['lockers/{lockerId}/sync'], 'receive', 'the agent receives its orders');
     // Each topic's example is a message both ends would accept.
@@ -83,7 +101,10 @@ for (const dialect of DIALECTS.slice(0, 1)) {
     });
 
     it('serves the committed documents at /api/v1/openapi.json and /asyncapi.json', async () => {
-      for (const [url, file] of [['/api/v1/openapi.json', OPENAPI_FILE], ['/asyncapi.json', ASYNCAPI_FILE]] as const) {
+      for (const [url, file] of [
+        ['/api/v1/openapi.json', OPENAPI_FILE],
+        ['/asyncapi.json', ASYNCAPI_FILE],
+      ] as const) {
         const res = await cloud.request('GET', url);
         assert.equal(res.status, 200, url);
         assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
@@ -93,18 +114,52 @@ for (const dialect of DIALECTS.slice(0, 1)) {
 
     it('documents every route the app registers, and no path it does not serve', () => {
       const doc = readDocument();
-      const registered = new Set(routeTable(buildApp(cloud.deps)).filter((r) => r.method !== 'HEAD').map((r) => `${r.method} ${openApiPathOf(r.path)}`));
-      const documented = new Set(Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)));
-      assert.deepEqual([...registered].filter((r) => !documented.has(r)), [], 'routes missing from the document');
-      assert.deepEqual([...documented].filter((d) => !registered.has(d)), [], 'documented operations no route serves');
-      const undocumented = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((ops) => Object.values(ops)).filter((op) => op['x-undocumented']);
-      assert.deepEqual(undocumented.map((op) => op.summary), [], 'routes without prose in cloud/openapi/*-operations.ts');
+      const registered = new Set(
+        routeTable(buildApp(cloud.deps))
+          .filter((r) => r.method !== 'HEAD')
+          .map((r) => `${r.method} ${openApiPathOf(r.path)}`),
+      );
+      const documented = new Set(
+        Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) =>
+          Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`),
+        ),
+      );
+      assert.deepEqual(
+        [...registered].filter((r) => !documented.has(r)),
+        [],
+        'routes missing from the document',
+      );
+      assert.deepEqual(
+        [...documented].filter((d) => !registered.has(d)),
+        [],
+        'documented operations no route serves',
+      );
+      const undocumented = Object.values(doc.paths as Record<string, Record<string, any>>)
+        .flatMap((ops) => Object.values(ops))
+        .filter((op) => op['x-undocumented']);
+      assert.deepEqual(
+        undocumented.map((op) => op.summary),
+        [],
+        'routes without prose in cloud/openapi/*-operations.ts',
+      );
       assert.ok(registered.size >= 60, `only ${registered.size} operations`);
     });
 
-    it("every example body is a valid request of its route (the shell variables given demo-like values)", () => {
-      const values: Record<string, string> = { $EMAIL: 'admin@silkroad.example', $PASSWORD: 'demo-password', $REFRESH: 'a.refresh.token', $LOCKER: 'ckx1a2b3c4d5e6f7g8h9' };
-      const fill = (v: unknown): unknown => (typeof v === 'string' ? values[v] ?? v : Array.isArray(v) ? v.map(fill) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)])) : v);
+    it('every example body is a valid request of its route (the shell variables given demo-like values)', () => {
+      const values: Record<string, string> = {
+        $EMAIL: 'admin@silkroad.example',
+        $PASSWORD: 'demo-password',
+        $REFRESH: 'a.refresh.token',
+        $LOCKER: 'ckx1a2b3c4d5e6f7g8h9',
+      };
+      const fill = (v: unknown): unknown =>
+        typeof v === 'string'
+          ? (values[v] ?? v)
+          : Array.isArray(v)
+            ? v.map(fill)
+            : v && typeof v === 'object'
+              ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)]))
+              : v;
       let checked = 0;
       for (const r of routeTable(buildApp(cloud.deps))) {
         const example = operationDocOf(`${r.method} ${openApiPath(r.path)}`)?.example;

@@ -14,7 +14,16 @@ import { MqttLink } from '../../shared/mqtt/link.ts';
 import { parseLockerTopic } from '../../shared/mqtt/index.ts';
 import { DIALECTS } from '../helpers/storage.ts';
 import { typeAndWaitOpen, waitForDisplay } from '../helpers/sim-harness.ts';
-import { codesOf, orderRow, startSyncWorld, until, untilAgent, untilOnline, useCell, type SyncWorld } from '../sync/harness.ts';
+import {
+  codesOf,
+  orderRow,
+  startSyncWorld,
+  until,
+  untilAgent,
+  untilOnline,
+  useCell,
+  type SyncWorld,
+} from '../sync/harness.ts';
 import { ASYNCAPI_FILE, readDocument } from './against-document.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
 import { subtractOrderByStaff } from '../../cloud/services/admin/orders.ts';
@@ -36,9 +45,21 @@ describe('MQTT messages match the AsyncAPI document', () => {
   let lockerId: string;
 
   before(async () => {
-    MqttLink.prototype.publish = function (this: MqttLink, topic: string, body: unknown, options?: IClientPublishOptions) {
-      const username = (this as unknown as { options: { clientOptions: () => { username?: string } } }).options.clientOptions().username;
-      sent.push({ by: username === '$cloud' ? 'cloud' : 'agent', topic, body: JSON.parse(JSON.stringify(body)), options });
+    MqttLink.prototype.publish = function (
+      this: MqttLink,
+      topic: string,
+      body: unknown,
+      options?: IClientPublishOptions,
+    ) {
+      const username = (
+        this as unknown as { options: { clientOptions: () => { username?: string } } }
+      ).options.clientOptions().username;
+      sent.push({
+        by: username === '$cloud' ? 'cloud' : 'agent',
+        topic,
+        body: JSON.parse(JSON.stringify(body)),
+        options,
+      });
       return original.call(this, topic, body, options);
     };
     w = await startSyncWorld(DIALECTS[0]);
@@ -61,11 +82,15 @@ describe('MQTT messages match the AsyncAPI document', () => {
     await waitForDisplay(sim, /./, from);
     const cell = await typeAndWaitOpen(sim, codes.DOWN);
     await useCell(sim, cell, true);
-    await until('DELIVERED', async () => ((await orderRow(w.db, created.id)).status === 'DELIVERED' ? true : undefined));
+    await until('DELIVERED', async () =>
+      (await orderRow(w.db, created.id)).status === 'DELIVERED' ? true : undefined,
+    );
     await untilAgent(sim, created.id, 'DELIVERED', (o) => o?.status === 'DELIVERED');
     const picked = await typeAndWaitOpen(sim, codes.UP);
     await useCell(sim, picked, false);
-    await until('COMPLETED', async () => ((await orderRow(w.db, created.id)).status === 'COMPLETED' ? true : undefined));
+    await until('COMPLETED', async () =>
+      (await orderRow(w.db, created.id)).status === 'COMPLETED' ? true : undefined,
+    );
     await until('the last ack', () => (sent.filter((s) => s.topic.endsWith('/acks')).length >= 2 ? true : undefined));
 
     // Staff take a second parcel back: a command to the locker and its response.
@@ -73,7 +98,9 @@ describe('MQTT messages match the AsyncAPI document', () => {
     const secondCodes = await codesOf(w, second.id);
     await untilAgent(sim, second.id, 'second order known', (o) => o?.codes.DOWN === secondCodes.DOWN);
     await useCell(sim, await typeAndWaitOpen(sim, secondCodes.DOWN), true);
-    await until('second DELIVERED', async () => ((await orderRow(w.db, second.id)).status === 'DELIVERED' ? true : undefined));
+    await until('second DELIVERED', async () =>
+      (await orderRow(w.db, second.id)).status === 'DELIVERED' ? true : undefined,
+    );
     await subtractOrderByStaff(w.cloud.deps.uow, second.id, new Date());
     await until('the command answered', () => (sent.some((s) => s.topic.endsWith('/responses')) ? true : undefined));
 
@@ -86,20 +113,28 @@ describe('MQTT messages match the AsyncAPI document', () => {
         problems.push(`${s.by} published on ${s.topic}, which the document does not name`);
         continue;
       }
-      const operation = Object.values(doc.operations as Record<string, any>).find((o) => o.channel.$ref === `#/channels/${parsed.name}`);
+      const operation = Object.values(doc.operations as Record<string, any>).find(
+        (o) => o.channel.$ref === `#/channels/${parsed.name}`,
+      );
       const expected = s.by === 'agent' ? 'send' : 'receive';
-      if (operation.action !== expected) problems.push(`${s.by} published on ${parsed.name}, documented as ${operation.action} for the agent`);
+      if (operation.action !== expected)
+        problems.push(`${s.by} published on ${parsed.name}, documented as ${operation.action} for the agent`);
       const binding = operation.bindings.mqtt;
       if ((s.options?.qos ?? 0) !== binding.qos || (s.options?.retain ?? false) !== binding.retain) {
-        problems.push(`${parsed.name}: qos ${s.options?.qos} retain ${s.options?.retain}, documented qos ${binding.qos} retain ${binding.retain}`);
+        problems.push(
+          `${parsed.name}: qos ${s.options?.qos} retain ${s.options?.retain}, documented qos ${binding.qos} retain ${binding.retain}`,
+        );
       }
       const validate = ajv.compile(doc.components.messages[`${parsed.name}Message`].payload);
-      if (!validate(s.body)) problems.push(`${parsed.name}: ${ajv.errorsText(validate.errors)} — ${JSON.stringify(s.body).slice(0, 300)}`);
+      if (!validate(s.body))
+        problems.push(`${parsed.name}: ${ajv.errorsText(validate.errors)} — ${JSON.stringify(s.body).slice(0, 300)}`);
     }
     assert.deepEqual(problems, []);
     const seen = new Set(sent.map((s) => parseLockerTopic(s.topic)?.name));
-    for (const topic of ['connection', 'cells', 'events', 'acks', 'sync', 'commands', 'responses', 'health']) assert.ok(seen.has(topic as never), `no message on ${topic} was seen`);
+    for (const topic of ['connection', 'cells', 'events', 'acks', 'sync', 'commands', 'responses', 'health'])
+      assert.ok(seen.has(topic as never), `no message on ${topic} was seen`);
     const events = sent.filter((s) => s.topic.endsWith('/events')).map((s) => (s.body as { type: string }).type);
-    for (const type of ['CODE_REJECTED', 'PLACED', 'PICKED_UP']) assert.ok(events.includes(type), `no ${type} event (saw ${events.join(', ')})`);
+    for (const type of ['CODE_REJECTED', 'PLACED', 'PICKED_UP'])
+      assert.ok(events.includes(type), `no ${type} event (saw ${events.join(', ')})`);
   });
 });

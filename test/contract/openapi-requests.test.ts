@@ -89,7 +89,7 @@ for (const dialect of DIALECTS) {
     // A test that failed half-way leaves its problems behind: each test reports only its own.
     beforeEach(() => void take());
 
-    it('the spec\'s business errors come back as documented', async () => {
+    it("the spec's business errors come back as documented", async () => {
       const lw = seedLater(world);
       const lockerKey = { authorization: `Bearer ${lw.lockerKey}` };
       const market = { 'x-api-token': lw.marketKey };
@@ -97,37 +97,196 @@ for (const dialect of DIALECTS) {
         const res = await send(c);
         assert.equal(res.status, status, `${c.method} ${c.url}: ${res.text.slice(0, 300)}`);
       };
-      await expect(404, { method: 'GET', op: `${L}/order/{id}`, url: `${L}/order/${UNKNOWN_CUID}`, headers: lockerKey });
-      await expect(404, { method: 'GET', op: `${L}/order/{id}/subtract-code`, url: `${L}/order/${UNKNOWN_CUID}/subtract-code`, headers: lockerKey });
-      await expect(500, { method: 'POST', op: `${L}/order/create`, url: `${L}/order/create`, headers: lockerKey, body: { toUserPhone: '+996700000009', postomatId: UNKNOWN_CUID, sendMessage: false } });
-      await expect(200, { method: 'GET', op: `${L}/postomat/{id}`, url: `${L}/postomat/${UNKNOWN_CUID}`, headers: lockerKey });
-      await expect(404, { method: 'GET', op: '/api/v1/public/postomat/{shortId}', url: '/api/v1/public/postomat/NOPE' });
-      await expect(404, { method: 'GET', op: '/api/v1/public/postomat/map/{shortId}', url: '/api/v1/public/postomat/map/NOPE' });
-      await expect(502, { method: 'GET', op: `${I}/postomat/order/{id}`, url: `${I}/postomat/order/${UNKNOWN_CUID}`, headers: market });
-      await expect(502, { method: 'GET', op: `${I}/postomat/{id}`, url: `${I}/postomat/${UNKNOWN_CUID}`, headers: market });
-      await expect(404, { method: 'GET', op: `${M}/parcel/track-code/{trackCode}`, url: `${M}/parcel/track-code/NOPE`, headers: market });
-      await expect(404, { method: 'GET', op: `${M}/parcel/track-code/{trackCode}/status`, url: `${M}/parcel/track-code/NOPE/status`, headers: market });
+      await expect(404, {
+        method: 'GET',
+        op: `${L}/order/{id}`,
+        url: `${L}/order/${UNKNOWN_CUID}`,
+        headers: lockerKey,
+      });
+      await expect(404, {
+        method: 'GET',
+        op: `${L}/order/{id}/subtract-code`,
+        url: `${L}/order/${UNKNOWN_CUID}/subtract-code`,
+        headers: lockerKey,
+      });
+      await expect(500, {
+        method: 'POST',
+        op: `${L}/order/create`,
+        url: `${L}/order/create`,
+        headers: lockerKey,
+        body: { toUserPhone: '+996700000009', postomatId: UNKNOWN_CUID, sendMessage: false },
+      });
+      await expect(200, {
+        method: 'GET',
+        op: `${L}/postomat/{id}`,
+        url: `${L}/postomat/${UNKNOWN_CUID}`,
+        headers: lockerKey,
+      });
+      await expect(404, {
+        method: 'GET',
+        op: '/api/v1/public/postomat/{shortId}',
+        url: '/api/v1/public/postomat/NOPE',
+      });
+      await expect(404, {
+        method: 'GET',
+        op: '/api/v1/public/postomat/map/{shortId}',
+        url: '/api/v1/public/postomat/map/NOPE',
+      });
+      await expect(502, {
+        method: 'GET',
+        op: `${I}/postomat/order/{id}`,
+        url: `${I}/postomat/order/${UNKNOWN_CUID}`,
+        headers: market,
+      });
+      await expect(502, {
+        method: 'GET',
+        op: `${I}/postomat/{id}`,
+        url: `${I}/postomat/${UNKNOWN_CUID}`,
+        headers: market,
+      });
+      await expect(404, {
+        method: 'GET',
+        op: `${M}/parcel/track-code/{trackCode}`,
+        url: `${M}/parcel/track-code/NOPE`,
+        headers: market,
+      });
+      await expect(404, {
+        method: 'GET',
+        op: `${M}/parcel/track-code/{trackCode}/status`,
+        url: `${M}/parcel/track-code/NOPE/status`,
+        headers: market,
+      });
       await expect(404, { method: 'GET', op: `${M}/order/{id}`, url: `${M}/order/${UNKNOWN_CUID}`, headers: market });
       await expect(404, { method: 'GET', op: `${M}/opp/{id}`, url: `${M}/opp/999999`, headers: market });
-      await expect(403, { method: 'GET', op: `${M}/opp/city`, url: `${M}/opp/city?page=1&pageSize=5`, headers: { 'x-api-token': lw.logistKey } });
-      await expect(400, { method: 'POST', op: `${M}/parcel/create`, url: `${M}/parcel/create`, headers: market, body: lw.parcelBody });
-      await expect(200, { method: 'POST', op: `${M}/parcel/create`, url: `${M}/parcel/create`, headers: { ...market, 'Idempotency-Key': newKey() }, body: { ...lw.parcelBody, trackCode: 'CONTRACT-1' } });
-      await expect(409, { method: 'POST', op: `${M}/parcel/create`, url: `${M}/parcel/create`, headers: { ...market, 'Idempotency-Key': newKey() }, body: { ...lw.parcelBody, trackCode: 'CONTRACT-1' } });
-      await expect(404, { method: 'POST', op: `${M}/parcel/create`, url: `${M}/parcel/create`, headers: { ...market, 'Idempotency-Key': newKey() }, body: { ...lw.parcelBody, warehouseId: 999999 } });
+      await expect(403, {
+        method: 'GET',
+        op: `${M}/opp/city`,
+        url: `${M}/opp/city?page=1&pageSize=5`,
+        headers: { 'x-api-token': lw.logistKey },
+      });
+      await expect(400, {
+        method: 'POST',
+        op: `${M}/parcel/create`,
+        url: `${M}/parcel/create`,
+        headers: market,
+        body: lw.parcelBody,
+      });
+      await expect(200, {
+        method: 'POST',
+        op: `${M}/parcel/create`,
+        url: `${M}/parcel/create`,
+        headers: { ...market, 'Idempotency-Key': newKey() },
+        body: { ...lw.parcelBody, trackCode: 'CONTRACT-1' },
+      });
+      await expect(409, {
+        method: 'POST',
+        op: `${M}/parcel/create`,
+        url: `${M}/parcel/create`,
+        headers: { ...market, 'Idempotency-Key': newKey() },
+        body: { ...lw.parcelBody, trackCode: 'CONTRACT-1' },
+      });
+      await expect(404, {
+        method: 'POST',
+        op: `${M}/parcel/create`,
+        url: `${M}/parcel/create`,
+        headers: { ...market, 'Idempotency-Key': newKey() },
+        body: { ...lw.parcelBody, warehouseId: 999999 },
+      });
       // A parcel with its locker order: the `{ parcel, postomatOrder, downCode }` answer, then read back by track code.
-      await expect(200, { method: 'POST', op: `${M}/parcel/create`, url: `${M}/parcel/create`, headers: { ...market, 'Idempotency-Key': newKey() }, body: { ...lw.lockerParcelBody, trackCode: 'CONTRACT-2' } });
-      await expect(200, { method: 'GET', op: `${M}/parcel/track-code/{trackCode}`, url: `${M}/parcel/track-code/CONTRACT-2`, headers: market });
-      await expect(404, { method: 'PUT', op: `${M}/parcel/track-code/{trackCode}/redirect`, url: `${M}/parcel/track-code/NOPE/redirect`, headers: market, body: { toWarehouseId: 1 } });
-      await expect(404, { method: 'POST', op: '/api/v1/auth/login', url: '/api/v1/auth/login', body: { email: 'nobody@example.org', password: 'whatever-123' } });
-      await expect(406, { method: 'POST', op: '/api/v1/auth/login', url: '/api/v1/auth/login', body: { email: lw.adminEmail, password: 'wrong-password' } });
-      await expect(400, { method: 'POST', op: '/api/v1/auth/refresh', url: '/api/v1/auth/refresh', body: { refreshToken: 'not-a-token' } });
+      await expect(200, {
+        method: 'POST',
+        op: `${M}/parcel/create`,
+        url: `${M}/parcel/create`,
+        headers: { ...market, 'Idempotency-Key': newKey() },
+        body: { ...lw.lockerParcelBody, trackCode: 'CONTRACT-2' },
+      });
+      await expect(200, {
+        method: 'GET',
+        op: `${M}/parcel/track-code/{trackCode}`,
+        url: `${M}/parcel/track-code/CONTRACT-2`,
+        headers: market,
+      });
+      await expect(404, {
+        method: 'PUT',
+        op: `${M}/parcel/track-code/{trackCode}/redirect`,
+        url: `${M}/parcel/track-code/NOPE/redirect`,
+        headers: market,
+        body: { toWarehouseId: 1 },
+      });
+      await expect(404, {
+        method: 'POST',
+        op: '/api/v1/auth/login',
+        url: '/api/v1/auth/login',
+        body: { email: 'nobody@example.org', password: 'whatever-123' },
+      });
+      await expect(406, {
+        method: 'POST',
+        op: '/api/v1/auth/login',
+        url: '/api/v1/auth/login',
+        body: { email: lw.adminEmail, password: 'wrong-password' },
+      });
+      await expect(400, {
+        method: 'POST',
+        op: '/api/v1/auth/refresh',
+        url: '/api/v1/auth/refresh',
+        body: { refreshToken: 'not-a-token' },
+      });
       const token = { authorization: `Bearer ${lw.accessToken}` };
-      await expect(404, { method: 'DELETE', op: '/api/v1/logistic-company/api-key/{id}', url: '/api/v1/logistic-company/api-key/999999', headers: token });
-      await expect(404, { method: 'PATCH', op: '/api/v1/logistic-company/webhook/{id}', url: '/api/v1/logistic-company/webhook/999999', headers: token, body: { url: 'http://127.0.0.1:9/x' } });
-      await expect(406, { method: 'POST', op: '/api/v1/logistic-company/webhook/create', url: '/api/v1/logistic-company/webhook/create', headers: token, body: { type: 'PARCEL', subtype: 'DELIVERED_TO_POSTOMAT', url: 'http://127.0.0.1:9/again', payloadTemplate: '{"postomatOrderId":"{{postomatOrderId}}","status":{{status}}}' } });
-      await expect(406, { method: 'POST', op: '/api/v1/logistic-company/webhook/create', url: '/api/v1/logistic-company/webhook/create', headers: token, body: { type: 'PARCEL', subtype: 'TRANSFERRED_TO_CLIENT', url: 'http://127.0.0.1:9/bad', payloadTemplate: '{"x":{{other}}}' } });
-      await expect(413, { method: 'POST', op: `${L}/order/create`, url: `${L}/order/create`, headers: lockerKey, body: { toUserPhone: '+996700000009', postomatId: UNKNOWN_CUID, sendMessage: false, customData: 'x'.repeat(1_100_000) } });
-      await expect(404, { method: 'GET', op: `${I}/logistic-company/supplier/{id}/parcels`, url: `${I}/logistic-company/supplier/999999/parcels`, headers: { 'x-api-token': lw.logistKey } });
+      await expect(404, {
+        method: 'DELETE',
+        op: '/api/v1/logistic-company/api-key/{id}',
+        url: '/api/v1/logistic-company/api-key/999999',
+        headers: token,
+      });
+      await expect(404, {
+        method: 'PATCH',
+        op: '/api/v1/logistic-company/webhook/{id}',
+        url: '/api/v1/logistic-company/webhook/999999',
+        headers: token,
+        body: { url: 'http://127.0.0.1:9/x' },
+      });
+      await expect(406, {
+        method: 'POST',
+        op: '/api/v1/logistic-company/webhook/create',
+        url: '/api/v1/logistic-company/webhook/create',
+        headers: token,
+        body: {
+          type: 'PARCEL',
+          subtype: 'DELIVERED_TO_POSTOMAT',
+          url: 'http://127.0.0.1:9/again',
+          payloadTemplate: '{"postomatOrderId":"{{postomatOrderId}}","status":{{status}}}',
+        },
+      });
+      await expect(406, {
+        method: 'POST',
+        op: '/api/v1/logistic-company/webhook/create',
+        url: '/api/v1/logistic-company/webhook/create',
+        headers: token,
+        body: {
+          type: 'PARCEL',
+          subtype: 'TRANSFERRED_TO_CLIENT',
+          url: 'http://127.0.0.1:9/bad',
+          payloadTemplate: '{"x":{{other}}}',
+        },
+      });
+      await expect(413, {
+        method: 'POST',
+        op: `${L}/order/create`,
+        url: `${L}/order/create`,
+        headers: lockerKey,
+        body: {
+          toUserPhone: '+996700000009',
+          postomatId: UNKNOWN_CUID,
+          sendMessage: false,
+          customData: 'x'.repeat(1_100_000),
+        },
+      });
+      await expect(404, {
+        method: 'GET',
+        op: `${I}/logistic-company/supplier/{id}/parcels`,
+        url: `${I}/logistic-company/supplier/999999/parcels`,
+        headers: { 'x-api-token': lw.logistKey },
+      });
       assert.deepEqual(take(), []);
     });
 
@@ -136,42 +295,116 @@ for (const dialect of DIALECTS) {
         const baseline = world.baselines[`${entry.method} ${entry.path}`];
         assert.ok(baseline, `no baseline for ${entry.method} ${entry.path}`);
         const headers = { ...world.credentialsOf(entry.path), ...(baseline.headers?.() ?? {}) };
-        const res = await send({ method: entry.method, op: openApiPathOf(entry.path), url: urlOf(entry, baseline.params, baseline.query), headers, body: baseline.body });
+        const res = await send({
+          method: entry.method,
+          op: openApiPathOf(entry.path),
+          url: urlOf(entry, baseline.params, baseline.query),
+          headers,
+          body: baseline.body,
+        });
         const refusalAllowed = BASELINES_REFUSED[`${entry.method} ${entry.path}`];
-        assert.ok(res.status < 400 || res.status === refusalAllowed, `${entry.method} ${entry.path} baseline refused: ${res.status} ${res.text.slice(0, 300)}`);
+        assert.ok(
+          res.status < 400 || res.status === refusalAllowed,
+          `${entry.method} ${entry.path} baseline refused: ${res.status} ${res.text.slice(0, 300)}`,
+        );
       }
       const lockerKey = world.credentialsOf(`${L}/`);
-      const all = 'withToUser=true&withCell=true&withPostomat=true&withCurrentStatus=true&withStatuses=true&withRent=true&withPasswords=true';
+      const all =
+        'withToUser=true&withCell=true&withPostomat=true&withCurrentStatus=true&withStatuses=true&withRent=true&withPasswords=true';
       const rich: Call[] = [
         { method: 'GET', op: `${L}/order/list`, url: `${L}/order/list?${all}` },
-        { method: 'GET', op: `${L}/postomat/list`, url: `${L}/postomat/list?withCity=true&withDistrict=true&withFreeCells=true` },
-        { method: 'GET', op: `${L}/postomat/list`, url: `${L}/postomat/list?latitude=42.87&longitude=74.6&page=1&pageSize=3` },
+        {
+          method: 'GET',
+          op: `${L}/postomat/list`,
+          url: `${L}/postomat/list?withCity=true&withDistrict=true&withFreeCells=true`,
+        },
+        {
+          method: 'GET',
+          op: `${L}/postomat/list`,
+          url: `${L}/postomat/list?latitude=42.87&longitude=74.6&page=1&pageSize=3`,
+        },
         { method: 'GET', op: `${L}/country`, url: `${L}/country?withCities=true` },
         { method: 'GET', op: `${L}/city`, url: `${L}/city?withCountry=true` },
         { method: 'GET', op: `${L}/district/list`, url: `${L}/district/list` },
-        { method: 'GET', op: '/api/v1/open-api/postomat/list', url: '/api/v1/open-api/postomat/list?withCity=true&withDistrict=true' },
+        {
+          method: 'GET',
+          op: '/api/v1/open-api/postomat/list',
+          url: '/api/v1/open-api/postomat/list?withCity=true&withDistrict=true',
+        },
       ].map((c) => ({ ...c, headers: c.url.startsWith(L) ? lockerKey : {} }));
-      const orders = (await cloud.request('GET', `${L}/order/list?pageSize=50`, { headers: lockerKey })).body.data as Array<{ id: string; postomatId: string }>;
+      const orders = (await cloud.request('GET', `${L}/order/list?pageSize=50`, { headers: lockerKey })).body
+        .data as Array<{ id: string; postomatId: string }>;
       assert.ok(orders.length > 0, 'the world has orders');
       rich.push({ method: 'GET', op: `${L}/order/{id}`, url: `${L}/order/${orders[0].id}?${all}`, headers: lockerKey });
-      rich.push({ method: 'GET', op: `${L}/postomat/{id}`, url: `${L}/postomat/${orders[0].postomatId}?withCity=true&withCells=true&withBoards=true`, headers: lockerKey });
+      rich.push({
+        method: 'GET',
+        op: `${L}/postomat/{id}`,
+        url: `${L}/postomat/${orders[0].postomatId}?withCity=true&withCells=true&withBoards=true`,
+        headers: lockerKey,
+      });
       const logist = world.credentialsOf(`${I}/client/`);
       const mkey = world.credentialsOf(`${M}/`);
       rich.push(
-        { method: 'GET', op: `${I}/logistic-company/parcel/list`, url: `${I}/logistic-company/parcel/list`, headers: logist },
-        { method: 'GET', op: `${I}/logistic-company/cargo/list`, url: `${I}/logistic-company/cargo/list`, headers: logist },
+        {
+          method: 'GET',
+          op: `${I}/logistic-company/parcel/list`,
+          url: `${I}/logistic-company/parcel/list`,
+          headers: logist,
+        },
+        {
+          method: 'GET',
+          op: `${I}/logistic-company/cargo/list`,
+          url: `${I}/logistic-company/cargo/list`,
+          headers: logist,
+        },
         { method: 'GET', op: `${I}/logistic-company/list`, url: `${I}/logistic-company/list`, headers: logist },
-        { method: 'GET', op: `${M}/opp/list`, url: `${M}/opp/list?page=1&pageSize=10&withCity=true&withCountry=true&latitude=42.87&longitude=74.6`, headers: mkey },
+        {
+          method: 'GET',
+          op: `${M}/opp/list`,
+          url: `${M}/opp/list?page=1&pageSize=10&withCity=true&withCountry=true&latitude=42.87&longitude=74.6`,
+          headers: mkey,
+        },
         { method: 'GET', op: `${M}/opp/city`, url: `${M}/opp/city?page=1&pageSize=10&withCountry=true`, headers: mkey },
-        { method: 'GET', op: `${I}/postomat/order/list`, url: `${I}/postomat/order/list?page=1&pageSize=10&${all}`, headers: mkey },
-        { method: 'GET', op: `${I}/postomat/list`, url: `${I}/postomat/list?page=1&pageSize=10&withCity=true&withDistrict=true`, headers: mkey },
-        { method: 'GET', op: `${I}/postomat/city`, url: `${I}/postomat/city?page=1&pageSize=10&withCountry=true`, headers: mkey },
+        {
+          method: 'GET',
+          op: `${I}/postomat/order/list`,
+          url: `${I}/postomat/order/list?page=1&pageSize=10&${all}`,
+          headers: mkey,
+        },
+        {
+          method: 'GET',
+          op: `${I}/postomat/list`,
+          url: `${I}/postomat/list?page=1&pageSize=10&withCity=true&withDistrict=true`,
+          headers: mkey,
+        },
+        {
+          method: 'GET',
+          op: `${I}/postomat/city`,
+          url: `${I}/postomat/city?page=1&pageSize=10&withCountry=true`,
+          headers: mkey,
+        },
       );
-      const created = await send({ method: 'POST', op: `${I}/postomat/order/create`, url: `${I}/postomat/order/create`, headers: mkey, body: world.baselines[`POST ${I}/postomat/order/create`].body });
+      const created = await send({
+        method: 'POST',
+        op: `${I}/postomat/order/create`,
+        url: `${I}/postomat/order/create`,
+        headers: mkey,
+        body: world.baselines[`POST ${I}/postomat/order/create`].body,
+      });
       assert.equal(created.status, 201, created.text);
-      rich.push({ method: 'GET', op: `${I}/postomat/order/{id}`, url: `${I}/postomat/order/${created.body.id}?${all}`, headers: mkey });
+      rich.push({
+        method: 'GET',
+        op: `${I}/postomat/order/{id}`,
+        url: `${I}/postomat/order/${created.body.id}?${all}`,
+        headers: mkey,
+      });
       for (const code of ['down-code', 'up-code', 'subtract-code']) {
-        rich.push({ method: 'GET', op: `${I}/postomat/order/{id}/${code}`, url: `${I}/postomat/order/${created.body.id}/${code}`, headers: mkey });
+        rich.push({
+          method: 'GET',
+          op: `${I}/postomat/order/{id}/${code}`,
+          url: `${I}/postomat/order/${created.body.id}/${code}`,
+          headers: mkey,
+        });
       }
       for (const c of rich) {
         const res = await send(c);
@@ -188,21 +421,37 @@ for (const dialect of DIALECTS) {
         const baseline = world.baselines[`${entry.method} ${entry.path}`] ?? {};
         const credentials = world.credentialsOf(entry.path);
         if ((documented.security as unknown[]).length > 0) {
-          const res = await send({ method: entry.method, op, url: urlOf(entry, baseline.params, baseline.query), body: baseline.body });
-          assert.ok(res.status === 401 || res.status === 403, `${entry.method} ${entry.path} without credentials: ${res.status}`);
+          const res = await send({
+            method: entry.method,
+            op,
+            url: urlOf(entry, baseline.params, baseline.query),
+            body: baseline.body,
+          });
+          assert.ok(
+            res.status === 401 || res.status === 403,
+            `${entry.method} ${entry.path} without credentials: ${res.status}`,
+          );
         }
         if (!documented.responses['400']) continue;
         // The first parameter that some value breaks, else an empty body.
         const params = documented.parameters as Array<{ name: string; in: string; schema: Record<string, any> }>;
-        const target = params.map((p) => ({ p, bad: refusedValue(p.schema) })).find((x) => x.bad !== undefined && x.p.in !== 'header');
+        const target = params
+          .map((p) => ({ p, bad: refusedValue(p.schema) }))
+          .find((x) => x.bad !== undefined && x.p.in !== 'header');
         let url = urlOf(entry, baseline.params, baseline.query);
         let body = baseline.body;
-        if (target?.p.in === 'path') url = urlOf(entry, { ...baseline.params, [target.p.name]: target.bad! }, baseline.query);
-        else if (target?.p.in === 'query') url = urlOf(entry, baseline.params, { ...baseline.query, [target.p.name]: target.bad! });
+        if (target?.p.in === 'path')
+          url = urlOf(entry, { ...baseline.params, [target.p.name]: target.bad! }, baseline.query);
+        else if (target?.p.in === 'query')
+          url = urlOf(entry, baseline.params, { ...baseline.query, [target.p.name]: target.bad! });
         else body = [];
         const headers = { ...credentials, ...(baseline.headers?.() ?? {}) };
         const res = await send({ method: entry.method, op, url, headers, body });
-        assert.equal(res.status, 400, `${entry.method} ${url} with ${target ? `${target.p.in} ${target.p.name}=${target.bad!.slice(0, 20)}` : 'an array body'}: ${res.text.slice(0, 300)}`);
+        assert.equal(
+          res.status,
+          400,
+          `${entry.method} ${url} with ${target ? `${target.p.in} ${target.p.name}=${target.bad!.slice(0, 20)}` : 'an array body'}: ${res.text.slice(0, 300)}`,
+        );
         refusedInput++;
       }
       assert.ok(refusedInput >= 40, `only ${refusedInput} operations refused malformed input`);
@@ -225,8 +474,14 @@ describe('429 as documented', () => {
       for (let i = 0; i < 3; i++) last = await cloud.request('GET', '/api/v1/open-api/postomat/list');
       assert.equal(last!.status, 429);
       assert.ok(Number(last!.headers.get('retry-after')) >= 1, 'Retry-After in seconds');
-      assert.deepEqual(check.problems('GET', '/api/v1/open-api/postomat/list', 429, last!.headers.get('content-type'), last!.text), []);
-      assert.ok(check.operation('GET', '/api/v1/open-api/postomat/list')!.responses['429'].headers['Retry-After'], 'the document names Retry-After');
+      assert.deepEqual(
+        check.problems('GET', '/api/v1/open-api/postomat/list', 429, last!.headers.get('content-type'), last!.text),
+        [],
+      );
+      assert.ok(
+        check.operation('GET', '/api/v1/open-api/postomat/list')!.responses['429'].headers['Retry-After'],
+        'the document names Retry-After',
+      );
     } finally {
       await cloud.stop();
     }

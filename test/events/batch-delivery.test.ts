@@ -26,16 +26,29 @@ class CountingDispatcher extends Dispatcher {
   }
 }
 
-const dispatcher = (storage: Storage, options: DispatcherDeps['options'] = {}, pool = keepAlivePost(Math.ceil((options.concurrency ?? 16) / 2))) =>
+const dispatcher = (
+  storage: Storage,
+  options: DispatcherDeps['options'] = {},
+  pool = keepAlivePost(Math.ceil((options.concurrency ?? 16) / 2)),
+) =>
   new CountingDispatcher({
-    db: storage.db, dialect: storage.dialect, clock: systemClock, logger: silentLogger, sms: new LogSmsProvider(silentLogger),
-    post: pool.post, closePost: () => pool.destroy(), options: { pollMs: 20, ...options },
+    db: storage.db,
+    dialect: storage.dialect,
+    clock: systemClock,
+    logger: silentLogger,
+    sms: new LogSmsProvider(silentLogger),
+    post: pool.post,
+    closePost: () => pool.destroy(),
+    options: { pollMs: 20, ...options },
   });
 
 async function completedOrders(storage: Storage, w: LockerWorld, company: LockerWorld['companyA'], n: number) {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const o = await createOrder({ uow: testUow(storage), clock: systemClock }, { companyId: company.id, postomatId: w.near.id, toUserPhone: `+99655510${1000 + i}`, sendMessage: false });
+    const o = await createOrder(
+      { uow: testUow(storage), clock: systemClock },
+      { companyId: company.id, postomatId: w.near.id, toUserPhone: `+99655510${1000 + i}`, sendMessage: false },
+    );
     await placeOrder(storage, o.id, w.near.cells[0].id, new Date());
     await finishOrder(storage, o.id, 'COMPLETED', new Date());
     ids.push(o.id);
@@ -61,10 +74,11 @@ async function startHangingReceiver() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
     open: () => open.size,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -77,7 +91,11 @@ for (const dialect of DIALECTS) {
       storage = await openTestStorage(dialect);
       w = await seedLockerWorld(storage.db);
       receiver = await startReceiver();
-      await storage.db.updateTable('locker_company').set({ notificationUrl: `${receiver.url}/n` }).where('id', '=', w.companyB.id).execute();
+      await storage.db
+        .updateTable('locker_company')
+        .set({ notificationUrl: `${receiver.url}/n` })
+        .where('id', '=', w.companyB.id)
+        .execute();
     });
     after(async () => {
       await storage.destroy();
@@ -92,17 +110,32 @@ for (const dialect of DIALECTS) {
       assert.ok(batch.every((r) => r.state === 'SENDING' && r.claimedBy === probe.workerId));
       // Handed back unsent, as a stopping dispatcher does with what it did not start.
       await (probe as any).release(batch.map((r) => r.id));
-      assert.equal((await storage.db.selectFrom('outbox_event').select('id').where('state', '=', 'PENDING').execute()).length, 120);
+      assert.equal(
+        (await storage.db.selectFrom('outbox_event').select('id').where('state', '=', 'PENDING').execute()).length,
+        120,
+      );
 
       const before = receiver.received.length;
-      const all = [dispatcher(storage, { concurrency: 8 }), dispatcher(storage, { concurrency: 8 }), dispatcher(storage, { concurrency: 8 })];
+      const all = [
+        dispatcher(storage, { concurrency: 8 }),
+        dispatcher(storage, { concurrency: 8 }),
+        dispatcher(storage, { concurrency: 8 }),
+      ];
       for (const d of all) d.start();
       await eventually(async () => {
-        const left = await storage.db.selectFrom('outbox_event').select('id').where('orderId', 'in', ids).where('state', '!=', 'SENT').execute();
+        const left = await storage.db
+          .selectFrom('outbox_event')
+          .select('id')
+          .where('orderId', 'in', ids)
+          .where('state', '!=', 'SENT')
+          .execute();
         assert.equal(left.length, 0);
       }, 30_000);
       await Promise.all(all.map((d) => d.stop()));
-      const sent = receiver.received.slice(before).map((r) => JSON.parse(r.body).orderId).sort();
+      const sent = receiver.received
+        .slice(before)
+        .map((r) => JSON.parse(r.body).orderId)
+        .sort();
       assert.deepEqual(sent, [...ids].sort(), 'each event sent once');
       const rows = await storage.db.selectFrom('outbox_event').selectAll().where('orderId', 'in', ids).execute();
       for (const r of rows) {
@@ -113,21 +146,36 @@ for (const dialect of DIALECTS) {
         assert.ok(all.some((d) => d.workerId === r.claimedBy));
       }
       const settles = all.flatMap((d) => d.settles);
-      assert.equal(settles.reduce((a, b) => a + b, 0), 120);
+      assert.equal(
+        settles.reduce((a, b) => a + b, 0),
+        120,
+      );
       assert.ok(settles.length < 120 && Math.max(...settles) > 1, `outcomes per settle: ${settles.join(',')}`);
     });
 
-    it('a hanging receiver holds at most its per-origin sends and sockets; the others\' events still flow, and each of its events gets one attempt', async () => {
+    it("a hanging receiver holds at most its per-origin sends and sockets; the others' events still flow, and each of its events gets one attempt", async () => {
       const hanging = await startHangingReceiver();
       try {
-        await storage.db.updateTable('locker_company').set({ notificationUrl: `${hanging.url}/n` }).where('id', '=', w.companyA.id).execute();
+        await storage.db
+          .updateTable('locker_company')
+          .set({ notificationUrl: `${hanging.url}/n` })
+          .where('id', '=', w.companyA.id)
+          .execute();
         // Its backlog is older than the others' events: a claim in creation order takes it first.
         const stuck = await completedOrders(storage, w, w.companyA, 6);
         const flowing = await completedOrders(storage, w, w.companyB, 10);
         const before = receiver.received.length;
         // 4 at a time, 2 per origin; a send that takes over 1 s (half the timeout) marks its receiver slow.
         const d = dispatcher(storage, { concurrency: 4, timeoutMs: 2_000, leaseMs: 20_000 });
-        const sendingA = async () => (await storage.db.selectFrom('outbox_event').select('id').where('orderId', 'in', stuck).where('state', '=', 'SENDING').execute()).length;
+        const sendingA = async () =>
+          (
+            await storage.db
+              .selectFrom('outbox_event')
+              .select('id')
+              .where('orderId', 'in', stuck)
+              .where('state', '=', 'SENDING')
+              .execute()
+          ).length;
         d.start();
         await eventually(() => assert.equal(receiver.received.length, before + 10));
         assert.equal(hanging.requests.length, 2, 'only its two sends reached it');
@@ -142,13 +190,24 @@ for (const dialect of DIALECTS) {
         assert.ok(hanging.open() <= 2, `${hanging.open()} connections`);
         // Each of its events fails after the timeout, once.
         await eventually(async () => {
-          const rows = await storage.db.selectFrom('outbox_event').select(['state', 'error']).where('orderId', 'in', stuck).execute();
-          assert.ok(rows.every((r) => r.state === 'FAILED' && /no answer within/.test(r.error ?? '')), JSON.stringify(rows));
+          const rows = await storage.db
+            .selectFrom('outbox_event')
+            .select(['state', 'error'])
+            .where('orderId', 'in', stuck)
+            .execute();
+          assert.ok(
+            rows.every((r) => r.state === 'FAILED' && /no answer within/.test(r.error ?? '')),
+            JSON.stringify(rows),
+          );
         }, 15_000);
         await d.stop();
         assert.deepEqual([...hanging.requests].sort(), [...stuck].sort(), 'one attempt each');
         assert.ok(hanging.open() <= 2);
-        const sentB = await storage.db.selectFrom('outbox_event').select('state').where('orderId', 'in', flowing).execute();
+        const sentB = await storage.db
+          .selectFrom('outbox_event')
+          .select('state')
+          .where('orderId', 'in', flowing)
+          .execute();
         assert.ok(sentB.every((r) => r.state === 'SENT'));
       } finally {
         await hanging.close();

@@ -19,11 +19,21 @@ for (const dialect of DIALECTS) {
       company = await startReceiver();
       sms = await startReceiver();
       cloud = await startTestCloud(dialect, {
-        env: { EVENT_TIMEOUT_MS: '400', SMS_PROVIDER: 'http', SMS_GATEWAY_URL: `${sms.url}/send`, SMS_GATEWAY_TOKEN: 'gw-token', PUBLIC_BASE_URL: 'https://lockers.example.com' },
+        env: {
+          EVENT_TIMEOUT_MS: '400',
+          SMS_PROVIDER: 'http',
+          SMS_GATEWAY_URL: `${sms.url}/send`,
+          SMS_GATEWAY_TOKEN: 'gw-token',
+          PUBLIC_BASE_URL: 'https://lockers.example.com',
+        },
         logger: createLogger({ level: 'debug', write: (l) => logLines.push(l) }),
       });
       w = await seedLockerWorld(cloud.storage.db);
-      await cloud.storage.db.updateTable('locker_company').set({ notificationUrl: `${company.url}/notify` }).where('id', '=', w.companyB.id).execute();
+      await cloud.storage.db
+        .updateTable('locker_company')
+        .set({ notificationUrl: `${company.url}/notify` })
+        .where('id', '=', w.companyB.id)
+        .execute();
     });
     after(async () => {
       await cloud.stop();
@@ -32,13 +42,27 @@ for (const dialect of DIALECTS) {
     });
 
     const create = async (sendMessage: boolean) =>
-      (await cloud.request('POST', `${BASE}/order/create`, { token: w.companyB.key, body: { toUserPhone: '+996555123456', postomatId: w.near.id, sendMessage } })).body;
-    const rows = (orderId: string) => cloud.storage.db.selectFrom('outbox_event').selectAll().where('orderId', '=', orderId).orderBy('createdAt').execute();
+      (
+        await cloud.request('POST', `${BASE}/order/create`, {
+          token: w.companyB.key,
+          body: { toUserPhone: '+996555123456', postomatId: w.near.id, sendMessage },
+        })
+      ).body;
+    const rows = (orderId: string) =>
+      cloud.storage.db
+        .selectFrom('outbox_event')
+        .selectAll()
+        .where('orderId', '=', orderId)
+        .orderBy('createdAt')
+        .execute();
     const settled = (orderId: string, n: number) =>
       eventually(async () => {
         const r = await rows(orderId);
         assert.equal(r.length, n);
-        assert.ok(r.every((x) => !['PENDING', 'SENDING'].includes(x.state)), JSON.stringify(r.map((x) => x.state)));
+        assert.ok(
+          r.every((x) => !['PENDING', 'SENDING'].includes(x.state)),
+          JSON.stringify(r.map((x) => x.state)),
+        );
         return r;
       });
 
@@ -49,7 +73,8 @@ for (const dialect of DIALECTS) {
       const [row] = await settled(order.id, 1);
       assert.equal(row.kind, 'SMS');
       assert.equal(row.state, 'SENT');
-      const up = (await cloud.request('GET', `${BASE}/order/${order.id}/up-code`, { token: w.companyB.key })).body.password;
+      const up = (await cloud.request('GET', `${BASE}/order/${order.id}/up-code`, { token: w.companyB.key })).body
+        .password;
       const msg = sms.received.at(-1)!;
       assert.equal(msg.headers.authorization, 'Bearer gw-token');
       const { to, text } = JSON.parse(msg.body);
@@ -62,25 +87,50 @@ for (const dialect of DIALECTS) {
     });
 
     it("a return (issue 22): the sender's SMS carries the DOWN code at creation, and never the UP code", async () => {
-      const res = await cloud.request('POST', `${BASE}/order/create`, { token: w.companyB.key, body: { toUserPhone: '+996555123457', postomatId: w.near.id, sendMessage: true, kind: 'RETURN' } });
+      const res = await cloud.request('POST', `${BASE}/order/create`, {
+        token: w.companyB.key,
+        body: { toUserPhone: '+996555123457', postomatId: w.near.id, sendMessage: true, kind: 'RETURN' },
+      });
       assert.equal(res.status, 200, res.text);
       const order = res.body;
       const [row] = await settled(order.id, 1);
       assert.deepEqual([row.kind, row.event, row.state], ['SMS', 'DROP_OFF_CODE', 'SENT']);
-      const code = (type: string) => cloud.request('GET', `${BASE}/order/${order.id}/${type}`, { token: w.companyB.key }).then((r) => r.body.password as string);
+      const code = (type: string) =>
+        cloud
+          .request('GET', `${BASE}/order/${order.id}/${type}`, { token: w.companyB.key })
+          .then((r) => r.body.password as string);
       const [down, up] = [await code('down-code'), await code('up-code')];
       const { to, text } = JSON.parse(sms.received.at(-1)!.body);
       assert.equal(to, '+996555123457');
-      assert.equal(text, `Drop your return off at locker "${w.near.title}". Drop-off code: ${down}. Map: https://lockers.example.com/api/v1/public/postomat/map/ZETA01`);
+      assert.equal(
+        text,
+        `Drop your return off at locker "${w.near.title}". Drop-off code: ${down}. Map: https://lockers.example.com/api/v1/public/postomat/map/ZETA01`,
+      );
       // Dropped off: no pickup SMS to the sender.
       await placeOrder(cloud.storage, order.id, w.near.cells[2].id, cloud.clock.now());
       await settled(order.id, 1);
       // Whatever queued one anyway (a later change's SMS), the dispatcher will not send the UP code to a return's phone.
       const sent = sms.received.length;
-      await cloud.storage.db.insertInto('outbox_event').values({
-        id: 'manualpickupsms0000000000', kind: 'SMS', event: 'PICKUP_CODE', orderId: order.id, target: '+996555123457', payload: JSON.stringify({ orderId: order.id }),
-        secretHeader: null, state: 'PENDING', claimedBy: null, claimedUntil: null, httpStatus: null, error: null, latencyMs: null, createdAt: cloud.clock.now().toISOString(), sentAt: null,
-      }).execute();
+      await cloud.storage.db
+        .insertInto('outbox_event')
+        .values({
+          id: 'manualpickupsms0000000000',
+          kind: 'SMS',
+          event: 'PICKUP_CODE',
+          orderId: order.id,
+          target: '+996555123457',
+          payload: JSON.stringify({ orderId: order.id }),
+          secretHeader: null,
+          state: 'PENDING',
+          claimedBy: null,
+          claimedUntil: null,
+          httpStatus: null,
+          error: null,
+          latencyMs: null,
+          createdAt: cloud.clock.now().toISOString(),
+          sentAt: null,
+        })
+        .execute();
       cloud.dispatcher.wake();
       const rows2 = await settled(order.id, 2);
       const skipped = rows2.find((r) => r.event === 'PICKUP_CODE')!;
@@ -153,14 +203,22 @@ for (const dialect of DIALECTS) {
     it('a receiver that is down fails once with the connection error', async () => {
       const down = await startReceiver();
       await down.close();
-      await cloud.storage.db.updateTable('locker_company').set({ notificationUrl: `${down.url}/gone` }).where('id', '=', w.companyB.id).execute();
+      await cloud.storage.db
+        .updateTable('locker_company')
+        .set({ notificationUrl: `${down.url}/gone` })
+        .where('id', '=', w.companyB.id)
+        .execute();
       const order = await create(false);
       await placeOrder(cloud.storage, order.id, w.far.cells[1].id, cloud.clock.now());
       await finishOrder(cloud.storage, order.id, 'COMPLETED', cloud.clock.now());
       const [row] = await settled(order.id, 1);
       assert.equal(row.state, 'FAILED');
       assert.match(row.error ?? '', /ECONNREFUSED/);
-      await cloud.storage.db.updateTable('locker_company').set({ notificationUrl: `${company.url}/notify` }).where('id', '=', w.companyB.id).execute();
+      await cloud.storage.db
+        .updateTable('locker_company')
+        .set({ notificationUrl: `${company.url}/notify` })
+        .where('id', '=', w.companyB.id)
+        .execute();
     });
 
     it('a status change that rolls back leaves no event', async () => {
@@ -175,7 +233,9 @@ for (const dialect of DIALECTS) {
         /crash before commit/,
       );
       assert.equal((await rows(order.id)).length, 0);
-      const read = await cloud.request('GET', `${BASE}/order/${order.id}?withCurrentStatus=true`, { token: w.companyB.key });
+      const read = await cloud.request('GET', `${BASE}/order/${order.id}?withCurrentStatus=true`, {
+        token: w.companyB.key,
+      });
       assert.equal(read.body.currentStatus.type, 'DELIVERED');
     });
   });

@@ -11,12 +11,22 @@ import { silentLogger } from '../../cloud/logger.ts';
 import type { Storage } from '../../cloud/storage/database.ts';
 
 const dispatcher = (storage: Storage, clock = systemClock, options = {}) =>
-  new Dispatcher({ db: storage.db, dialect: storage.dialect, clock, logger: silentLogger, sms: new LogSmsProvider(silentLogger), options: { pollMs: 20, ...options } });
+  new Dispatcher({
+    db: storage.db,
+    dialect: storage.dialect,
+    clock,
+    logger: silentLogger,
+    sms: new LogSmsProvider(silentLogger),
+    options: { pollMs: 20, ...options },
+  });
 
 async function completedOrders(storage: Storage, w: LockerWorld, n: number) {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const o = await createOrder({ uow: testUow(storage), clock: systemClock }, { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: `+99655500${1000 + i}`, sendMessage: false });
+    const o = await createOrder(
+      { uow: testUow(storage), clock: systemClock },
+      { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: `+99655500${1000 + i}`, sendMessage: false },
+    );
     await placeOrder(storage, o.id, w.near.cells[0].id, new Date());
     await finishOrder(storage, o.id, 'COMPLETED', new Date());
     ids.push(o.id);
@@ -33,7 +43,11 @@ for (const dialect of DIALECTS) {
       storage = await openTestStorage(dialect);
       w = await seedLockerWorld(storage.db);
       receiver = await startReceiver();
-      await storage.db.updateTable('locker_company').set({ notificationUrl: `${receiver.url}/n` }).where('id', '=', w.companyB.id).execute();
+      await storage.db
+        .updateTable('locker_company')
+        .set({ notificationUrl: `${receiver.url}/n` })
+        .where('id', '=', w.companyB.id)
+        .execute();
     });
     after(async () => {
       await storage.destroy();
@@ -55,7 +69,10 @@ for (const dialect of DIALECTS) {
       const [id] = await completedOrders(storage, w, 1);
       const dead = dispatcher(storage, clock, { leaseMs: 60_000 });
       const claimed = await dead.claim(10); // claims, then "dies" without sending
-      assert.deepEqual(claimed.map((r) => r.orderId), [id]);
+      assert.deepEqual(
+        claimed.map((r) => r.orderId),
+        [id],
+      );
       const before = receiver.received.length;
       const heir = dispatcher(storage, clock, { leaseMs: 60_000 });
       assert.equal((await heir.claim(10)).length, 0, 'a live lease is respected');
@@ -63,7 +80,11 @@ for (const dialect of DIALECTS) {
       heir.start();
       await eventually(() => assert.equal(receiver.received.length, before + 1));
       await heir.stop();
-      const row = await storage.db.selectFrom('outbox_event').selectAll().where('orderId', '=', id).executeTakeFirstOrThrow();
+      const row = await storage.db
+        .selectFrom('outbox_event')
+        .selectAll()
+        .where('orderId', '=', id)
+        .executeTakeFirstOrThrow();
       assert.equal(row.state, 'SENT');
       assert.equal(row.claimedBy, heir.workerId);
     });
@@ -78,9 +99,16 @@ for (const dialect of DIALECTS) {
       await eventually(() => assert.equal(receiver.received.length, before + 30));
       await new Promise((r) => setTimeout(r, 200));
       await Promise.all([a.stop(), b.stop()]);
-      const sent = receiver.received.slice(before).map((r) => JSON.parse(r.body).orderId).sort();
+      const sent = receiver.received
+        .slice(before)
+        .map((r) => JSON.parse(r.body).orderId)
+        .sort();
       assert.deepEqual(sent, [...ids].sort());
-      const byWorker = await storage.db.selectFrom('outbox_event').select(['claimedBy']).where('orderId', 'in', ids).execute();
+      const byWorker = await storage.db
+        .selectFrom('outbox_event')
+        .select(['claimedBy'])
+        .where('orderId', 'in', ids)
+        .execute();
       assert.equal(byWorker.length, 30);
       assert.ok(byWorker.every((r) => r.claimedBy === a.workerId || r.claimedBy === b.workerId));
     });
@@ -94,20 +122,43 @@ describe('operator delivery log', () => {
     try {
       const w = await seedLockerWorld(storage.db);
       const receiver = await startReceiver({ status: 503 });
-      await storage.db.updateTable('locker_company').set({ notificationUrl: `${receiver.url}/n` }).where('id', '=', w.companyB.id).execute();
-      const o = await createOrder({ uow: testUow(storage), clock: systemClock }, { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: '+996555987654', sendMessage: true });
+      await storage.db
+        .updateTable('locker_company')
+        .set({ notificationUrl: `${receiver.url}/n` })
+        .where('id', '=', w.companyB.id)
+        .execute();
+      const o = await createOrder(
+        { uow: testUow(storage), clock: systemClock },
+        { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: '+996555987654', sendMessage: true },
+      );
       await placeOrder(storage, o.id, w.near.cells[0].id, new Date());
       await finishOrder(storage, o.id, 'COMPLETED', new Date());
       const d = dispatcher(storage);
       d.start();
-      await eventually(async () => assert.equal((await storage.db.selectFrom('outbox_event').select('id').where('state', 'in', ['SENT', 'FAILED']).execute()).length, 2));
+      await eventually(async () =>
+        assert.equal(
+          (await storage.db.selectFrom('outbox_event').select('id').where('state', 'in', ['SENT', 'FAILED']).execute())
+            .length,
+          2,
+        ),
+      );
       await d.stop();
       await receiver.close();
-      const up = (await storage.db.selectFrom('order_code').select('password').where('orderId', '=', o.id).where('type', '=', 'UP').executeTakeFirstOrThrow()).password;
+      const up = (
+        await storage.db
+          .selectFrom('order_code')
+          .select('password')
+          .where('orderId', '=', o.id)
+          .where('type', '=', 'UP')
+          .executeTakeFirstOrThrow()
+      ).password;
       const json = await runOperator(['events', 'list', '--order', o.id, '--json'], {}, storage);
       assert.equal(json.code, 0, json.stderr);
       const rows = JSON.parse(json.stdout);
-      assert.deepEqual(rows.map((r: any) => [r.kind, r.event, r.state, r.httpStatus]).sort(), [['COMPANY_NOTIFICATION', 'COMPLETED', 'SENT', 503], ['SMS', 'PICKUP_CODE', 'SENT', 200]]);
+      assert.deepEqual(rows.map((r: any) => [r.kind, r.event, r.state, r.httpStatus]).sort(), [
+        ['COMPANY_NOTIFICATION', 'COMPLETED', 'SENT', 503],
+        ['SMS', 'PICKUP_CODE', 'SENT', 200],
+      ]);
       assert.equal(rows.find((r: any) => r.kind === 'SMS').target, '+9965*****654');
       for (const r of rows) assert.equal(typeof r.latencyMs, 'number');
       const text = await runOperator(['events', 'list', '--order', o.id], {}, storage);

@@ -5,8 +5,13 @@ import { webhookBody } from '../../cloud/events/webhook-body.ts';
 import { maskCode, maskPhone, smsText } from '../../cloud/events/sms.ts';
 
 const facts = (over: Partial<TransitionFacts>): TransitionFacts => ({
-  orderId: 'o1', to: 'DELIVERED', sendMessage: true, recipientPhone: '+996555123456', companyNotificationUrl: 'http://company/hook',
-  webhooks: [{ url: 'http://wh', payloadTemplate: null, apiKey: 'k' }], ...over,
+  orderId: 'o1',
+  to: 'DELIVERED',
+  sendMessage: true,
+  recipientPhone: '+996555123456',
+  companyNotificationUrl: 'http://company/hook',
+  webhooks: [{ url: 'http://wh', payloadTemplate: null, apiKey: 'k' }],
+  ...over,
 });
 const kinds = (f: Partial<TransitionFacts>) => eventsForTransition(facts(f)).map((e) => `${e.kind}:${e.event}`);
 
@@ -45,10 +50,16 @@ describe('webhook bodies from payloadTemplate', () => {
     assert.equal(webhookBody(null, 'abc123', 0), '{"postomatOrderId":"abc123","status":0}');
   });
   it('unusual spacing and field order are kept in order and normalised', () => {
-    assert.equal(webhookBody('{\n   "status" :   {{status}} ,\t"postomatOrderId":"{{postomatOrderId}}"  }', 'abc123', 1), '{"status":1,"postomatOrderId":"abc123"}');
+    assert.equal(
+      webhookBody('{\n   "status" :   {{status}} ,\t"postomatOrderId":"{{postomatOrderId}}"  }', 'abc123', 1),
+      '{"status":1,"postomatOrderId":"abc123"}',
+    );
   });
   it('the body never has more than the two fields', () => {
-    assert.equal(webhookBody('{"postomatOrderId":"{{postomatOrderId}}","status":{{status}},"extra":true}', 'x9', 1), '{"postomatOrderId":"x9","status":1}');
+    assert.equal(
+      webhookBody('{"postomatOrderId":"{{postomatOrderId}}","status":{{status}},"extra":true}', 'x9', 1),
+      '{"postomatOrderId":"x9","status":1}',
+    );
   });
   it('a template missing a field still yields both', () => {
     assert.equal(webhookBody('{"status":{{status}}}', 'x9', 0), '{"status":0,"postomatOrderId":"x9"}');
@@ -57,8 +68,17 @@ describe('webhook bodies from payloadTemplate', () => {
 
 describe('SMS text and masking', () => {
   it('holds the pickup code, the cell, the storage end and the map link', () => {
-    const text = smsText({ lockerTitle: 'TSUM', cellNumber: 4, code: '4821', until: '2026-05-04T10:00:00.000Z', mapUrl: 'https://x/api/v1/public/postomat/map/BSK101' });
-    assert.equal(text, 'Your parcel is in locker "TSUM", cell 4 until 2026-05-04 10:00 UTC. Pickup code: 4821. Map: https://x/api/v1/public/postomat/map/BSK101');
+    const text = smsText({
+      lockerTitle: 'TSUM',
+      cellNumber: 4,
+      code: '4821',
+      until: '2026-05-04T10:00:00.000Z',
+      mapUrl: 'https://x/api/v1/public/postomat/map/BSK101',
+    });
+    assert.equal(
+      text,
+      'Your parcel is in locker "TSUM", cell 4 until 2026-05-04 10:00 UTC. Pickup code: 4821. Map: https://x/api/v1/public/postomat/map/BSK101',
+    );
   });
   it('masks codes and phone numbers for logs', () => {
     assert.equal(maskCode('4821'), '****', 'no digit of a code in logs');

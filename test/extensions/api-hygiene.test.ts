@@ -24,10 +24,22 @@ for (const dialect of DIALECTS) {
     });
     after(() => cloud.stop());
 
-    const body = (customData: string) => ({ toUserPhone: '+996555123456', postomatId: w.near.id, sendMessage: false, customData });
-    const create = (b: unknown, key?: string) => cloud.request('POST', `${BASE}/order/create`, { token: w.companyB.key, body: b, headers: key ? { 'Idempotency-Key': key } : {} });
+    const body = (customData: string) => ({
+      toUserPhone: '+996555123456',
+      postomatId: w.near.id,
+      sendMessage: false,
+      customData,
+    });
+    const create = (b: unknown, key?: string) =>
+      cloud.request('POST', `${BASE}/order/create`, {
+        token: w.companyB.key,
+        body: b,
+        headers: key ? { 'Idempotency-Key': key } : {},
+      });
     const ordersWith = async (customData: string) =>
-      (await cloud.storage.db.selectFrom('locker_order').select('id').where('customData', '=', customData).execute()).map((r) => r.id);
+      (
+        await cloud.storage.db.selectFrom('locker_order').select('id').where('customData', '=', customData).execute()
+      ).map((r) => r.id);
 
     it('the same key and body answer the same order, and create it once', async () => {
       const first = await create(body('idem-1'), 'key-1');
@@ -48,14 +60,21 @@ for (const dialect of DIALECTS) {
 
     it('concurrent retries with one key make one order, and all get it', async () => {
       const answers = await Promise.all(Array.from({ length: 6 }, () => create(body('idem-3'), 'key-3')));
-      assert.deepEqual(answers.map((a) => a.status), Array(6).fill(200));
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        Array(6).fill(200),
+      );
       assert.equal(new Set(answers.map((a) => a.body.id)).size, 1);
       assert.deepEqual(await ordersWith('idem-3'), [answers[0].body.id]);
     });
 
     it('keys are per company: another company with the same key gets its own order', async () => {
       const mine = await create(body('idem-4'), 'shared-key');
-      const theirs = await cloud.request('POST', `${BASE}/order/create`, { token: w.companyA.key, body: body('idem-4'), headers: { 'Idempotency-Key': 'shared-key' } });
+      const theirs = await cloud.request('POST', `${BASE}/order/create`, {
+        token: w.companyA.key,
+        body: body('idem-4'),
+        headers: { 'Idempotency-Key': 'shared-key' },
+      });
       assert.equal(theirs.status, 200, theirs.text);
       assert.notEqual(theirs.body.id, mine.body.id);
     });
@@ -89,12 +108,20 @@ for (const dialect of DIALECTS) {
 
     it('extension POSTs honour the key too (cancel)', async () => {
       const order = (await create(body('idem-9'))).body;
-      const cancel = () => cloud.request('POST', `${BASE}/order/${order.id}/cancel`, { token: w.companyB.key, headers: { 'Idempotency-Key': 'cancel-9' } });
+      const cancel = () =>
+        cloud.request('POST', `${BASE}/order/${order.id}/cancel`, {
+          token: w.companyB.key,
+          headers: { 'Idempotency-Key': 'cancel-9' },
+        });
       const first = await cancel();
       assert.equal(first.status, 200, first.text);
       const again = await cancel();
       assert.deepEqual(again.body, first.body);
-      const reused = await cloud.request('POST', `${BASE}/order/${order.id}/extend`, { token: w.companyB.key, body: { days: 1 }, headers: { 'Idempotency-Key': 'cancel-9' } });
+      const reused = await cloud.request('POST', `${BASE}/order/${order.id}/extend`, {
+        token: w.companyB.key,
+        body: { days: 1 },
+        headers: { 'Idempotency-Key': 'cancel-9' },
+      });
       assert.equal(reused.status, 409);
       assert.equal(reused.body.message, 'IDEMPOTENCY_KEY_REUSED');
     });
@@ -115,10 +142,19 @@ describe('RateLimit-* headers', () => {
     const heads = [];
     for (let i = 0; i < 3; i++) {
       const res = await cloud.request('GET', `${BASE}/country`, { token: w.companyA.key });
-      heads.push([res.status, res.headers.get('ratelimit-limit'), res.headers.get('ratelimit-remaining'), res.headers.get('ratelimit-reset')]);
+      heads.push([
+        res.status,
+        res.headers.get('ratelimit-limit'),
+        res.headers.get('ratelimit-remaining'),
+        res.headers.get('ratelimit-reset'),
+      ]);
       clock.advance(10_000);
     }
-    assert.deepEqual(heads, [[200, '2', '1', '60'], [200, '2', '0', '50'], [429, '2', '0', '40']]);
+    assert.deepEqual(heads, [
+      [200, '2', '1', '60'],
+      [200, '2', '0', '50'],
+      [429, '2', '0', '40'],
+    ]);
     const pub = await cloud.request('GET', '/api/v1/public/postomat/ZETA01');
     assert.equal(pub.headers.get('ratelimit-limit'), '2');
   });

@@ -12,7 +12,9 @@ describe('webhook retry delays', () => {
   it('double with each failure, each between half and all of its ceiling, whatever the jitter', () => {
     for (const random of [0, 0.37, 0.999]) {
       const delays = [1, 2, 3, 4, 5].map((n) => nextAttemptAt(policy, t0, n, t0, random)!.getTime() - t0.getTime());
-      [1_000, 2_000, 4_000, 8_000, 16_000].forEach((ceiling, i) => assert.ok(delays[i] >= ceiling / 2 && delays[i] <= ceiling, `${random}: ${delays}`));
+      [1_000, 2_000, 4_000, 8_000, 16_000].forEach((ceiling, i) =>
+        assert.ok(delays[i] >= ceiling / 2 && delays[i] <= ceiling, `${random}: ${delays}`),
+      );
       for (let i = 1; i < delays.length; i++) assert.ok(delays[i] >= delays[i - 1], `growing: ${delays}`);
     }
   });
@@ -40,7 +42,10 @@ describe('Locker-Signature', () => {
     assert.ok(!verifyLockerSignature(header, body, ['whsec_other'], now.getTime()));
     assert.ok(!verifyLockerSignature(header, `${body} `, ['whsec_new'], now.getTime()), 'another body');
     const t = Math.floor(now.getTime() / 1000);
-    assert.ok(!verifyLockerSignature(header.replace(`t=${t}`, `t=${t + 1}`), body, ['whsec_new'], now.getTime()), 'another timestamp');
+    assert.ok(
+      !verifyLockerSignature(header.replace(`t=${t}`, `t=${t + 1}`), body, ['whsec_new'], now.getTime()),
+      'another timestamp',
+    );
     assert.ok(!verifyLockerSignature(header, body, ['whsec_new'], now.getTime() + 600_000), 'too old');
   });
 });

@@ -9,7 +9,19 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../shared/clock.ts';
 import { DIALECTS } from '../helpers/storage.ts';
-import { BASE, agentOrder, codesOf, operatorProcess, startSyncWorld, untilAgent, untilOnline, useCell, until, type CloudLocker, type SyncWorld } from '../sync/harness.ts';
+import {
+  BASE,
+  agentOrder,
+  codesOf,
+  operatorProcess,
+  startSyncWorld,
+  untilAgent,
+  untilOnline,
+  useCell,
+  until,
+  type CloudLocker,
+  type SyncWorld,
+} from '../sync/harness.ts';
 import { untilStatus } from '../sync/scenarios.ts';
 import { typeAndWaitOpen, waitForDisplay } from '../helpers/sim-harness.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
@@ -30,20 +42,34 @@ for (const dialect of DIALECTS) {
       locker = await w.newLocker('Sized', SML);
       sim = await w.startAgent(locker, { cells: SML });
       await untilOnline(w, locker.id);
-      await until('every cell read', async () => ((await sim.agent.cells()).cells.every((c) => c.lockClosed !== null) ? true : undefined));
+      await until('every cell read', async () =>
+        (await sim.agent.cells()).cells.every((c) => c.lockClosed !== null) ? true : undefined,
+      );
     });
     after(async () => {
       await w.close();
     });
 
     const create = (body: Record<string, unknown>, lockerId = locker.id) =>
-      w.cloud.request('POST', `${BASE}/order/create`, { token: w.company.key, body: { toUserPhone: '+996555000111', postomatId: lockerId, sendMessage: false, ...body } });
+      w.cloud.request('POST', `${BASE}/order/create`, {
+        token: w.company.key,
+        body: { toUserPhone: '+996555000111', postomatId: lockerId, sendMessage: false, ...body },
+      });
     const availability = async (lockerId = locker.id) => {
       const res = await w.cloud.request('GET', `${BASE}/postomat/${lockerId}/availability`, { token: w.company.key });
       assert.equal(res.status, 200, res.text);
-      return Object.fromEntries(res.body.sizes.map((s: any) => [s.size, { cells: s.cells, free: s.free, promised: s.promised, available: s.available }]));
+      return Object.fromEntries(
+        res.body.sizes.map((s: any) => [
+          s.size,
+          { cells: s.cells, free: s.free, promised: s.promised, available: s.available },
+        ]),
+      );
     };
-    const lapseAt = (at: Date) => lapseReservations({ uow: w.cloud.deps.uow, clock: new ManualClock(at), logger: w.cloud.deps.logger }, { batch: 10 });
+    const lapseAt = (at: Date) =>
+      lapseReservations(
+        { uow: w.cloud.deps.uow, clock: new ManualClock(at), logger: w.cloud.deps.logger },
+        { batch: 10 },
+      );
     async function place(orderId: string): Promise<string> {
       const { DOWN } = await codesOf(w, orderId);
       await untilAgent(sim, orderId, 'order known', (o) => o?.codes.DOWN === DOWN);
@@ -59,7 +85,7 @@ for (const dialect of DIALECTS) {
       await untilStatus(w, orderId, 'COMPLETED');
     }
 
-    it('refuses bad sizing input with the spec\'s validation error', async () => {
+    it("refuses bad sizing input with the spec's validation error", async () => {
       const both = await create({ cellSize: 'M', dimensions: { lengthMm: 100, widthMm: 100, heightMm: 100 } });
       assert.equal(both.status, 400);
       assert.equal(both.body.code, 'FST_ERR_VALIDATION');
@@ -92,12 +118,18 @@ for (const dialect of DIALECTS) {
       assert.equal(heavy.body.message, 'PARCEL_TOO_BIG');
       const plain = await create({});
       assert.equal(plain.status, 200);
-      assert.ok(!('cellSize' in plain.body) && !('reserveUntil' in plain.body), 'no extension fields on an unsized order');
+      assert.ok(
+        !('cellSize' in plain.body) && !('reserveUntil' in plain.body),
+        'no extension fields on an unsized order',
+      );
       const read = await w.cloud.request('GET', `${BASE}/order/${plain.body.id}`, { token: w.company.key });
       assert.ok(!('cellSize' in read.body));
       await untilAgent(sim, plain.body.id, 'unsized order known', (o) => o !== undefined);
       assert.equal(agentOrder(sim, plain.body.id)?.cellSize, null, 'the agent gets no size for it');
-      assert.equal((await w.cloud.request('POST', `${BASE}/order/${plain.body.id}/cancel`, { token: w.company.key })).status, 200);
+      assert.equal(
+        (await w.cloud.request('POST', `${BASE}/order/${plain.body.id}/cancel`, { token: w.company.key })).status,
+        200,
+      );
       await untilAgent(sim, plain.body.id, 'unsized order dropped', (o) => o === undefined);
     });
 
@@ -139,7 +171,10 @@ for (const dialect of DIALECTS) {
     });
 
     it('a lapsed reservation is EXPIRED: capacity freed, its codes withdrawn from the locker, order.expired recorded', async () => {
-      const sub = await w.cloud.request('POST', `${BASE}/webhook-subscriptions`, { token: w.company.key, body: { url: 'http://127.0.0.1:9/hook', eventTypes: ['order.expired'] } });
+      const sub = await w.cloud.request('POST', `${BASE}/webhook-subscriptions`, {
+        token: w.company.key,
+        body: { url: 'http://127.0.0.1:9/hook', eventTypes: ['order.expired'] },
+      });
       assert.equal(sub.status, 200, sub.text);
       const until1h = new Date(Date.now() + HOUR).toISOString();
       const res = await create({ cellSize: 'L', reserveUntil: until1h });
@@ -152,10 +187,17 @@ for (const dialect of DIALECTS) {
 
       assert.equal(await lapseAt(new Date(Date.now() + 30 * 60_000)), 0, 'not before its deadline');
       assert.equal(await lapseAt(new Date(Date.now() + 2 * HOUR)), 1);
-      const read = await w.cloud.request('GET', `${BASE}/order/${res.body.id}?withCurrentStatus=true&withStatuses=true`, { token: w.company.key });
+      const read = await w.cloud.request(
+        'GET',
+        `${BASE}/order/${res.body.id}?withCurrentStatus=true&withStatuses=true`,
+        { token: w.company.key },
+      );
       assert.equal(read.status, 200, read.text);
       assert.equal(read.body.currentStatus.type, 'EXPIRED');
-      assert.deepEqual(read.body.statuses.map((s: any) => s.type), ['CREATED', 'EXPIRED']);
+      assert.deepEqual(
+        read.body.statuses.map((s: any) => s.type),
+        ['CREATED', 'EXPIRED'],
+      );
       assert.equal(read.body.isActive, false);
       const listed = await w.cloud.request('GET', `${BASE}/order/list?pageSize=100`, { token: w.company.key });
       assert.ok(!listed.body.data.some((o: any) => o.id === res.body.id), 'out of the lists');
@@ -167,14 +209,25 @@ for (const dialect of DIALECTS) {
       assert.match(await waitForDisplay(sim, /Wrong code/, from), /Wrong code/);
       const events = await w.cloud.request('GET', `${BASE}/webhook-subscriptions/events`, { token: w.company.key });
       const expired = events.body.data.filter((e: any) => e.data.object.id === res.body.id);
-      assert.deepEqual(expired.map((e: any) => e.type), ['order.expired']);
+      assert.deepEqual(
+        expired.map((e: any) => e.type),
+        ['order.expired'],
+      );
       assert.equal(expired[0].data.object.cellSize, 'L');
-      const notices = await w.db.selectFrom('outbox_event').select('event').where('orderId', '=', res.body.id).execute();
+      const notices = await w.db
+        .selectFrom('outbox_event')
+        .select('event')
+        .where('orderId', '=', res.body.id)
+        .execute();
       assert.deepEqual(notices, [], 'no spec notification for EXPIRED');
       assert.equal(await lapseAt(new Date(Date.now() + 3 * HOUR)), 0, 'lapses once');
       const staff = await operatorProcess(w, ['order', 'list', '--locker', locker.id, '--status', 'EXPIRED', '--json']);
       assert.equal(staff.code, 0, staff.stderr);
-      assert.deepEqual(JSON.parse(staff.stdout).map((o: any) => o.id), [res.body.id], 'staff list it by its status');
+      assert.deepEqual(
+        JSON.parse(staff.stdout).map((o: any) => o.id),
+        [res.body.id],
+        'staff list it by its status',
+      );
       await w.cloud.request('DELETE', `${BASE}/webhook-subscriptions/${sub.body.id}`, { token: w.company.key });
     });
 
@@ -200,7 +253,12 @@ for (const dialect of DIALECTS) {
       assert.equal(read.currentStatusId, read.statuses.find((s: any) => s.type === 'DELIVERED').id);
       // The locker dropped it on reconnecting (the lapse), and holds it again once revived.
       const { UP } = await codesOf(w, res.body.id);
-      await untilAgent(sim, res.body.id, 'revived order held again', (o) => o?.status === 'DELIVERED' && o.codes.UP === UP);
+      await untilAgent(
+        sim,
+        res.body.id,
+        'revived order held again',
+        (o) => o?.status === 'DELIVERED' && o.codes.UP === UP,
+      );
       await collect(res.body.id, cell);
     });
 
@@ -218,26 +276,70 @@ for (const dialect of DIALECTS) {
       const own = await w.newLocker('Own sizes', SML);
       const parcel = { dimensions: { lengthMm: 300, widthMm: 200, heightMm: 150 } };
       assert.equal((await create(parcel, own.id)).body.cellSize, 'M', 'too high for the default S (80 mm)');
-      const set = await operatorProcess(w, ['cell', 'size-spec', '--locker', own.id, '--size', 'S', '--length-mm', '400', '--width-mm', '300', '--height-mm', '160', '--max-weight-kg', '10']);
+      const set = await operatorProcess(w, [
+        'cell',
+        'size-spec',
+        '--locker',
+        own.id,
+        '--size',
+        'S',
+        '--length-mm',
+        '400',
+        '--width-mm',
+        '300',
+        '--height-mm',
+        '160',
+        '--max-weight-kg',
+        '10',
+      ]);
       assert.equal(set.code, 0, set.stderr);
       const read = await w.cloud.request('GET', `${BASE}/postomat/${own.id}/availability`, { token: w.company.key });
       assert.deepEqual(read.body.sizes[0].inner, { lengthMm: 400, widthMm: 300, heightMm: 160, maxWeightKg: 10 });
-      assert.equal((await create(parcel, own.id)).body.cellSize, 'S', 'fits this locker\'s taller S');
+      assert.equal((await create(parcel, own.id)).body.cellSize, 'S', "fits this locker's taller S");
       assert.equal((await create({ ...parcel, weight: 12 }, own.id)).body.cellSize, 'M', 'too heavy for its S (10 kg)');
       // S, M and L are now each held: the M orders hold M and L, the S order S.
       assert.equal((await create(parcel, own.id)).body.message, 'NO_FITTING_CELL');
-      const reset = await operatorProcess(w, ['cell', 'size-spec', '--locker', own.id, '--size', 'S', '--reset', 'true']);
+      const reset = await operatorProcess(w, [
+        'cell',
+        'size-spec',
+        '--locker',
+        own.id,
+        '--size',
+        'S',
+        '--reset',
+        'true',
+      ]);
       assert.equal(reset.code, 0, reset.stderr);
       const after = await w.cloud.request('GET', `${BASE}/postomat/${own.id}/availability`, { token: w.company.key });
       assert.equal(after.body.sizes[0].inner.heightMm, 80);
-      const bad = await operatorProcess(w, ['cell', 'size-spec', '--locker', own.id, '--size', 'S', '--length-mm', '400']);
+      const bad = await operatorProcess(w, [
+        'cell',
+        'size-spec',
+        '--locker',
+        own.id,
+        '--size',
+        'S',
+        '--length-mm',
+        '400',
+      ]);
       assert.notEqual(bad.code, 0, 'all four values or --reset');
     });
 
     it('with an Idempotency-Key a repeated sized create answers the same order and holds one cell', async () => {
       const one = await w.newLocker('Keyed', [{ number: 1, size: 'S', board: 0, lock: 1 }]);
-      const body = { toUserPhone: '+996555000111', postomatId: one.id, sendMessage: false, cellSize: 'S', reserveUntil: new Date(Date.now() + HOUR).toISOString() };
-      const keyed = (b: unknown) => w.cloud.request('POST', `${BASE}/order/create`, { token: w.company.key, body: b, headers: { 'Idempotency-Key': `sized-${one.id}` } });
+      const body = {
+        toUserPhone: '+996555000111',
+        postomatId: one.id,
+        sendMessage: false,
+        cellSize: 'S',
+        reserveUntil: new Date(Date.now() + HOUR).toISOString(),
+      };
+      const keyed = (b: unknown) =>
+        w.cloud.request('POST', `${BASE}/order/create`, {
+          token: w.company.key,
+          body: b,
+          headers: { 'Idempotency-Key': `sized-${one.id}` },
+        });
       const first = await keyed(body);
       assert.equal(first.status, 200, first.text);
       const again = await keyed(body);
@@ -245,7 +347,9 @@ for (const dialect of DIALECTS) {
       assert.equal(again.body.id, first.body.id);
       assert.deepEqual((await availability(one.id)).S, { cells: 1, free: 1, promised: 1, available: 0 });
       const past = await w.cloud.request('POST', `${BASE}/order/create`, {
-        token: w.company.key, body: { ...body, reserveUntil: new Date(Date.now() - HOUR).toISOString() }, headers: { 'Idempotency-Key': `past-${one.id}` },
+        token: w.company.key,
+        body: { ...body, reserveUntil: new Date(Date.now() - HOUR).toISOString() },
+        headers: { 'Idempotency-Key': `past-${one.id}` },
       });
       assert.equal(past.status, 400, 'a keyed request is checked too');
     });
@@ -259,14 +363,22 @@ for (const dialect of DIALECTS) {
       const sized = await create({ cellSize: 'M' }, from.id);
       assert.equal(sized.status, 200, sized.text);
       assert.equal((await create({ cellSize: 'M' }, full.id)).status, 200);
-      const redirect = (to: string) => w.cloud.request('POST', `${BASE}/order/${sized.body.id}/redirect`, { token: w.company.key, body: { postomatId: to } });
+      const redirect = (to: string) =>
+        w.cloud.request('POST', `${BASE}/order/${sized.body.id}/redirect`, {
+          token: w.company.key,
+          body: { postomatId: to },
+        });
       const tooBig = await redirect(smallOnly.id);
       assert.equal(tooBig.status, 409, tooBig.text);
       assert.equal(tooBig.body.message, 'PARCEL_TOO_BIG');
       const noRoom = await redirect(full.id);
       assert.equal(noRoom.status, 409, noRoom.text);
       assert.equal(noRoom.body.message, 'NO_FITTING_CELL');
-      assert.deepEqual((await availability(from.id)).M, { cells: 1, free: 1, promised: 1, available: 0 }, 'a refused redirect leaves the order where it was');
+      assert.deepEqual(
+        (await availability(from.id)).M,
+        { cells: 1, free: 1, promised: 1, available: 0 },
+        'a refused redirect leaves the order where it was',
+      );
       const moved = await redirect(roomy.id);
       assert.equal(moved.status, 200, moved.text);
       assert.equal(moved.body.cellSize, 'M');
@@ -276,7 +388,9 @@ for (const dialect of DIALECTS) {
     });
 
     it('availability of an unknown locker is 404', async () => {
-      const res = await w.cloud.request('GET', `${BASE}/postomat/ckx1a2b3c4d5e6f7g8h9i0j1/availability`, { token: w.company.key });
+      const res = await w.cloud.request('GET', `${BASE}/postomat/ckx1a2b3c4d5e6f7g8h9i0j1/availability`, {
+        token: w.company.key,
+      });
       assert.equal(res.status, 404);
       assert.equal(res.body.message, 'POSTOMAT_NOT_FOUND');
     });

@@ -7,7 +7,19 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { BASE, agentOrder, codesOf, orderRow, startSyncWorld, until, untilAgent, untilOnline, useCell, type CloudLocker, type SyncWorld } from '../sync/harness.ts';
+import {
+  BASE,
+  agentOrder,
+  codesOf,
+  orderRow,
+  startSyncWorld,
+  until,
+  untilAgent,
+  untilOnline,
+  useCell,
+  type CloudLocker,
+  type SyncWorld,
+} from '../sync/harness.ts';
 import { untilStatus } from '../sync/scenarios.ts';
 import { typeAndWaitOpen, waitForDisplay } from '../helpers/sim-harness.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
@@ -29,14 +41,17 @@ for (const dialect of DIALECTS) {
       locker = await w.newLocker();
       sim = await w.startAgent(locker);
       await untilOnline(w, locker.id);
-      await until('every cell read', async () => ((await sim.agent.cells()).cells.every((c) => c.lockClosed !== null) ? true : undefined));
+      await until('every cell read', async () =>
+        (await sim.agent.cells()).cells.every((c) => c.lockClosed !== null) ? true : undefined,
+      );
     });
     after(async () => {
       await w.close();
       await sms.close();
     });
 
-    const post = (path: string, body?: unknown) => w.cloud.request('POST', `${BASE}${path}`, { token: w.company.key, body });
+    const post = (path: string, body?: unknown) =>
+      w.cloud.request('POST', `${BASE}${path}`, { token: w.company.key, body });
 
     async function place(orderId: string): Promise<string> {
       const { DOWN } = await codesOf(w, orderId);
@@ -49,7 +64,10 @@ for (const dialect of DIALECTS) {
 
     it('cancel before placement withdraws the codes from the locker: the DOWN code says "Wrong code"', async () => {
       // Port 9 refuses: the event list is what this test reads.
-      const sub = await post('/webhook-subscriptions', { url: 'http://127.0.0.1:9/hook', eventTypes: ['order.cancelled'] });
+      const sub = await post('/webhook-subscriptions', {
+        url: 'http://127.0.0.1:9/hook',
+        eventTypes: ['order.cancelled'],
+      });
       assert.equal(sub.status, 200, sub.text);
       const order = await w.createOrder(locker.id);
       const { DOWN } = await codesOf(w, order.id);
@@ -70,7 +88,11 @@ for (const dialect of DIALECTS) {
       assert.equal(again.status, 200, 'a second cancel answers the cancelled order');
       assert.equal(again.body.id, order.id);
       const events = await w.cloud.request('GET', `${BASE}/webhook-subscriptions/events`, { token: w.company.key });
-      assert.deepEqual(events.body.data.filter((e: any) => e.data.object.id === order.id).map((e: any) => e.type), ['order.cancelled'], 'one event, for the one cancel');
+      assert.deepEqual(
+        events.body.data.filter((e: any) => e.data.object.id === order.id).map((e: any) => e.type),
+        ['order.cancelled'],
+        'one event, for the one cancel',
+      );
       await w.cloud.request('DELETE', `${BASE}/webhook-subscriptions/${sub.body.id}`, { token: w.company.key });
     });
 
@@ -102,17 +124,25 @@ for (const dialect of DIALECTS) {
       await untilStatus(w, order.id, 'COMPLETED');
     });
 
-    it('extend moves a placed order\'s storage end at the cloud and the locker, and sends the recipient\'s SMS again', async () => {
+    it("extend moves a placed order's storage end at the cloud and the locker, and sends the recipient's SMS again", async () => {
       const order = await w.createOrder(locker.id, { sendMessage: true });
       const notYet = await post(`/order/${order.id}/extend`, { days: 2 });
       assert.equal(notYet.status, 409);
       assert.equal(notYet.body.message, 'ORDER_NOT_DELIVERED');
       const cell = await place(order.id);
       const before = await orderRow(w.db, order.id);
-      await untilAgent(sim, order.id, 'the storage end of the placed order', (o) => o?.storageEnd === before.endDateTime);
+      await untilAgent(
+        sim,
+        order.id,
+        'the storage end of the placed order',
+        (o) => o?.storageEnd === before.endDateTime,
+      );
       const oldEnd = `until ${before.endDateTime!.slice(0, 16).replace('T', ' ')} UTC`;
       // The placement SMS is read at sending time: wait for it, so it names the old date.
-      await until('the placement SMS', () => sms.received.some((r) => JSON.parse(r.body).text.includes(oldEnd)) || undefined);
+      await until(
+        'the placement SMS',
+        () => sms.received.some((r) => JSON.parse(r.body).text.includes(oldEnd)) || undefined,
+      );
       const res = await post(`/order/${order.id}/extend`, { days: 3 });
       assert.equal(res.status, 200, res.text);
       assert.equal(Date.parse(res.body.endDateTime) - Date.parse(before.endDateTime!), 3 * DAY);
@@ -121,8 +151,16 @@ for (const dialect of DIALECTS) {
       assert.equal(read.endDateTime, res.body.endDateTime);
       // The new end reaches the locker through the sync, and its screen names it at removal.
       await untilAgent(sim, order.id, 'the new storage end', (o) => o?.storageEnd === res.body.endDateTime);
-      const rows = await w.db.selectFrom('outbox_event').select(['kind', 'event']).where('orderId', '=', order.id).orderBy('createdAt').execute();
-      assert.deepEqual(rows.map((e) => `${e.kind}:${e.event}`), ['SMS:PICKUP_CODE', 'SMS:STORAGE_EXTENDED']);
+      const rows = await w.db
+        .selectFrom('outbox_event')
+        .select(['kind', 'event'])
+        .where('orderId', '=', order.id)
+        .orderBy('createdAt')
+        .execute();
+      assert.deepEqual(
+        rows.map((e) => `${e.kind}:${e.event}`),
+        ['SMS:PICKUP_CODE', 'SMS:STORAGE_EXTENDED'],
+      );
       // The recipient's second SMS names the new end date.
       const newEnd = `until ${res.body.endDateTime.slice(0, 16).replace('T', ' ')} UTC`;
       const texts = await until('the SMS with the new end date', () => {
@@ -136,7 +174,10 @@ for (const dialect of DIALECTS) {
       const { SUBTRACT } = await codesOf(w, order.id);
       const from = sim.displayLines.length;
       assert.equal(await typeAndWaitOpen(sim, SUBTRACT), cell);
-      assert.match(await waitForDisplay(sim, /open for removal/, from), new RegExp(`Cell ${cell} is open for removal \\(stored ${newEnd}\\)`));
+      assert.match(
+        await waitForDisplay(sim, /open for removal/, from),
+        new RegExp(`Cell ${cell} is open for removal \\(stored ${newEnd}\\)`),
+      );
       await useCell(sim, cell, false);
       await untilStatus(w, order.id, 'SUBTRACTED');
     });

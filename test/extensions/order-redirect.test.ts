@@ -7,7 +7,18 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { BASE, codesOf, orderRow, startSyncWorld, until, untilAgent, untilOnline, useCell, type CloudLocker, type SyncWorld } from '../sync/harness.ts';
+import {
+  BASE,
+  codesOf,
+  orderRow,
+  startSyncWorld,
+  until,
+  untilAgent,
+  untilOnline,
+  useCell,
+  type CloudLocker,
+  type SyncWorld,
+} from '../sync/harness.ts';
 import { untilStatus } from '../sync/scenarios.ts';
 import { typeAndWaitOpen, waitForDisplay } from '../helpers/sim-harness.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
@@ -28,7 +39,13 @@ for (const dialect of DIALECTS) {
     let subscriptionId: string;
     before(async () => {
       sms = await startReceiver();
-      w = await startSyncWorld(dialect, { env: { SMS_PROVIDER: 'http', SMS_GATEWAY_URL: `${sms.url}/send`, PENDING_ORDERS_PER_LOCKER: String(MIN_PENDING) } });
+      w = await startSyncWorld(dialect, {
+        env: {
+          SMS_PROVIDER: 'http',
+          SMS_GATEWAY_URL: `${sms.url}/send`,
+          PENDING_ORDERS_PER_LOCKER: String(MIN_PENDING),
+        },
+      });
       one = await w.newLocker('First Locker');
       two = await w.newLocker('Second Locker');
       sim1 = await w.startAgent(one);
@@ -36,10 +53,15 @@ for (const dialect of DIALECTS) {
       await untilOnline(w, one.id);
       await untilOnline(w, two.id);
       for (const sim of [sim1, sim2]) {
-        await until('every cell read', async () => ((await sim.agent.cells()).cells.every((c) => c.lockClosed !== null) ? true : undefined));
+        await until('every cell read', async () =>
+          (await sim.agent.cells()).cells.every((c) => c.lockClosed !== null) ? true : undefined,
+        );
       }
       // Port 9 refuses: the event list is what these tests read.
-      const sub = await post('/webhook-subscriptions', { url: 'http://127.0.0.1:9/hook', eventTypes: ['order.redirected'] });
+      const sub = await post('/webhook-subscriptions', {
+        url: 'http://127.0.0.1:9/hook',
+        eventTypes: ['order.redirected'],
+      });
       assert.equal(sub.status, 200, sub.text);
       subscriptionId = sub.body.id;
     });
@@ -49,12 +71,19 @@ for (const dialect of DIALECTS) {
     });
 
     function post(path: string, body?: unknown, key?: string) {
-      return w.cloud.request('POST', `${BASE}${path}`, { token: w.company.key, body, headers: key ? { 'Idempotency-Key': key } : {} });
+      return w.cloud.request('POST', `${BASE}${path}`, {
+        token: w.company.key,
+        body,
+        headers: key ? { 'Idempotency-Key': key } : {},
+      });
     }
-    const redirect = (orderId: string, postomatId: string, key?: string) => post(`/order/${orderId}/redirect`, { postomatId }, key);
+    const redirect = (orderId: string, postomatId: string, key?: string) =>
+      post(`/order/${orderId}/redirect`, { postomatId }, key);
     const eventsOf = async (orderId: string) =>
-      ((await w.cloud.request('GET', `${BASE}/webhook-subscriptions/events?limit=100`, { token: w.company.key })).body.data as any[])
-        .filter((e) => e.data.object.id === orderId);
+      (
+        (await w.cloud.request('GET', `${BASE}/webhook-subscriptions/events?limit=100`, { token: w.company.key })).body
+          .data as any[]
+      ).filter((e) => e.data.object.id === orderId);
     const smsTexts = () => sms.received.map((r) => JSON.parse(r.body).text as string);
 
     it('new codes at the new locker: the old DOWN code says "Wrong code" at the first, the new one opens a cell at the second', async () => {
@@ -68,10 +97,16 @@ for (const dialect of DIALECTS) {
       assert.equal(res.body.postomatId, two.id);
       assert.equal(res.body.isActive, true);
       const fresh = await codesOf(w, order.id);
-      for (const type of ['DOWN', 'UP', 'SUBTRACT'] as const) assert.notEqual(fresh[type], old[type], `a new ${type} code`);
+      for (const type of ['DOWN', 'UP', 'SUBTRACT'] as const)
+        assert.notEqual(fresh[type], old[type], `a new ${type} code`);
 
       await untilAgent(sim1, order.id, 'order dropped at the first locker', (o) => o === undefined);
-      await untilAgent(sim2, order.id, 'order known at the second locker', (o) => o?.codes.DOWN === fresh.DOWN && o.codes.UP === fresh.UP);
+      await untilAgent(
+        sim2,
+        order.id,
+        'order known at the second locker',
+        (o) => o?.codes.DOWN === fresh.DOWN && o.codes.UP === fresh.UP,
+      );
       const from = sim1.displayLines.length;
       await sim1.typeCode(old.DOWN);
       assert.match(await waitForDisplay(sim1, /Wrong code/, from), /Wrong code/);
@@ -79,7 +114,10 @@ for (const dialect of DIALECTS) {
       // The recipient hears of the new locker and its code.
       const told = await until('the redirect SMS', () => smsTexts().find((t) => t.includes('Second Locker')));
       assert.match(told, new RegExp(`Pickup code once it is there: ${fresh.UP}`));
-      assert.deepEqual((await eventsOf(order.id)).map((e) => e.type), ['order.redirected']);
+      assert.deepEqual(
+        (await eventsOf(order.id)).map((e) => e.type),
+        ['order.redirected'],
+      );
       const event = (await eventsOf(order.id))[0];
       assert.equal(event.data.object.postomatId, two.id, 'the event carries the order at its new locker');
       assert.equal(event.deliveries[0].subscriptionId, subscriptionId);
@@ -97,8 +135,17 @@ for (const dialect of DIALECTS) {
       const cell = await typeAndWaitOpen(sim2, fresh.DOWN);
       await useCell(sim2, cell, true);
       await untilStatus(w, order.id, 'DELIVERED');
-      const rows = await w.db.selectFrom('outbox_event').select(['kind', 'event']).where('orderId', '=', order.id).where('kind', '=', 'SMS').orderBy('createdAt').execute();
-      assert.deepEqual(rows.map((e) => e.event), ['REDIRECTED', 'PICKUP_CODE']);
+      const rows = await w.db
+        .selectFrom('outbox_event')
+        .select(['kind', 'event'])
+        .where('orderId', '=', order.id)
+        .where('kind', '=', 'SMS')
+        .orderBy('createdAt')
+        .execute();
+      assert.deepEqual(
+        rows.map((e) => e.event),
+        ['REDIRECTED', 'PICKUP_CODE'],
+      );
 
       const placed = await redirect(order.id, one.id);
       assert.equal(placed.status, 409);
@@ -145,7 +192,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await eventsOf(order.id), []);
     });
 
-    it('refusals: an unknown or inactive locker, a cancelled order, another company\'s order, a bad body', async () => {
+    it("refusals: an unknown or inactive locker, a cancelled order, another company's order, a bad body", async () => {
       const order = await w.createOrder(one.id);
       const unknown = await redirect(order.id, 'z'.repeat(24));
       assert.equal(unknown.status, 404);
@@ -159,7 +206,10 @@ for (const dialect of DIALECTS) {
 
       const c = await createLockerCompany(w.db, { title: 'Other Co', defaultDays: 2 }, new Date());
       const key = (await createLockerApiKey(w.db, c.id, undefined, new Date())).key;
-      const other = await w.cloud.request('POST', `${BASE}/order/${order.id}/redirect`, { token: key, body: { postomatId: two.id } });
+      const other = await w.cloud.request('POST', `${BASE}/order/${order.id}/redirect`, {
+        token: key,
+        body: { postomatId: two.id },
+      });
       assert.equal(other.status, 404);
       assert.equal(other.body.message, 'ORDER_NOT_FOUND');
       assert.equal((await orderRow(w.db, order.id)).postomatId, one.id);
@@ -176,7 +226,7 @@ for (const dialect of DIALECTS) {
       assert.equal(missing.status, 400);
     });
 
-    it('the company\'s pending orders at the target are bounded as for a new order', async () => {
+    it("the company's pending orders at the target are bounded as for a new order", async () => {
       assert.ok(MIN_PENDING < DEFAULT_PENDING_ORDERS_PER_LOCKER, 'the world lowers the bound');
       const full = await w.newLocker('Busy Locker');
       for (let i = 0; i < MIN_PENDING; i += 20) {

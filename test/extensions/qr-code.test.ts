@@ -7,7 +7,15 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { svgMatrix } from '../helpers/qr.ts';
-import { QR_MAX_BYTES, encodeQr, maskBit, penalty, qrSvg, reedSolomon, versionFor } from '../../cloud/domain/qr-code.ts';
+import {
+  QR_MAX_BYTES,
+  encodeQr,
+  maskBit,
+  penalty,
+  qrSvg,
+  reedSolomon,
+  versionFor,
+} from '../../cloud/domain/qr-code.ts';
 
 const VECTORS = JSON.parse(readFileSync(new URL('./qr-vectors.json', import.meta.url), 'utf8')) as {
   vectors: Array<{ text: string; mask: number; version: number; rows: string[] }>;
@@ -29,10 +37,13 @@ describe('QR code encoder (byte mode, level M, versions 1–10)', () => {
     assert.deepEqual(reedSolomon(data, 10), [196, 35, 39, 119, 235, 215, 231, 226, 93, 23]);
   });
 
-  it('writes the standard\'s format bits for level M (mask 0: 101010000010010)', () => {
+  it("writes the standard's format bits for level M (mask 0: 101010000010010)", () => {
     const { matrix } = encodeQr('4821', { mask: 0 });
     // Bits 14..9 run along row 8 from column 0; the standard lists them most significant first.
-    const top = [0, 1, 2, 3, 4, 5, 7].map((c) => (matrix[8][c] ? '1' : '0')).join('') + (matrix[8][8] ? '1' : '0') + [7, 5, 4, 3, 2, 1, 0].map((r) => (matrix[r][8] ? '1' : '0')).join('');
+    const top =
+      [0, 1, 2, 3, 4, 5, 7].map((c) => (matrix[8][c] ? '1' : '0')).join('') +
+      (matrix[8][8] ? '1' : '0') +
+      [7, 5, 4, 3, 2, 1, 0].map((r) => (matrix[r][8] ? '1' : '0')).join('');
     assert.equal(top, '101010000010010');
     assert.equal(matrix[matrix.length - 8][8], true, 'the dark module');
   });

@@ -36,29 +36,49 @@ for (const dialect of DIALECTS) {
 
     it('prunes keys past 24 hours and finished events past the window, keeps an event with a delivery due', async () => {
       const db = cloud.storage.db;
-      const sub = await cloud.request('POST', `${BASE}/webhook-subscriptions`, { token: w.companyB.key, body: { url: `${rx.url}/hook`, eventTypes: ['order.created'] } });
-      assert.equal(sub.status, 200, sub.text);
-      const create = (key: string) => cloud.request('POST', `${BASE}/order/create`, {
-        token: w.companyB.key, headers: { 'Idempotency-Key': key }, body: { toUserPhone: '+996555123456', postomatId: w.near.id, sendMessage: false },
+      const sub = await cloud.request('POST', `${BASE}/webhook-subscriptions`, {
+        token: w.companyB.key,
+        body: { url: `${rx.url}/hook`, eventTypes: ['order.created'] },
       });
+      assert.equal(sub.status, 200, sub.text);
+      const create = (key: string) =>
+        cloud.request('POST', `${BASE}/order/create`, {
+          token: w.companyB.key,
+          headers: { 'Idempotency-Key': key },
+          body: { toUserPhone: '+996555123456', postomatId: w.near.id, sendMessage: false },
+        });
       assert.equal((await create('old-1')).status, 200);
       assert.equal((await create('old-2')).status, 200);
-      await eventually(async () => assert.equal((await db.selectFrom('webhook_delivery').select('id').where('state', '=', 'DELIVERED').execute()).length, 2));
+      await eventually(async () =>
+        assert.equal(
+          (await db.selectFrom('webhook_delivery').select('id').where('state', '=', 'DELIVERED').execute()).length,
+          2,
+        ),
+      );
       await cloud.webhookSender.stop();
       const [kept] = await db.selectFrom('webhook_event').select('eventId').orderBy('id').limit(1).execute();
       // A replay queued but not sent yet: still due.
       await queueDeliveries(db, kept.eventId, [sub.body.id], clock.now());
 
       clock.advance(31 * DAY);
-      const pruner = new RetentionPruner({ db, clock, logger: silentLogger }, retentionOptions(loadRetentionConfig({})));
+      const pruner = new RetentionPruner(
+        { db, clock, logger: silentLogger },
+        retentionOptions(loadRetentionConfig({})),
+      );
       const counts = await pruner.runOnce();
       assert.equal(counts.lockerIdempotencyKeys, 2);
       assert.equal(counts.webhookEvents, 1);
-      assert.deepEqual((await db.selectFrom('webhook_event').select('eventId').execute()).map((e) => e.eventId), [kept.eventId]);
+      assert.deepEqual(
+        (await db.selectFrom('webhook_event').select('eventId').execute()).map((e) => e.eventId),
+        [kept.eventId],
+      );
       const deliveries = await db.selectFrom('webhook_delivery').select(['eventId', 'id']).execute();
       assert.ok(deliveries.every((d) => d.eventId === kept.eventId));
       const attempts = await db.selectFrom('webhook_attempt').select('deliveryId').execute();
-      assert.ok(attempts.every((a) => deliveries.some((d) => d.id === a.deliveryId)), 'no attempt of a pruned delivery left');
+      assert.ok(
+        attempts.every((a) => deliveries.some((d) => d.id === a.deliveryId)),
+        'no attempt of a pruned delivery left',
+      );
       assert.equal((await db.selectFrom('locker_idempotency').select('key').execute()).length, 0);
     });
   });

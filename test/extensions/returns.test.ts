@@ -8,7 +8,18 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS } from '../helpers/storage.ts';
-import { BASE, codesOf, eventsOf, startSyncWorld, until, untilAgent, untilOnline, useCell, type CloudLocker, type SyncWorld } from '../sync/harness.ts';
+import {
+  BASE,
+  codesOf,
+  eventsOf,
+  startSyncWorld,
+  until,
+  untilAgent,
+  untilOnline,
+  useCell,
+  type CloudLocker,
+  type SyncWorld,
+} from '../sync/harness.ts';
 import { outboxEmpty, untilStatus } from '../sync/scenarios.ts';
 import { typeAndWaitOpen, waitForDisplay } from '../helpers/sim-harness.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
@@ -32,11 +43,17 @@ for (const dialect of DIALECTS) {
       hooks = await startReceiver();
       w = await startSyncWorld(dialect, { env: { SMS_PROVIDER: 'http', SMS_GATEWAY_URL: `${sms.url}/send` } });
       // The spec's company notification, to a receiver this time: its body is checked.
-      await w.db.updateTable('locker_company').set({ notificationUrl: `${hooks.url}/notify` }).where('id', '=', w.company.id).execute();
+      await w.db
+        .updateTable('locker_company')
+        .set({ notificationUrl: `${hooks.url}/notify` })
+        .where('id', '=', w.company.id)
+        .execute();
       locker = await w.newLocker();
       sim = await w.startAgent(locker);
       await untilOnline(w, locker.id);
-      await until('every cell read', async () => ((await sim.agent.cells()).cells.every((c) => c.lockClosed !== null) ? true : undefined));
+      await until('every cell read', async () =>
+        (await sim.agent.cells()).cells.every((c) => c.lockClosed !== null) ? true : undefined,
+      );
     });
     after(async () => {
       await w.close();
@@ -44,15 +61,28 @@ for (const dialect of DIALECTS) {
       await hooks.close();
     });
 
-    const post = (path: string, body?: unknown) => w.cloud.request('POST', `${BASE}${path}`, { token: w.company.key, body });
+    const post = (path: string, body?: unknown) =>
+      w.cloud.request('POST', `${BASE}${path}`, { token: w.company.key, body });
     const get = (path: string) => w.cloud.request('GET', `${BASE}${path}`, { token: w.company.key });
     const smsTexts = () => sms.received.map((r) => JSON.parse(r.body) as { to: string; text: string });
     const outboxOf = async (orderId: string) =>
-      (await w.db.selectFrom('outbox_event').select(['kind', 'event', 'target']).where('orderId', '=', orderId).orderBy('createdAt').orderBy('event').execute()).map((e) => `${e.kind}:${e.event}`);
-    const statusesOf = async (orderId: string) => (await w.order(orderId)).statuses.map((s: { type: string }) => s.type);
+      (
+        await w.db
+          .selectFrom('outbox_event')
+          .select(['kind', 'event', 'target'])
+          .where('orderId', '=', orderId)
+          .orderBy('createdAt')
+          .orderBy('event')
+          .execute()
+      ).map((e) => `${e.kind}:${e.event}`);
+    const statusesOf = async (orderId: string) =>
+      (await w.order(orderId)).statuses.map((s: { type: string }) => s.type);
 
     it('online: the sender gets the DOWN code by SMS, drops off, a courier collects with the UP code', async () => {
-      const sub = await post('/webhook-subscriptions', { url: `${hooks.url}/events`, eventTypes: ['order.created', 'order.delivered', 'order.completed', 'order.dropped_off', 'order.collected'] });
+      const sub = await post('/webhook-subscriptions', {
+        url: `${hooks.url}/events`,
+        eventTypes: ['order.created', 'order.delivered', 'order.completed', 'order.dropped_off', 'order.collected'],
+      });
       assert.equal(sub.status, 200, sub.text);
       const order = await w.createOrder(locker.id, { toUserPhone: SENDER, sendMessage: true, kind: 'RETURN' });
       assert.equal(order.kind, 'RETURN');
@@ -60,11 +90,18 @@ for (const dialect of DIALECTS) {
       const { DOWN, UP } = await codesOf(w, order.id);
 
       // The sender's SMS: the drop-off code, not the pickup code.
-      const dropOff = await until('the drop-off SMS', () => smsTexts().find((m) => m.to === SENDER && m.text.includes(DOWN)));
+      const dropOff = await until('the drop-off SMS', () =>
+        smsTexts().find((m) => m.to === SENDER && m.text.includes(DOWN)),
+      );
       assert.match(dropOff.text, /^Drop your return off at locker "Locker \d+"\. Drop-off code: \d{4}\. Map: /);
       assert.ok(!dropOff.text.includes(UP));
 
-      await untilAgent(sim, order.id, 'the return known, as a return', (o) => o?.kind === 'RETURN' && o.codes.DOWN === DOWN);
+      await untilAgent(
+        sim,
+        order.id,
+        'the return known, as a return',
+        (o) => o?.kind === 'RETURN' && o.codes.DOWN === DOWN,
+      );
       let from = sim.displayLines.length;
       const cell = await typeAndWaitOpen(sim, DOWN);
       assert.match(await waitForDisplay(sim, /is open/, from), /put your return in/);
@@ -89,17 +126,29 @@ for (const dialect of DIALECTS) {
       assert.match(await waitForDisplay(sim, /collected/, from), new RegExp(`^Return collected from cell ${cell}`));
       await untilStatus(w, order.id, 'COMPLETED');
       assert.deepEqual(await statusesOf(order.id), ['CREATED', 'DELIVERED', 'COMPLETED']);
-      assert.deepEqual((await eventsOf(w.db, order.id)).map((e) => `${e.type}:${e.outcome}`), ['PLACED:APPLIED', 'PICKED_UP:APPLIED']);
+      assert.deepEqual(
+        (await eventsOf(w.db, order.id)).map((e) => `${e.type}:${e.outcome}`),
+        ['PLACED:APPLIED', 'PICKED_UP:APPLIED'],
+      );
 
       // Outbound: the sender's drop-off SMS, no pickup SMS to the sender, the spec's company notification.
       assert.deepEqual(await outboxOf(order.id), ['SMS:DROP_OFF_CODE', 'COMPANY_NOTIFICATION:COMPLETED']);
-      const note = await until('the company notification', () => hooks.received.find((r) => r.path === '/notify' && JSON.parse(r.body).orderId === order.id));
-      assert.deepEqual(JSON.parse(note.body), { orderId: order.id, status: 'COMPLETED' }, 'the spec\'s shape, unchanged');
+      const note = await until('the company notification', () =>
+        hooks.received.find((r) => r.path === '/notify' && JSON.parse(r.body).orderId === order.id),
+      );
+      assert.deepEqual(
+        JSON.parse(note.body),
+        { orderId: order.id, status: 'COMPLETED' },
+        "the spec's shape, unchanged",
+      );
       assert.equal(smsTexts().filter((m) => m.to === SENDER).length, 1, 'one SMS to the sender in all');
 
       // Subscriptions: the return's own step types, each with the order (kind RETURN).
       const delivered = await until('three subscription deliveries', () => {
-        const bodies = hooks.received.filter((r) => r.path === '/events').map((r) => JSON.parse(r.body)).filter((b) => b.data.object.id === order.id);
+        const bodies = hooks.received
+          .filter((r) => r.path === '/events')
+          .map((r) => JSON.parse(r.body))
+          .filter((b) => b.data.object.id === order.id);
         return bodies.length >= 3 ? bodies : undefined;
       });
       assert.deepEqual(delivered.map((b) => b.type).sort(), ['order.collected', 'order.created', 'order.dropped_off']);
@@ -107,7 +156,7 @@ for (const dialect of DIALECTS) {
       await w.cloud.request('DELETE', `${BASE}/webhook-subscriptions/${sub.body.id}`, { token: w.company.key });
     });
 
-    it('offline: drop-off and collection on the locker\'s own codes, the events applied once on reconnection', async () => {
+    it("offline: drop-off and collection on the locker's own codes, the events applied once on reconnection", async () => {
       const order = await w.createOrder(locker.id, { toUserPhone: SENDER, sendMessage: false, kind: 'RETURN' });
       const { DOWN, UP } = await codesOf(w, order.id);
       await untilAgent(sim, order.id, 'the return known', (o) => o?.kind === 'RETURN' && o.codes.UP === UP);
@@ -123,15 +172,24 @@ for (const dialect of DIALECTS) {
       assert.equal(await typeAndWaitOpen(sim, UP), cell);
       assert.match(await waitForDisplay(sim, /is open/, from), /collect the return/);
       await useCell(sim, cell, false);
-      await until('both events waiting in the agent', async () => ((await sim.agent.pendingEvents()).filter((e) => e.orderId === order.id).length === 2 ? true : undefined));
+      await until('both events waiting in the agent', async () =>
+        (await sim.agent.pendingEvents()).filter((e) => e.orderId === order.id).length === 2 ? true : undefined,
+      );
       assert.equal((await w.order(order.id)).cellId, null, 'the cloud has heard nothing yet');
 
       await sim.agent.setNetwork(true);
       await untilStatus(w, order.id, 'COMPLETED');
       await outboxEmpty(sim);
       assert.deepEqual(await statusesOf(order.id), ['CREATED', 'DELIVERED', 'COMPLETED']);
-      assert.deepEqual((await eventsOf(w.db, order.id)).map((e) => `${e.type}:${e.outcome}`), ['PLACED:APPLIED', 'PICKED_UP:APPLIED']);
-      assert.deepEqual(await outboxOf(order.id), ['COMPANY_NOTIFICATION:COMPLETED'], 'no SMS: the return was created with sendMessage false');
+      assert.deepEqual(
+        (await eventsOf(w.db, order.id)).map((e) => `${e.type}:${e.outcome}`),
+        ['PLACED:APPLIED', 'PICKED_UP:APPLIED'],
+      );
+      assert.deepEqual(
+        await outboxOf(order.id),
+        ['COMPANY_NOTIFICATION:COMPLETED'],
+        'no SMS: the return was created with sendMessage false',
+      );
       await untilAgent(sim, order.id, 'the finished return dropped by the agent', (o) => o === undefined);
     });
 
@@ -160,7 +218,7 @@ for (const dialect of DIALECTS) {
       assert.ok(sent.every((o) => !('kind' in o)));
     });
 
-    it('the drop-off code as a QR code (SVG): a return\'s only, its company\'s only', async () => {
+    it("the drop-off code as a QR code (SVG): a return's only, its company's only", async () => {
       const order = await w.createOrder(locker.id, { toUserPhone: SENDER, sendMessage: false, kind: 'RETURN' });
       const { DOWN } = await codesOf(w, order.id);
       const res = await get(`/order/${order.id}/qr.svg`);
@@ -180,7 +238,12 @@ for (const dialect of DIALECTS) {
     });
 
     it('a bad kind is a validation error', async () => {
-      const res = await post('/order/create', { toUserPhone: SENDER, postomatId: locker.id, sendMessage: false, kind: 'PICKUP' });
+      const res = await post('/order/create', {
+        toUserPhone: SENDER,
+        postomatId: locker.id,
+        sendMessage: false,
+        kind: 'PICKUP',
+      });
       assert.equal(res.status, 400);
       assert.equal(res.body.code, 'FST_ERR_VALIDATION');
       assert.match(res.body.message, /kind/);

@@ -26,7 +26,10 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const SUBS = `${BASE}/webhook-subscriptions`;
 const RETRY = { base: 100, window: 1_500 };
 
-interface Hit { headers: http.IncomingHttpHeaders; body: string }
+interface Hit {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
 /** A receiver that answers the statuses it is given, in turn (the last one for ever after). */
 async function scriptedReceiver(statuses: number[]) {
@@ -44,7 +47,11 @@ async function scriptedReceiver(statuses: number[]) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     hits,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -56,7 +63,12 @@ for (const dialect of DIALECTS) {
     before(async () => {
       cloud = await startTestCloud(dialect, {
         clock: systemClock,
-        env: { EVENT_POLL_MS: '50', WEBHOOK_RETRY_BASE_MS: String(RETRY.base), WEBHOOK_RETRY_MAX_DELAY_MS: '5000', WEBHOOK_RETRY_WINDOW_MS: String(RETRY.window) },
+        env: {
+          EVENT_POLL_MS: '50',
+          WEBHOOK_RETRY_BASE_MS: String(RETRY.base),
+          WEBHOOK_RETRY_MAX_DELAY_MS: '5000',
+          WEBHOOK_RETRY_WINDOW_MS: String(RETRY.window),
+        },
       });
       w = await seedLockerWorld(cloud.storage.db);
     });
@@ -67,7 +79,8 @@ for (const dialect of DIALECTS) {
 
     const as = (key: string) => ({
       get: (path: string) => cloud.request('GET', path, { token: key }),
-      post: (path: string, body: unknown = {}, headers: Record<string, string> = {}) => cloud.request('POST', path, { token: key, body, headers }),
+      post: (path: string, body: unknown = {}, headers: Record<string, string> = {}) =>
+        cloud.request('POST', path, { token: key, body, headers }),
       del: (path: string) => cloud.request('DELETE', path, { token: key }),
     });
     const a = () => as(w.companyA.key);
@@ -78,9 +91,16 @@ for (const dialect of DIALECTS) {
      */
     const quiesced = async (subscriptionId: string, n: number) => {
       await eventually(async () => {
-        const rows = await cloud.storage.db.selectFrom('webhook_delivery').select('state').where('subscriptionId', '=', subscriptionId).execute();
+        const rows = await cloud.storage.db
+          .selectFrom('webhook_delivery')
+          .select('state')
+          .where('subscriptionId', '=', subscriptionId)
+          .execute();
         assert.equal(rows.length, n);
-        assert.ok(rows.every((r) => r.state === 'DELIVERED'), JSON.stringify(rows));
+        assert.ok(
+          rows.every((r) => r.state === 'DELIVERED'),
+          JSON.stringify(rows),
+        );
       });
       await cloud.webhookSender.stop();
       cloud.webhookSender.start();
@@ -91,7 +111,11 @@ for (const dialect of DIALECTS) {
       return res.body as { id: string; secret: string };
     };
     const createOrder = async (who = b(), sendMessage = false) => {
-      const res = await who.post(`${BASE}/order/create`, { toUserPhone: '+996555123456', postomatId: w.near.id, sendMessage });
+      const res = await who.post(`${BASE}/order/create`, {
+        toUserPhone: '+996555123456',
+        postomatId: w.near.id,
+        sendMessage,
+      });
       assert.equal(res.status, 200, res.text);
       return res.body as { id: string };
     };
@@ -124,7 +148,10 @@ for (const dialect of DIALECTS) {
       const secrets: string[] = [];
       const example = await startWebhookReceiver(secrets, (e) => seen.push(e));
       closers.push(() => new Promise((r) => example.close(r)));
-      const sub = await subscribe(`http://127.0.0.1:${(example.address() as AddressInfo).port}/events`, ['order.created', 'order.delivered']);
+      const sub = await subscribe(`http://127.0.0.1:${(example.address() as AddressInfo).port}/events`, [
+        'order.created',
+        'order.delivered',
+      ]);
       secrets.push(sub.secret);
       const order = await createOrder();
       await eventually(() => assert.equal(seen.filter((e) => e.data.object.id === order.id).length, 1));
@@ -140,7 +167,10 @@ for (const dialect of DIALECTS) {
       // As the OpenAPI document's `webhooks.subscriptionEvent` describes them.
       const doc = readDocument();
       const schema = doc.webhooks.subscriptionEvent.post.requestBody.content['application/json'].schema;
-      assert.deepEqual([created, delivered].flatMap((e) => new DocumentCheck(doc).schemaProblems(schema, e, e.type)), []);
+      assert.deepEqual(
+        [created, delivered].flatMap((e) => new DocumentCheck(doc).schemaProblems(schema, e, e.type)),
+        [],
+      );
       await unsubscribe(sub.id);
     });
 
@@ -161,7 +191,8 @@ for (const dialect of DIALECTS) {
       const ids = rx.hits.map((h) => JSON.parse(h.body).id);
       assert.equal(new Set(ids).size, 1, 'every attempt carries the same event id');
       assert.equal(new Set(rx.hits.map((h) => h.body)).size, 1, 'and the same bytes');
-      for (const h of rx.hits) assert.ok(verifyLockerSignature(h.headers['locker-signature'] as string, h.body, [sub.secret]));
+      for (const h of rx.hits)
+        assert.ok(verifyLockerSignature(h.headers['locker-signature'] as string, h.body, [sub.secret]));
       const events = await b().get(`${SUBS}/events?limit=100`);
       const event = events.body.data.find((e: any) => e.data.object.id === order.id);
       const log = await eventually(async () => {
@@ -170,7 +201,10 @@ for (const dialect of DIALECTS) {
         return d[0];
       });
       assert.equal(log.attempts, 4);
-      assert.deepEqual(log.attemptLog.map((x: any) => x.httpStatus), [500, 500, 500, 200]);
+      assert.deepEqual(
+        log.attemptLog.map((x: any) => x.httpStatus),
+        [500, 500, 500, 200],
+      );
       // Planned delays: exponential with equal jitter, so each is at least the one before it.
       const delays = log.attemptLog.slice(0, 3).map((x: any) => Date.parse(x.nextAttemptAt) - Date.parse(x.at));
       delays.forEach((d: number, i: number) => {
@@ -236,8 +270,15 @@ for (const dialect of DIALECTS) {
       await eventually(() => assert.equal(rx.hits.length, 2));
       const h2 = rx.hits[1];
       assert.ok(verifyLockerSignature(h2.headers['locker-signature'] as string, h2.body, [again.body.secret]));
-      assert.ok(!verifyLockerSignature(h2.headers['locker-signature'] as string, h2.body, [rotated.body.secret]), 'the previous secret no longer signs');
-      assert.equal((await a().post(`${SUBS}/${sub.id}/rotate-secret`, {})).status, 404, "another company's subscription");
+      assert.ok(
+        !verifyLockerSignature(h2.headers['locker-signature'] as string, h2.body, [rotated.body.secret]),
+        'the previous secret no longer signs',
+      );
+      assert.equal(
+        (await a().post(`${SUBS}/${sub.id}/rotate-secret`, {})).status,
+        404,
+        "another company's subscription",
+      );
       await unsubscribe(sub.id);
     });
 
@@ -269,8 +310,17 @@ for (const dialect of DIALECTS) {
       const child = spawn(process.execPath, ['--import', 'tsx', 'cloud/main.ts'], {
         cwd: ROOT,
         env: {
-          ...process.env, ...cloud.storage.childEnv, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: cloud.storage.databaseUrl, MQTT_PORT: '0',
-          WEBHOOK_ALLOW_HOSTS: '127.0.0.1', EVENT_POLL_MS: '20', RATE_LIMIT_MAX: '0', ORDER_EXPIRY_INTERVAL_MS: '0', RETENTION_INTERVAL_MS: '0',
+          ...process.env,
+          ...cloud.storage.childEnv,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATABASE_URL: cloud.storage.databaseUrl,
+          MQTT_PORT: '0',
+          WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+          EVENT_POLL_MS: '20',
+          RATE_LIMIT_MAX: '0',
+          ORDER_EXPIRY_INTERVAL_MS: '0',
+          RETENTION_INTERVAL_MS: '0',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -287,11 +337,17 @@ for (const dialect of DIALECTS) {
           });
         });
         // Orders through both processes: each records its events, either may send them.
-        const viaChild = (i: number) => fetch(`${url}${BASE}/order/create`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${w.companyB.key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ toUserPhone: '+996555123456', postomatId: w.near.id, sendMessage: false, customData: `child-${i}` }),
-        }).then(async (r) => (await r.json()) as { id: string });
+        const viaChild = (i: number) =>
+          fetch(`${url}${BASE}/order/create`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${w.companyB.key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({
+              toUserPhone: '+996555123456',
+              postomatId: w.near.id,
+              sendMessage: false,
+              customData: `child-${i}`,
+            }),
+          }).then(async (r) => (await r.json()) as { id: string });
         const orders = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? createOrder() : viaChild(i))));
         await eventually(() => assert.equal(rx.hits.length, orders.length));
         // Both senders stopped, each after its sends in flight: nothing more can arrive.
@@ -299,7 +355,10 @@ for (const dialect of DIALECTS) {
         await exited;
         await quiesced(sub.id, orders.length);
         assert.equal(rx.hits.length, orders.length, 'no event sent twice');
-        assert.deepEqual(new Set(rx.hits.map((h) => JSON.parse(h.body).data.object.id)), new Set(orders.map((o) => o.id)));
+        assert.deepEqual(
+          new Set(rx.hits.map((h) => JSON.parse(h.body).data.object.id)),
+          new Set(orders.map((o) => o.id)),
+        );
       } finally {
         child.kill('SIGTERM');
         await exited;
@@ -313,7 +372,11 @@ for (const dialect of DIALECTS) {
       const sub = await subscribe(rx.url, ['order.created']);
       // A second process's sender: its own connection to the same database.
       const other = await openStorage(cloud.storage.databaseUrl);
-      const config = loadConfig({ DATABASE_URL: cloud.storage.databaseUrl, WEBHOOK_ALLOW_HOSTS: '127.0.0.1', EVENT_POLL_MS: '5' });
+      const config = loadConfig({
+        DATABASE_URL: cloud.storage.databaseUrl,
+        WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+        EVENT_POLL_MS: '5',
+      });
       const second = createWebhookSender(config, other, systemClock, silentLogger);
       second.start();
       try {
@@ -335,19 +398,31 @@ for (const dialect of DIALECTS) {
 
 describe('webhook subscriptions with WEBHOOKS_ENABLED=false', () => {
   it('records the delivery and leaves it PENDING, unsent', async () => {
-    const cloud = await startTestCloud(DIALECTS[0], { clock: systemClock, env: { WEBHOOKS_ENABLED: 'false', EVENT_POLL_MS: '20' } });
+    const cloud = await startTestCloud(DIALECTS[0], {
+      clock: systemClock,
+      env: { WEBHOOKS_ENABLED: 'false', EVENT_POLL_MS: '20' },
+    });
     const rx = await scriptedReceiver([200]);
     try {
       const w = await seedLockerWorld(cloud.storage.db);
-      const sub = await cloud.request('POST', SUBS, { token: w.companyB.key, body: { url: rx.url, eventTypes: ['order.created'] } });
+      const sub = await cloud.request('POST', SUBS, {
+        token: w.companyB.key,
+        body: { url: rx.url, eventTypes: ['order.created'] },
+      });
       assert.equal(sub.status, 200);
-      const order = await cloud.request('POST', `${BASE}/order/create`, { token: w.companyB.key, body: { toUserPhone: '+996555123456', postomatId: w.near.id, sendMessage: false } });
+      const order = await cloud.request('POST', `${BASE}/order/create`, {
+        token: w.companyB.key,
+        body: { toUserPhone: '+996555123456', postomatId: w.near.id, sendMessage: false },
+      });
       assert.equal(order.status, 200);
       // Several polls of a running sender would have sent it by now.
       await new Promise((r) => setTimeout(r, 300));
       assert.equal(rx.hits.length, 0);
       const events = await cloud.request('GET', `${SUBS}/events`, { token: w.companyB.key });
-      assert.deepEqual(events.body.data.map((e: any) => e.deliveries.map((d: any) => d.state)), [['PENDING']]);
+      assert.deepEqual(
+        events.body.data.map((e: any) => e.deliveries.map((d: any) => d.state)),
+        [['PENDING']],
+      );
     } finally {
       await cloud.stop();
       await rx.close();

@@ -28,12 +28,21 @@ export interface TestApp {
 }
 
 /** `reuse`: a storage opened (and seeded) by the test; stop() destroys it, as startTestCloud's does. */
-export async function startTestApp(dialect: TestDialect, options: { clock?: Clock; env?: Record<string, string>; logger?: Logger; reuse?: TestStorage } = {}): Promise<TestApp> {
+export async function startTestApp(
+  dialect: TestDialect,
+  options: { clock?: Clock; env?: Record<string, string>; logger?: Logger; reuse?: TestStorage } = {},
+): Promise<TestApp> {
   const storage = options.reuse ?? (await openTestStorage(dialect));
   const clock = options.clock ?? new ManualClock(new Date());
   const config = testConfig(storage, options.env);
   const logger = options.logger ?? silentLogger;
-  const deps = appDepsOf(config, { db: storage.db, dialect: storage.dialect, clock, logger, uow: createUnitOfWork(storage.db, storage.changes) });
+  const deps = appDepsOf(config, {
+    db: storage.db,
+    dialect: storage.dialect,
+    clock,
+    logger,
+    uow: createUnitOfWork(storage.db, storage.changes),
+  });
   const server = createHttpServer(buildApp(deps), httpLimitsOf(config), logger);
   try {
     await listenOn(server, 0, '127.0.0.1', 'no free port');

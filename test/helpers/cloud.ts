@@ -39,7 +39,18 @@ export interface TestResponse {
 
 /** The configuration every test cloud starts from; `env` overrides it. */
 export function testConfig(storage: TestStorage, env: Record<string, string> = {}) {
-  return loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: storage.databaseUrl, RATE_LIMIT_MAX: '0', MQTT_PORT: '0', JWT_SECRET: TEST_JWT_SECRET, ORDER_EXPIRY_INTERVAL_MS: '0', WEBHOOK_ALLOW_HOSTS: '127.0.0.1', METRICS_PORT: '0', ...env });
+  return loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: storage.databaseUrl,
+    RATE_LIMIT_MAX: '0',
+    MQTT_PORT: '0',
+    JWT_SECRET: TEST_JWT_SECRET,
+    ORDER_EXPIRY_INTERVAL_MS: '0',
+    WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+    METRICS_PORT: '0',
+    ...env,
+  });
 }
 
 export async function startTestCloud(
@@ -54,10 +65,12 @@ export async function startTestCloud(
   // back; a test of expiry runs it with `cloud.orderExpiry.runNow()`. Receivers in tests listen
   // on 127.0.0.1: allowed as webhook targets, as the demo allows them.
   const config = testConfig(storage, options.env);
-  const cloud = await startCloud(config, { storage, clock, logger: options.logger ?? silentLogger }).catch(async (err) => {
-    if (!options.reuse) await storage.destroy();
-    throw err;
-  });
+  const cloud = await startCloud(config, { storage, clock, logger: options.logger ?? silentLogger }).catch(
+    async (err) => {
+      if (!options.reuse) await storage.destroy();
+      throw err;
+    },
+  );
   const request = requester(cloud.url);
   return {
     ...cloud,
@@ -82,7 +95,7 @@ export function requester(baseUrl: string) {
     if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
     const res = await fetch(baseUrl + path, { method, headers, body, redirect: o.redirect ?? 'manual' });
     const text = await res.text();
-    let parsed: unknown ;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
@@ -93,5 +106,5 @@ export function requester(baseUrl: string) {
       ({ requestId, ...parsed } = parsed as { requestId: string });
     }
     return { status: res.status, headers: res.headers, body: parsed, requestId, text };
-    };
+  };
 }

@@ -44,18 +44,25 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       if (fault?.kind === 'drop') return void req.socket.destroy();
       if (fault?.kind === 'status') {
         res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
-        return void res.end(JSON.stringify(fault.body ?? { statusCode: fault.status, error: http.STATUS_CODES[fault.status], message: 'injected' }));
+        return void res.end(
+          JSON.stringify(
+            fault.body ?? { statusCode: fault.status, error: http.STATUS_CODES[fault.status], message: 'injected' },
+          ),
+        );
       }
       const headers = { ...req.headers, host: upstream.host };
-      const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (up) => {
-        const body: Buffer[] = [];
-        up.on('data', (c: Buffer) => body.push(c));
-        up.on('end', () => {
-          if (fault?.kind === 'lose-answer') return void req.socket.destroy();
-          res.writeHead(up.statusCode!, up.headers);
-          res.end(Buffer.concat(body));
-        });
-      });
+      const forward = http.request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
+        (up) => {
+          const body: Buffer[] = [];
+          up.on('data', (c: Buffer) => body.push(c));
+          up.on('end', () => {
+            if (fault?.kind === 'lose-answer') return void req.socket.destroy();
+            res.writeHead(up.statusCode!, up.headers);
+            res.end(Buffer.concat(body));
+          });
+        },
+      );
       forward.on('error', () => req.socket.destroy());
       forward.end(Buffer.concat(chunks));
     });

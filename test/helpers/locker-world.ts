@@ -9,7 +9,11 @@ import { createUnitOfWork } from '../../cloud/consequences.ts';
 
 /** `now` stamps the records (tests with a ManualClock pass its time). */
 export async function seedLockerWorld(db: Db, now = new Date()) {
-  const companyA = await createLockerCompany(db, { title: 'Alpha Post', defaultDays: 3, balance: 100_000, orderPrice: 15_000, deliveryPrice: 10 }, now);
+  const companyA = await createLockerCompany(
+    db,
+    { title: 'Alpha Post', defaultDays: 3, balance: 100_000, orderPrice: 15_000, deliveryPrice: 10 },
+    now,
+  );
   const companyB = await createLockerCompany(db, { title: 'Beta Express', defaultDays: 5 }, now);
   const keyA = await createLockerApiKey(db, companyA.id, undefined, now);
   const keyB = await createLockerApiKey(db, companyB.id, undefined, now);
@@ -32,17 +36,54 @@ export async function seedLockerWorld(db: Db, now = new Date()) {
   ];
   // Titles chosen so that title order differs from distance order from `here`.
   const here = { lat: 42.8746, lng: 74.5698 };
-  const near = await createPostomat(db, { title: 'Zeta Mall', lat: 42.875, lng: 74.57, cityId: bishkek.id, districtId: center.id, shortId: 'ZETA01' }, cells, now);
-  const mid = await createPostomat(db, { title: 'Beta Station', lat: 42.84, lng: 74.6, cityId: bishkek.id, districtId: south.id, shortId: 'BETA01' }, cells, now);
-  const far = await createPostomat(db, { title: 'Alpha Bazaar', lat: 40.513, lng: 72.816, cityId: osh.id, districtId: oshCenter.id, shortId: 'ALFA01' }, cells, now);
-  const noCoords = await createPostomat(db, { title: 'Mystery Box', cityId: bishkek.id, shortId: 'MYST01' }, cells, now);
-  const inactive = await createPostomat(db, { title: 'Old Depot', lat: 42.87, lng: 74.57, cityId: bishkek.id, isActive: false, shortId: 'OLD001' }, cells, now);
+  const near = await createPostomat(
+    db,
+    { title: 'Zeta Mall', lat: 42.875, lng: 74.57, cityId: bishkek.id, districtId: center.id, shortId: 'ZETA01' },
+    cells,
+    now,
+  );
+  const mid = await createPostomat(
+    db,
+    { title: 'Beta Station', lat: 42.84, lng: 74.6, cityId: bishkek.id, districtId: south.id, shortId: 'BETA01' },
+    cells,
+    now,
+  );
+  const far = await createPostomat(
+    db,
+    { title: 'Alpha Bazaar', lat: 40.513, lng: 72.816, cityId: osh.id, districtId: oshCenter.id, shortId: 'ALFA01' },
+    cells,
+    now,
+  );
+  const noCoords = await createPostomat(
+    db,
+    { title: 'Mystery Box', cityId: bishkek.id, shortId: 'MYST01' },
+    cells,
+    now,
+  );
+  const inactive = await createPostomat(
+    db,
+    { title: 'Old Depot', lat: 42.87, lng: 74.57, cityId: bishkek.id, isActive: false, shortId: 'OLD001' },
+    cells,
+    now,
+  );
 
   return {
     companyA: { ...companyA, key: keyA.key },
     companyB: { ...companyB, key: keyB.key },
-    country, hiddenCountry, bishkek, osh, closedCity, center, south, oshCenter,
-    here, near, mid, far, noCoords, inactive,
+    country,
+    hiddenCountry,
+    bishkek,
+    osh,
+    closedCity,
+    center,
+    south,
+    oshCenter,
+    here,
+    near,
+    mid,
+    far,
+    noCoords,
+    inactive,
   };
 }
 
@@ -55,6 +96,11 @@ export const testUow = (storage: Pick<Storage, 'db' | 'changes'>) => createUnitO
 export async function placeOrder(storage: Pick<Storage, 'db' | 'changes'>, orderId: string, cellId: string, at: Date) {
   return testUow(storage).run((tx) => transitionOrder(tx, { orderId, to: 'DELIVERED', cellId, at }));
 }
-export async function finishOrder(storage: Pick<Storage, 'db' | 'changes'>, orderId: string, to: 'COMPLETED' | 'SUBTRACTED', at: Date) {
+export async function finishOrder(
+  storage: Pick<Storage, 'db' | 'changes'>,
+  orderId: string,
+  to: 'COMPLETED' | 'SUBTRACTED',
+  at: Date,
+) {
   return testUow(storage).run((tx) => transitionOrder(tx, { orderId, to, at }));
 }

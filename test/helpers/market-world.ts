@@ -8,7 +8,7 @@ import type { TestApi, TestResponse } from './cloud.ts';
 import { seedLockerWorld } from './locker-world.ts';
 import { seedPlatformWorld } from './platform-world.ts';
 import { createLockerCompany, updateLockerCompany } from '../../cloud/services/admin/companies.ts';
-import { createPlatformCompany, } from '../../cloud/services/platform/companies.ts';
+import { createPlatformCompany } from '../../cloud/services/platform/companies.ts';
 import { createPlatformApiKey } from '../../cloud/services/platform/api-keys.ts';
 
 export const M = '/api/v1/integrations/market-company';
@@ -20,11 +20,30 @@ export async function seedMarketWorld(cloud: TestApi) {
   const w = await seedPlatformWorld(db);
   await updateLockerCompany(db, w.lockerCompany.id, { orderPrice: ORDER_PRICE }, new Date());
   const key = async (companyId: number) => (await createPlatformApiKey(db, companyId, 'test', new Date())).key;
-  const quick = await createPlatformCompany(db, { title: 'Quick Shop', type: 'MARKETPLACE', partnerIds: [w.logist.id] }, new Date());
+  const quick = await createPlatformCompany(
+    db,
+    { title: 'Quick Shop', type: 'MARKETPLACE', partnerIds: [w.logist.id] },
+    new Date(),
+  );
   const poorLockers = await createLockerCompany(db, { title: 'Poor Lockers', orderPrice: 100, balance: 0 }, new Date());
-  const poor = await createPlatformCompany(db, { title: 'Poor Shop', type: 'MARKETPLACE', partnerIds: [w.logist.id], lockerCompanyId: poorLockers.id, lockerAccess: true }, new Date());
+  const poor = await createPlatformCompany(
+    db,
+    {
+      title: 'Poor Shop',
+      type: 'MARKETPLACE',
+      partnerIds: [w.logist.id],
+      lockerCompanyId: poorLockers.id,
+      lockerAccess: true,
+    },
+    new Date(),
+  );
   const lonely = await createPlatformCompany(db, { title: 'Lonely Shop', type: 'MARKETPLACE' }, new Date());
-  const keys = { market: w.keys.market.key, quick: await key(quick.id), poor: await key(poor.id), lonely: await key(lonely.id) };
+  const keys = {
+    market: w.keys.market.key,
+    quick: await key(quick.id),
+    poor: await key(poor.id),
+    lonely: await key(lonely.id),
+  };
   return { lw, w, quick, poor, lonely, keys };
 }
 
@@ -35,7 +54,12 @@ export const newKey = () => `key-${process.pid}-${++keySeq}`;
 
 export function marketClient(cloud: TestApi, world: MarketWorld) {
   const { w } = world;
-  const party = (phone: string, place: { country: number; city: number }, name = 'Aida') => ({ name, phone, address: 'Chui 1', ...place });
+  const party = (phone: string, place: { country: number; city: number }, name = 'Aida') => ({
+    name,
+    phone,
+    address: 'Chui 1',
+    ...place,
+  });
   const bishkek = { country: w.kg.id, city: w.bishkek.id };
   const urumqi = { country: w.cn.id, city: w.urumqi.id };
   return {
@@ -71,6 +95,9 @@ export function marketClient(cloud: TestApi, world: MarketWorld) {
       return cloud.request('POST', `${M}/parcel/create`, { body, headers });
     },
     request: (method: string, path: string, options: { body?: unknown; apiKey?: string } = {}) =>
-      cloud.request(method, `${M}${path}`, { body: options.body, headers: { 'x-api-token': options.apiKey ?? world.keys.market } }),
+      cloud.request(method, `${M}${path}`, {
+        body: options.body,
+        headers: { 'x-api-token': options.apiKey ?? world.keys.market },
+      }),
   };
 }

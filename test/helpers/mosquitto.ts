@@ -17,7 +17,8 @@ import { until } from '../sync/harness.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export const DOCUMENTED_ACL = path.join(ROOT, 'docs/mosquitto/acl');
 
-export const mosquittoInstalled = () => ['mosquitto', 'mosquitto_passwd'].every((bin) => spawnSync('sh', ['-c', `command -v ${bin}`]).status === 0);
+export const mosquittoInstalled = () =>
+  ['mosquitto', 'mosquitto_passwd'].every((bin) => spawnSync('sh', ['-c', `command -v ${bin}`]).status === 0);
 
 export function reachable(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
@@ -89,7 +90,9 @@ export async function startMosquitto(options: { aclFile?: string } = {}): Promis
       add(user, password);
       proc.kill('SIGHUP');
       await until(`${user} accepted`, async () => {
-        const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { username: user, password, reconnectPeriod: 0 }).catch(() => undefined);
+        const c = await mqtt
+          .connectAsync(`mqtt://127.0.0.1:${port}`, { username: user, password, reconnectPeriod: 0 })
+          .catch(() => undefined);
         await c?.endAsync();
         return c ? true : undefined;
       });

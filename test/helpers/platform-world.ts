@@ -25,39 +25,125 @@ export async function seedPlatformWorld(db: Db, now = new Date()) {
 
   const air = await createDeliveryType(db, 'Air', now);
   const road = await createDeliveryType(db, 'Road', now);
-  const cargoType = await createCargoType(db, { title: 'Cargo', titleEN: 'Cargo', type: 'CARGO', isParent: true, deliveryTypeIds: [air.id, road.id] }, now);
+  const cargoType = await createCargoType(
+    db,
+    { title: 'Cargo', titleEN: 'Cargo', type: 'CARGO', isParent: true, deliveryTypeIds: [air.id, road.id] },
+    now,
+  );
   const carType = await createCargoType(db, { title: 'Car', type: 'CAR', deliveryTypeIds: [road.id] }, now);
   const packageType = await createCargoType(db, { title: 'Package', type: 'PACKAGE', deliveryTypeIds: [air.id] }, now);
 
-  const logist = await createPlatformCompany(db, {
-    title: 'Silk Road Logistics',
-    type: 'LOGIST',
-    isIntercity: true,
-    isInternational: true,
-    countryId: kg.id,
-    cityId: bishkek.id,
-    codes: [{ title: 'SRL', cargoTypeId: cargoType.id }, { title: 'SRLA', cargoTypeId: carType.id }],
-    deliveryTypeIds: [air.id, road.id],
-  }, now);
-  const otherLogist = await createPlatformCompany(db, { title: 'Osh Express', type: 'LOGIST', isCleaning: true, cityId: osh.id, codes: [{ title: 'OSX', cargoTypeId: packageType.id }] }, now);
-  const warehouseCo = await createPlatformCompany(db, { title: 'Bishkek Storage', type: 'WAREHOUSE', cityId: bishkek.id, partnerIds: [logist.id] }, now);
+  const logist = await createPlatformCompany(
+    db,
+    {
+      title: 'Silk Road Logistics',
+      type: 'LOGIST',
+      isIntercity: true,
+      isInternational: true,
+      countryId: kg.id,
+      cityId: bishkek.id,
+      codes: [
+        { title: 'SRL', cargoTypeId: cargoType.id },
+        { title: 'SRLA', cargoTypeId: carType.id },
+      ],
+      deliveryTypeIds: [air.id, road.id],
+    },
+    now,
+  );
+  const otherLogist = await createPlatformCompany(
+    db,
+    {
+      title: 'Osh Express',
+      type: 'LOGIST',
+      isCleaning: true,
+      cityId: osh.id,
+      codes: [{ title: 'OSX', cargoTypeId: packageType.id }],
+    },
+    now,
+  );
+  const warehouseCo = await createPlatformCompany(
+    db,
+    { title: 'Bishkek Storage', type: 'WAREHOUSE', cityId: bishkek.id, partnerIds: [logist.id] },
+    now,
+  );
   const lockerCompany = await createLockerCompany(db, { title: 'Market Lockers', balance: 1_000_000 }, now);
-  const market = await createPlatformCompany(db, { title: 'Bazaar Online', type: 'MARKETPLACE', partnerIds: [logist.id], lockerCompanyId: lockerCompany.id, lockerAccess: true }, now);
+  const market = await createPlatformCompany(
+    db,
+    {
+      title: 'Bazaar Online',
+      type: 'MARKETPLACE',
+      partnerIds: [logist.id],
+      lockerCompanyId: lockerCompany.id,
+      lockerAccess: true,
+    },
+    now,
+  );
   const courier = await createPlatformCompany(db, { title: 'Door to Door', type: 'COURIER', cityId: bishkek.id }, now);
 
   const store = await createWarehouse(db, { companyId: logist.id, title: 'Urumqi hub', cityId: urumqi.id }, now);
-  const depot = await createWarehouse(db, { companyId: logist.id, title: 'Bishkek depot', cityId: bishkek.id, lat: 42.88, lng: 74.6 }, now);
-  const pvz = await createWarehouse(db, { companyId: market.id, title: 'Pickup Dordoi', titleEN: 'Pickup Dordoi', cityId: bishkek.id, lat: 42.9, lng: 74.62, isPickupPoint: true, schedules: [{ day: 'MON', open: '09:00', close: '20:00' }] }, now);
+  const depot = await createWarehouse(
+    db,
+    { companyId: logist.id, title: 'Bishkek depot', cityId: bishkek.id, lat: 42.88, lng: 74.6 },
+    now,
+  );
+  const pvz = await createWarehouse(
+    db,
+    {
+      companyId: market.id,
+      title: 'Pickup Dordoi',
+      titleEN: 'Pickup Dordoi',
+      cityId: bishkek.id,
+      lat: 42.9,
+      lng: 74.62,
+      isPickupPoint: true,
+      schedules: [{ day: 'MON', open: '09:00', close: '20:00' }],
+    },
+    now,
+  );
 
-  const aibek = await createClient(db, { companyId: logist.id, name: 'Aibek', phone: '+996555000001', cityId: bishkek.id, deliveryWarehouseCompanyId: warehouseCo.id }, now);
-  const bermet = await createClient(db, { companyId: logist.id, name: 'Bermet', phone: '+996555000002', cityId: osh.id }, now);
+  const aibek = await createClient(
+    db,
+    {
+      companyId: logist.id,
+      name: 'Aibek',
+      phone: '+996555000001',
+      cityId: bishkek.id,
+      deliveryWarehouseCompanyId: warehouseCo.id,
+    },
+    now,
+  );
+  const bermet = await createClient(
+    db,
+    { companyId: logist.id, name: 'Bermet', phone: '+996555000002', cityId: osh.id },
+    now,
+  );
   const stranger = await createClient(db, { companyId: otherLogist.id, name: 'Stranger', phone: '+996555000003' }, now);
-  const supplier = await createSupplier(db, { companyId: logist.id, name: 'Yiwu Toys', phone: '+8613800000000', cityId: urumqi.id }, now);
+  const supplier = await createSupplier(
+    db,
+    { companyId: logist.id, name: 'Yiwu Toys', phone: '+8613800000000', cityId: urumqi.id },
+    now,
+  );
 
-  const admin = await createPlatformUser(db, { email: 'Admin@SilkRoad.example', password: PASSWORD, role: 'ADMIN', companyId: logist.id }, now);
-  const user = await createPlatformUser(db, { email: 'clerk@silkroad.example', password: PASSWORD, companyId: logist.id }, now);
-  const storeKeeper = await createPlatformUser(db, { email: 'keeper@storage.example', password: PASSWORD, companyId: warehouseCo.id }, now);
-  const otherAdmin = await createPlatformUser(db, { email: 'admin@osh.example', password: PASSWORD, role: 'ADMIN', companyId: otherLogist.id }, now);
+  const admin = await createPlatformUser(
+    db,
+    { email: 'Admin@SilkRoad.example', password: PASSWORD, role: 'ADMIN', companyId: logist.id },
+    now,
+  );
+  const user = await createPlatformUser(
+    db,
+    { email: 'clerk@silkroad.example', password: PASSWORD, companyId: logist.id },
+    now,
+  );
+  const storeKeeper = await createPlatformUser(
+    db,
+    { email: 'keeper@storage.example', password: PASSWORD, companyId: warehouseCo.id },
+    now,
+  );
+  const otherAdmin = await createPlatformUser(
+    db,
+    { email: 'admin@osh.example', password: PASSWORD, role: 'ADMIN', companyId: otherLogist.id },
+    now,
+  );
 
   const keys = {
     logist: await createPlatformApiKey(db, logist.id, 'main', now),
@@ -68,12 +154,33 @@ export async function seedPlatformWorld(db: Db, now = new Date()) {
   };
 
   return {
-    kg, cn, bishkek, osh, urumqi,
-    air, road, cargoType, carType, packageType,
-    logist, otherLogist, warehouseCo, market, courier, lockerCompany,
-    store, depot, pvz,
-    aibek, bermet, stranger, supplier,
-    admin, user, storeKeeper, otherAdmin,
+    kg,
+    cn,
+    bishkek,
+    osh,
+    urumqi,
+    air,
+    road,
+    cargoType,
+    carType,
+    packageType,
+    logist,
+    otherLogist,
+    warehouseCo,
+    market,
+    courier,
+    lockerCompany,
+    store,
+    depot,
+    pvz,
+    aibek,
+    bermet,
+    stranger,
+    supplier,
+    admin,
+    user,
+    storeKeeper,
+    otherAdmin,
     keys,
   };
 }

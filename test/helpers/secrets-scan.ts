@@ -79,11 +79,17 @@ export function findSecrets(lines: readonly CapturedLine[], secrets: Secrets): H
   for (const { source, text } of lines) {
     const strings = stringsOf(text);
     for (const s of long) {
-      if (text.includes(s.value) || strings.some((v) => v.includes(s.value))) hits.push({ kind: s.kind, source, line: text.replaceAll(s.value, `<${s.kind}>`) });
+      if (text.includes(s.value) || strings.some((v) => v.includes(s.value)))
+        hits.push({ kind: s.kind, source, line: text.replaceAll(s.value, `<${s.kind}>`) });
     }
     for (const s of short) {
       const whole = new RegExp(`(?<![0-9])${s.value}(?![0-9])`);
-      if (strings.some((v) => whole.test(v))) hits.push({ kind: s.kind, source, line: text.replace(new RegExp(`(?<![0-9])${s.value}(?![0-9])`, 'g'), `<${s.kind}>`) });
+      if (strings.some((v) => whole.test(v)))
+        hits.push({
+          kind: s.kind,
+          source,
+          line: text.replace(new RegExp(`(?<![0-9])${s.value}(?![0-9])`, 'g'), `<${s.kind}>`),
+        });
     }
   }
   return hits;
@@ -103,7 +109,7 @@ function stringsOf(text: string): string[] {
     if (typeof v === 'string') {
       if (key !== 'time') out.push(v);
     } else if (Array.isArray(v)) v.forEach((x) => walk(x));
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) (out.push(k), walk(x, k));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) out.push(k), walk(x, k);
   };
   walk(parsed);
   return out;
@@ -113,10 +119,22 @@ function stringsOf(text: string): string[] {
  * Fails when any secret is in the captured logs. `minLines` guards against a vacuous pass: a
  * capture that missed its sources would find nothing.
  */
-export function assertNoSecrets(capture: LogCapture, secrets: Secrets, options: { minLines?: number; sources?: string[] } = {}): void {
+export function assertNoSecrets(
+  capture: LogCapture,
+  secrets: Secrets,
+  options: { minLines?: number; sources?: string[] } = {},
+): void {
   assert.ok(secrets.list.length > 0, 'the suite registered no secrets');
   assert.ok(capture.lines.length >= (options.minLines ?? 1), `only ${capture.lines.length} log lines captured`);
-  for (const source of options.sources ?? []) assert.ok(capture.lines.some((l) => l.source === source), `nothing captured from ${source}`);
+  for (const source of options.sources ?? [])
+    assert.ok(
+      capture.lines.some((l) => l.source === source),
+      `nothing captured from ${source}`,
+    );
   const hits = findSecrets(capture.lines, secrets);
-  assert.deepEqual(hits.map((h) => `${h.kind} in ${h.source}: ${h.line.slice(0, 300)}`), [], 'secrets in the logs');
+  assert.deepEqual(
+    hits.map((h) => `${h.kind} in ${h.source}: ${h.line.slice(0, 300)}`),
+    [],
+    'secrets in the logs',
+  );
 }

@@ -7,16 +7,72 @@
 import fc from 'fast-check';
 
 export const NASTY_STRINGS = [
-  '', ' ', '\u0000', 'a\u0000b', '\u0001', '\u0008', '\t', '\n', 'a\r\nb', '\u001b[31m', '\u007f', '\u0085', '\u009f',
-  '\u2028', '\u202e', '\ufeff', '\ud800', 'x\udfff', '😀', 'Ёжик', 'é', 'ä'.repeat(300), '%00', '../../etc/passwd',
-  "'; drop table locker_order; --", '{{status}}', 'null', 'true', '[object Object]',
-  '-1', '0', '1.5', '1e309', 'NaN', 'Infinity', '0x10', ' 7', '2147483647', '2147483648', '4294967296',
-  '9007199254740993', '9223372036854775808', '-9223372036854775809', '99999999999999999999999999',
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\u0001',
+  '\u0008',
+  '\t',
+  '\n',
+  'a\r\nb',
+  '\u001b[31m',
+  '\u007f',
+  '\u0085',
+  '\u009f',
+  '\u2028',
+  '\u202e',
+  '\ufeff',
+  '\ud800',
+  'x\udfff',
+  '😀',
+  'Ёжик',
+  'é',
+  'ä'.repeat(300),
+  '%00',
+  '../../etc/passwd',
+  "'; drop table locker_order; --",
+  '{{status}}',
+  'null',
+  'true',
+  '[object Object]',
+  '-1',
+  '0',
+  '1.5',
+  '1e309',
+  'NaN',
+  'Infinity',
+  '0x10',
+  ' 7',
+  '2147483647',
+  '2147483648',
+  '4294967296',
+  '9007199254740993',
+  '9223372036854775808',
+  '-9223372036854775809',
+  '99999999999999999999999999',
 ];
 
 export const NASTY_NUMBERS = [
-  -1, 0, -0, 0.5, 1e-7, 2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 53, 2 ** 53 + 2, 2 ** 63, 2 ** 64, 1e21, 1e308, -1e308,
-  -(2 ** 31) - 1, 100_000_001, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER,
+  -1,
+  0,
+  -0,
+  0.5,
+  1e-7,
+  2 ** 31 - 1,
+  2 ** 31,
+  2 ** 32,
+  2 ** 53,
+  2 ** 53 + 2,
+  2 ** 63,
+  2 ** 64,
+  1e21,
+  1e308,
+  -1e308,
+  -(2 ** 31) - 1,
+  100_000_001,
+  Number.MAX_SAFE_INTEGER,
+  Number.MIN_SAFE_INTEGER,
 ];
 
 const longStrings = fc.constantFrom('a'.repeat(10_000), '\u0000'.repeat(100), 'é'.repeat(5_000));
@@ -31,7 +87,18 @@ export const nastyString: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Already percent-encoded text that decodes to nothing valid. */
-export const brokenEncoding = fc.constantFrom('%', '%zz', '%E0%A4%A', '%ED%A0%80', '%C0%80', '%FF%FE', '%00', '%2e%2e%2f', 'a%', '%%');
+export const brokenEncoding = fc.constantFrom(
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '%C0%80',
+  '%FF%FE',
+  '%00',
+  '%2e%2e%2f',
+  'a%',
+  '%%',
+);
 
 /** A path segment: a nasty value, percent-encoded, or a broken encoding. */
 export const pathSegment: fc.Arbitrary<string> = fc.oneof(
@@ -62,7 +129,8 @@ export const deeplyNested = (depth: number): unknown => {
 export const DEEP_MARKER = '\u0001deep-nesting\u0001';
 const DEEP_TEXT = `${'['.repeat(5_000) + '{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}${']'.repeat(5_000)}`;
 
-export const toJson = (value: unknown): string => JSON.stringify(value).replaceAll(JSON.stringify(DEEP_MARKER), DEEP_TEXT);
+export const toJson = (value: unknown): string =>
+  JSON.stringify(value).replaceAll(JSON.stringify(DEEP_MARKER), DEEP_TEXT);
 
 /** A JSON value in a body field: wrong types, nasty strings and numbers, 1 MB strings, deep nesting. */
 export const jsonValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -70,7 +138,10 @@ export const jsonValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...NASTY_NUMBERS) },
   { weight: 1, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>(true, false, null, [], {}, [1, 2], { $gt: '' }, { __proto__: { admin: true } }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(true, false, null, [], {}, [1, 2], { $gt: '' }, { __proto__: { admin: true } }),
+  },
   // 1 MB under the body limit reaches validation; over it, the body parser refuses it.
   { weight: 1, arbitrary: fc.constantFrom('x'.repeat(1_000_000), '\u0000'.repeat(1_000_000), 'y'.repeat(1_100_000)) },
   { weight: 1, arbitrary: fc.constantFrom(deeplyNested(64), DEEP_MARKER) },
@@ -86,13 +157,34 @@ export interface RawBody {
 /** A body that is not the JSON object a route expects, or not JSON at all. */
 export const rawBody: fc.Arbitrary<RawBody> = fc.record({
   contentType: fc.constantFrom(
-    'application/json', 'application/json; charset=utf-8', 'application/json; charset=utf-16', 'application/json; charset=latin1',
-    'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', undefined,
+    'application/json',
+    'application/json; charset=utf-8',
+    'application/json; charset=utf-16',
+    'application/json; charset=latin1',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/xml',
+    undefined,
   ),
   contentEncoding: fc.constantFrom(undefined, undefined, undefined, 'gzip', 'br', 'x-made-up'),
   text: fc.oneof(
-    fc.constantFrom('', '{', '{"a":', 'null', '[]', '"text"', '42', 'true', '\u0000', '{"a":"\u0000"}', 'a=1&b=2', '<x/>',
-      '['.repeat(100_000) + ']'.repeat(100_000), `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`),
+    fc.constantFrom(
+      '',
+      '{',
+      '{"a":',
+      'null',
+      '[]',
+      '"text"',
+      '42',
+      'true',
+      '\u0000',
+      '{"a":"\u0000"}',
+      'a=1&b=2',
+      '<x/>',
+      '['.repeat(100_000) + ']'.repeat(100_000),
+      `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`,
+    ),
     fc.string({ unit: 'binary', maxLength: 50 }),
   ),
 });

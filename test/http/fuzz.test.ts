@@ -46,12 +46,31 @@ interface Sent {
 function mutationsOf(entry: RouteEntry, baseline: Baseline): fc.Arbitrary<Mutation> {
   const options: fc.Arbitrary<Mutation>[] = [];
   const params = [...entry.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
-  if (params.length) options.push(fc.record({ kind: fc.constant('param' as const), name: fc.constantFrom(...params), value: pathSegment }));
-  const queryKeys = [...new Set([...Object.keys(shapeOf(entry.schemas?.query)), ...Object.keys(baseline.query ?? {}), 'page', 'pageSize', 'made_up'])];
-  options.push(fc.record({ kind: fc.constant('query' as const), name: fc.constantFrom(...queryKeys), values: queryValues }));
+  if (params.length)
+    options.push(
+      fc.record({ kind: fc.constant('param' as const), name: fc.constantFrom(...params), value: pathSegment }),
+    );
+  const queryKeys = [
+    ...new Set([
+      ...Object.keys(shapeOf(entry.schemas?.query)),
+      ...Object.keys(baseline.query ?? {}),
+      'page',
+      'pageSize',
+      'made_up',
+    ]),
+  ];
+  options.push(
+    fc.record({ kind: fc.constant('query' as const), name: fc.constantFrom(...queryKeys), values: queryValues }),
+  );
   if (entry.method !== 'GET') {
-    const fields = [...leafPaths(baseline.body), ...Object.keys(shapeOf(entry.schemas?.body)).map((k) => [k]), ['made_up']].filter((p) => !SKIPPED_FIELDS.has(p.at(-1)!));
-    options.push(fc.record({ kind: fc.constant('field' as const), path: fc.constantFrom(...fields), value: jsonValue }));
+    const fields = [
+      ...leafPaths(baseline.body),
+      ...Object.keys(shapeOf(entry.schemas?.body)).map((k) => [k]),
+      ['made_up'],
+    ].filter((p) => !SKIPPED_FIELDS.has(p.at(-1)!));
+    options.push(
+      fc.record({ kind: fc.constant('field' as const), path: fc.constantFrom(...fields), value: jsonValue }),
+    );
     options.push(fc.record({ kind: fc.constant('body' as const), value: jsonValue }));
     options.push(fc.record({ kind: fc.constant('raw' as const), raw: rawBody }));
   }
@@ -80,7 +99,9 @@ function requestOf(entry: RouteEntry, baseline: Baseline, credentials: Record<st
   for (const [k, v] of Object.entries(baseline.params ?? {})) params[k] = percentEncode(v);
   if (m.kind === 'param') params[m.name] = m.value;
   const path = entry.path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? 'x');
-  const query = new Map<string, string[]>(Object.entries(baseline.query ?? {}).map(([k, v]) => [k, [percentEncode(v)]]));
+  const query = new Map<string, string[]>(
+    Object.entries(baseline.query ?? {}).map(([k, v]) => [k, [percentEncode(v)]]),
+  );
   if (m.kind === 'query') query.set(m.name, m.values);
   const qs = [...query].flatMap(([k, vs]) => vs.map((v) => `${percentEncode(k)}=${v}`)).join('&');
   const headers: Record<string, string> = { ...credentials, ...(baseline.headers?.() ?? {}) };
@@ -90,7 +111,8 @@ function requestOf(entry: RouteEntry, baseline: Baseline, credentials: Record<st
     if (m.raw.contentType) headers['content-type'] = m.raw.contentType;
     if (m.raw.contentEncoding) headers['content-encoding'] = m.raw.contentEncoding;
   } else if (entry.method !== 'GET') {
-    const value = m.kind === 'field' ? withValue(baseline.body, m.path, m.value) : m.kind === 'body' ? m.value : baseline.body;
+    const value =
+      m.kind === 'field' ? withValue(baseline.body, m.path, m.value) : m.kind === 'body' ? m.value : baseline.body;
     if (value !== undefined) {
       body = toJson(value);
       headers['content-type'] = 'application/json';
@@ -105,11 +127,18 @@ function send(base: string, r: Sent): Promise<{ status: number; text: string; ms
   const started = performance.now();
   return new Promise((resolve, reject) => {
     // An explicit length: Node sends a DELETE's body neither chunked nor sized otherwise.
-    const headers = r.body === undefined ? r.headers : { ...r.headers, 'content-length': String(Buffer.byteLength(r.body)) };
+    const headers =
+      r.body === undefined ? r.headers : { ...r.headers, 'content-length': String(Buffer.byteLength(r.body)) };
     const req = http.request(base + r.url, { method: r.method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          text: Buffer.concat(chunks).toString('utf8'),
+          ms: performance.now() - started,
+        }),
+      );
       res.on('error', reject);
     });
     req.setTimeout(REQUEST_BOUND_MS * 3, () => req.destroy(new Error(`no answer in ${REQUEST_BOUND_MS * 3} ms`)));
@@ -121,9 +150,12 @@ function send(base: string, r: Sent): Promise<{ status: number; text: string; ms
 /** The spec's own 5xx answers: anything else is a fault. */
 function specFiveHundred(entry: RouteEntry, status: number, body: any): boolean {
   if (status === 502 && entry.path.startsWith('/api/v1/integrations/postomat/')) return true;
-  if (status === 500 && entry.method === 'POST' && entry.path === '/api/v1/integration/company/order/create') return body?.message === 'POSTOMAT_NOT_FOUND';
-  if (status === 500 && entry.path === '/api/v1/integrations/market-company/order/list') return body?.code === undefined;
-  if (status === 502 && entry.path.startsWith('/api/v1/integrations/market-company/parcel/')) return body?.message === 'Postomat provider error';
+  if (status === 500 && entry.method === 'POST' && entry.path === '/api/v1/integration/company/order/create')
+    return body?.message === 'POSTOMAT_NOT_FOUND';
+  if (status === 500 && entry.path === '/api/v1/integrations/market-company/order/list')
+    return body?.code === undefined;
+  if (status === 502 && entry.path.startsWith('/api/v1/integrations/market-company/parcel/'))
+    return body?.message === 'Postomat provider error';
   return false;
 }
 
@@ -152,8 +184,21 @@ function errorShapeProblem(status: number, text: string): string | undefined {
  * query around every request: all ~60 tables cost several times more on a loaded machine.
  */
 const WRITTEN_TABLES = [
-  'recipient', 'locker_order', 'order_status', 'order_code', 'outbox_event', 'locker_sync_change', 'refresh_token', 'platform_api_key',
-  'platform_webhook', 'platform_client', 'payment_order', 'parcel', 'parcel_status', 'market_idempotency', 'bulk_job',
+  'recipient',
+  'locker_order',
+  'order_status',
+  'order_code',
+  'outbox_event',
+  'locker_sync_change',
+  'refresh_token',
+  'platform_api_key',
+  'platform_webhook',
+  'platform_client',
+  'payment_order',
+  'parcel',
+  'parcel_status',
+  'market_idempotency',
+  'bulk_job',
 ];
 
 async function tableCounts(db: Db): Promise<Record<string, number>> {
@@ -162,9 +207,13 @@ async function tableCounts(db: Db): Promise<Record<string, number>> {
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
 }
 
-const changed = (a: Record<string, number>, b: Record<string, number>) => Object.keys(b).filter((k) => a[k] !== b[k]).map((k) => `${k} ${a[k]}→${b[k]}`);
+const changed = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.keys(b)
+    .filter((k) => a[k] !== b[k])
+    .map((k) => `${k} ${a[k]}→${b[k]}`);
 
-const describeSent = (r: Sent) => `${r.method} ${r.url.slice(0, 200)}${r.body !== undefined ? ` body ${r.body.slice(0, 150)}${r.body.length > 150 ? `… (${r.body.length} chars)` : ''}` : ''}`;
+const describeSent = (r: Sent) =>
+  `${r.method} ${r.url.slice(0, 200)}${r.body !== undefined ? ` body ${r.body.slice(0, 150)}${r.body.length > 150 ? `… (${r.body.length} chars)` : ''}` : ''}`;
 
 for (const dialect of DIALECTS) {
   describe(`HTTP fuzzing from the route table (${dialect.name})`, () => {
@@ -185,13 +234,17 @@ for (const dialect of DIALECTS) {
 
     it('walks every registered route, each with a baseline request', () => {
       assert.ok(routes.length >= 50, `only ${routes.length} routes found`);
-      const missing = routes.filter((r) => !world.baselines[`${r.method} ${r.path}`]).map((r) => `${r.method} ${r.path}`);
+      const missing = routes
+        .filter((r) => !world.baselines[`${r.method} ${r.path}`])
+        .map((r) => `${r.method} ${r.path}`);
       assert.deepEqual(missing, [], 'routes without a baseline in test/http/fuzz-world.ts');
-      const unvalidated = routes.filter((r) => !r.schemas && r.path !== '/health' && r.path !== '/ready').map((r) => `${r.method} ${r.path}`);
+      const unvalidated = routes
+        .filter((r) => !r.schemas && r.path !== '/health' && r.path !== '/ready')
+        .map((r) => `${r.method} ${r.path}`);
       assert.deepEqual(unvalidated, [], 'routes that do not validate through route()');
     });
 
-    it('answers malformed input with the spec\'s refusals, fast, and writes nothing when it refuses', async () => {
+    it("answers malformed input with the spec's refusals, fast, and writes nothing when it refuses", async () => {
       const problems: string[] = [];
       let sent = 0;
       let counts = await tableCounts(cloud.storage.db);
@@ -222,7 +275,8 @@ for (const dialect of DIALECTS) {
         }
       }
       // FUZZ_REPORT=file writes every problem found, not only the first ones the assertion shows.
-      if (process.env.FUZZ_REPORT) fs.appendFileSync(process.env.FUZZ_REPORT, problems.map((p) => `${dialect.name} ${p}\n`).join(''));
+      if (process.env.FUZZ_REPORT)
+        fs.appendFileSync(process.env.FUZZ_REPORT, problems.map((p) => `${dialect.name} ${p}\n`).join(''));
       assert.ok(sent >= routes.length * RUNS_PER_ROUTE * 0.9, `only ${sent} requests sent`);
       assert.deepEqual(problems.slice(0, 25), [], `${problems.length} problems in ${sent} requests`);
     });

@@ -23,43 +23,77 @@ for (const dialect of DIALECTS) {
     const lines: any[] = [];
 
     before(async () => {
-      cloud = await startTestApp(dialect, { logger: createLogger({ level: 'debug', write: (line) => lines.push(JSON.parse(line)) }) });
+      cloud = await startTestApp(dialect, {
+        logger: createLogger({ level: 'debug', write: (line) => lines.push(JSON.parse(line)) }),
+      });
       world = await seedMarketWorld(cloud);
     });
     after(() => cloud?.stop());
 
     const requestLines = () => lines.filter((l) => l.msg === 'request refused' || l.msg === 'request failed');
 
-    it('logs the spec\'s 502s and 500s for missing things as one info line each, without a stack', async () => {
+    it("logs the spec's 502s and 500s for missing things as one info line each, without a stack", async () => {
       lines.length = 0;
       const market = { 'x-api-token': world.keys.market };
       const probes = [
         await cloud.request('GET', `/api/v1/integrations/postomat/order/${MISSING}`, { headers: market }),
         await cloud.request('GET', `/api/v1/integrations/postomat/order/${MISSING}/up-code`, { headers: market }),
         await cloud.request('GET', `/api/v1/integrations/postomat/${MISSING}`, { headers: market }),
-        await cloud.request('POST', '/api/v1/integrations/postomat/order/create', { headers: market, body: { toUserPhone: '+996700000001', postomatId: MISSING, weight: 1, days: 1 } }),
-        await cloud.request('POST', '/api/v1/integration/company/order/create', { token: world.lw.companyA.key, body: { toUserPhone: '+996700000001', postomatId: MISSING, sendMessage: false } }),
+        await cloud.request('POST', '/api/v1/integrations/postomat/order/create', {
+          headers: market,
+          body: { toUserPhone: '+996700000001', postomatId: MISSING, weight: 1, days: 1 },
+        }),
+        await cloud.request('POST', '/api/v1/integration/company/order/create', {
+          token: world.lw.companyA.key,
+          body: { toUserPhone: '+996700000001', postomatId: MISSING, sendMessage: false },
+        }),
       ];
-      assert.deepEqual(probes.map((p) => p.status), [502, 502, 502, 502, 500]);
-      assert.deepEqual(probes.map((p) => p.body.message), ['ORDER_NOT_FOUND', 'ORDER_NOT_FOUND', 'POSTOMAT_NOT_FOUND', 'POSTOMAT_NOT_FOUND', 'POSTOMAT_NOT_FOUND']);
+      assert.deepEqual(
+        probes.map((p) => p.status),
+        [502, 502, 502, 502, 500],
+      );
+      assert.deepEqual(
+        probes.map((p) => p.body.message),
+        ['ORDER_NOT_FOUND', 'ORDER_NOT_FOUND', 'POSTOMAT_NOT_FOUND', 'POSTOMAT_NOT_FOUND', 'POSTOMAT_NOT_FOUND'],
+      );
       const logged = requestLines();
-      assert.deepEqual(logged.map((l) => [l.level, l.status, l.message]), [
-        ['info', 502, 'ORDER_NOT_FOUND'], ['info', 502, 'ORDER_NOT_FOUND'], ['info', 502, 'POSTOMAT_NOT_FOUND'], ['info', 502, 'POSTOMAT_NOT_FOUND'], ['info', 500, 'POSTOMAT_NOT_FOUND'],
-      ]);
-      assert.ok(logged.every((l) => l.err === undefined && !JSON.stringify(l).includes('    at ')), 'no stack');
+      assert.deepEqual(
+        logged.map((l) => [l.level, l.status, l.message]),
+        [
+          ['info', 502, 'ORDER_NOT_FOUND'],
+          ['info', 502, 'ORDER_NOT_FOUND'],
+          ['info', 502, 'POSTOMAT_NOT_FOUND'],
+          ['info', 502, 'POSTOMAT_NOT_FOUND'],
+          ['info', 500, 'POSTOMAT_NOT_FOUND'],
+        ],
+      );
+      assert.ok(
+        logged.every((l) => l.err === undefined && !JSON.stringify(l).includes('    at ')),
+        'no stack',
+      );
       assert.equal(lines.filter((l) => l.level === 'error').length, 0);
     });
 
     it('logs a real fault at error level with its stack', async () => {
       lines.length = 0;
-      const app = buildApp(cloud.deps, [(a) => a.get('/fault', () => { throw new TypeError('boom'); })]);
+      const app = buildApp(cloud.deps, [
+        (a) =>
+          a.get('/fault', () => {
+            throw new TypeError('boom');
+          }),
+      ]);
       const server = http.createServer(app).listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
       try {
         const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/fault`);
         assert.equal(res.status, 500);
         const { requestId, ...body } = await res.json();
-        assert.deepEqual(body, { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error', code: 'INTERNAL_SERVER_ERROR' });
+        assert.deepEqual(body, {
+          statusCode: 500,
+          error: 'Internal Server Error',
+          message: 'Internal Server Error',
+          code: 'INTERNAL_SERVER_ERROR',
+        });
         assert.equal(requestId, res.headers.get('x-request-id'));
       } finally {
         server.close();

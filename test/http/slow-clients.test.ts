@@ -74,7 +74,9 @@ function probe(cloud: TestCloud, key: string) {
   const loop = (async () => {
     while (running) {
       const started = performance.now();
-      const res = await cloud.request('GET', '/api/v1/integration/company/order/list', { token: key }).catch(() => ({ status: 0 }));
+      const res = await cloud
+        .request('GET', '/api/v1/integration/company/order/list', { token: key })
+        .catch(() => ({ status: 0 }));
       results.push({ status: res.status, ms: performance.now() - started });
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -90,7 +92,11 @@ function probe(cloud: TestCloud, key: string) {
 
 function assertServed(results: Array<{ status: number; ms: number }>) {
   assert.ok(results.length >= 3, `only ${results.length} probe requests`);
-  assert.deepEqual(results.filter((r) => r.status !== 200), [], 'every probe request answered 200');
+  assert.deepEqual(
+    results.filter((r) => r.status !== 200),
+    [],
+    'every probe request answered 200',
+  );
   const worst = Math.max(...results.map((r) => r.ms));
   assert.ok(worst < LATENCY_BOUND_MS, `worst probe latency ${Math.round(worst)} ms`);
 }
@@ -120,7 +126,8 @@ for (const dialect of DIALECTS) {
     });
     after(() => cloud?.stop());
 
-    const logged = (msg: string, reason: RegExp) => lines.filter((l) => l.level === 'warn' && l.msg.startsWith(msg) && reason.test(l.reason));
+    const logged = (msg: string, reason: RegExp) =>
+      lines.filter((l) => l.level === 'warn' && l.msg.startsWith(msg) && reason.test(l.reason));
 
     it('closes slowloris headers at the headers deadline with a 408, and keeps serving', TEST_TIMEOUT, async () => {
       const p = probe(cloud, key);
@@ -133,9 +140,17 @@ for (const dialect of DIALECTS) {
       clearInterval(trickle);
       assertServed(await p.stop());
       const longest = Math.max(...attackers.map((a) => a.closedAt! - started));
-      assert.ok(longest < HEADERS_TIMEOUT_MS + SLACK_MS, `last slowloris socket closed after ${Math.round(longest)} ms`);
+      assert.ok(
+        longest < HEADERS_TIMEOUT_MS + SLACK_MS,
+        `last slowloris socket closed after ${Math.round(longest)} ms`,
+      );
       assert.deepEqual(new Set(attackers.map(statusOf)), new Set(['408']));
-      assert.deepEqual(bodyOf(attackers[0]), { statusCode: 408, error: 'Request Timeout', message: 'Request headers or body not received in time', code: 'REQUEST_TIMEOUT' });
+      assert.deepEqual(bodyOf(attackers[0]), {
+        statusCode: 408,
+        error: 'Request Timeout',
+        message: 'Request headers or body not received in time',
+        code: 'REQUEST_TIMEOUT',
+      });
       assert.ok(logged('http request timed out', /TIMEOUT/).length >= 1, 'the timeouts are logged');
     });
 
@@ -144,7 +159,9 @@ for (const dialect of DIALECTS) {
       const started = performance.now();
       const attackers = await flood(cloud.port, ['127.0.0.3'], 10);
       for (const a of attackers) {
-        a.socket.write(`POST /api/v1/integration/company/order/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
+        a.socket.write(
+          `POST /api/v1/integration/company/order/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
+        );
       }
       const trickle = setInterval(() => attackers.forEach((a) => a.socket.writable && a.socket.write(' ')), 100);
       await Promise.all(attackers.map((a) => a.closed));
@@ -155,28 +172,37 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(new Set(attackers.map(statusOf)), new Set(['408']));
     });
 
-    it('answers one address\'s sockets over its cap with 429 at once, closes the rest at the deadline', TEST_TIMEOUT, async () => {
-      const before = logged('http connection refused', /PER_ADDRESS/).length;
-      const p = probe(cloud, key);
-      const started = performance.now();
-      const attackers = await flood(cloud.port, ['127.0.0.4'], 200);
-      await Promise.all(attackers.map((a) => a.closed));
-      assertServed(await p.stop());
-      const refused = attackers.filter((a) => statusOf(a) === '429');
-      const timedOut = attackers.filter((a) => statusOf(a) === '408');
-      // Exactly 200 - PER_ADDRESS when all 200 are open before the first deadline; a few more
-      // time out when a loaded machine opens them slower than that.
-      assert.ok(refused.length >= 200 - 2 * PER_ADDRESS, `${refused.length} refused at once`);
-      assert.ok(timedOut.length >= PER_ADDRESS, `${timedOut.length} closed at the deadline`);
-      assert.equal(refused.length + timedOut.length, 200);
-      assert.deepEqual(bodyOf(refused[0]), { statusCode: 429, error: 'Too Many Requests', message: 'Too Many Requests', code: 'RATE_LIMIT_EXCEEDED' });
-      assert.match(refused[0].received, /\r\nRetry-After: 1\r\n/);
-      const longest = Math.max(...attackers.map((a) => a.closedAt! - started));
-      assert.ok(longest < HEADERS_TIMEOUT_MS + SLACK_MS, `last idle socket closed after ${Math.round(longest)} ms`);
-      // One line, then a summary per window: never a line per refused socket.
-      const lines = logged('http connection refused', /PER_ADDRESS/).length - before;
-      assert.ok(lines >= 1 && lines <= 2, `${lines} log lines for ${refused.length} refusals`);
-    });
+    it(
+      "answers one address's sockets over its cap with 429 at once, closes the rest at the deadline",
+      TEST_TIMEOUT,
+      async () => {
+        const before = logged('http connection refused', /PER_ADDRESS/).length;
+        const p = probe(cloud, key);
+        const started = performance.now();
+        const attackers = await flood(cloud.port, ['127.0.0.4'], 200);
+        await Promise.all(attackers.map((a) => a.closed));
+        assertServed(await p.stop());
+        const refused = attackers.filter((a) => statusOf(a) === '429');
+        const timedOut = attackers.filter((a) => statusOf(a) === '408');
+        // Exactly 200 - PER_ADDRESS when all 200 are open before the first deadline; a few more
+        // time out when a loaded machine opens them slower than that.
+        assert.ok(refused.length >= 200 - 2 * PER_ADDRESS, `${refused.length} refused at once`);
+        assert.ok(timedOut.length >= PER_ADDRESS, `${timedOut.length} closed at the deadline`);
+        assert.equal(refused.length + timedOut.length, 200);
+        assert.deepEqual(bodyOf(refused[0]), {
+          statusCode: 429,
+          error: 'Too Many Requests',
+          message: 'Too Many Requests',
+          code: 'RATE_LIMIT_EXCEEDED',
+        });
+        assert.match(refused[0].received, /\r\nRetry-After: 1\r\n/);
+        const longest = Math.max(...attackers.map((a) => a.closedAt! - started));
+        assert.ok(longest < HEADERS_TIMEOUT_MS + SLACK_MS, `last idle socket closed after ${Math.round(longest)} ms`);
+        // One line, then a summary per window: never a line per refused socket.
+        const lines = logged('http connection refused', /PER_ADDRESS/).length - before;
+        assert.ok(lines >= 1 && lines <= 2, `${lines} log lines for ${refused.length} refusals`);
+      },
+    );
 
     it('closes idle keep-alive sockets at the keep-alive deadline', TEST_TIMEOUT, async () => {
       const attackers = await flood(cloud.port, ['127.0.0.5'], 30);
@@ -185,23 +211,33 @@ for (const dialect of DIALECTS) {
       await Promise.all(attackers.map((a) => a.closed));
       assert.ok(attackers.every((a) => statusOf(a) === '200'));
       const longest = Math.max(...attackers.map((a) => a.closedAt! - answeredAt));
-      assert.ok(longest < KEEP_ALIVE_TIMEOUT_MS + SLACK_MS, `last keep-alive socket closed after ${Math.round(longest)} ms`);
+      assert.ok(
+        longest < KEEP_ALIVE_TIMEOUT_MS + SLACK_MS,
+        `last keep-alive socket closed after ${Math.round(longest)} ms`,
+      );
     });
 
-    it('closes connections over the total cap, logs it, and serves again once the deadline frees them', TEST_TIMEOUT, async () => {
-      // Under the per-address cap each, over the total one together.
-      const addresses = Array.from({ length: 10 }, (_, i) => `127.0.1.${i + 1}`);
-      const attackers = await flood(cloud.port, addresses, MAX_CONNECTIONS + 50);
-      // The server closes each one as it accepts it: wait for that (a guard, not a timing assertion).
-      const dropped = () => attackers.filter((a) => a.closedAt !== undefined && a.received === '');
-      for (let waited = 0; dropped().length < 50 && waited < 5_000; waited += 50) await sleep(50);
-      assert.ok(dropped().length >= 50, `${dropped().length} connections closed unanswered over the cap`);
-      assert.ok(logged('http connection refused', /HTTP_MAX_CONNECTIONS$/).length >= 1, 'the cap refusals are logged');
-      await Promise.all(attackers.map((a) => a.closed));
-      await sleep(100);
-      const p = probe(cloud, key);
-      await sleep(500);
-      assertServed(await p.stop());
-    });
+    it(
+      'closes connections over the total cap, logs it, and serves again once the deadline frees them',
+      TEST_TIMEOUT,
+      async () => {
+        // Under the per-address cap each, over the total one together.
+        const addresses = Array.from({ length: 10 }, (_, i) => `127.0.1.${i + 1}`);
+        const attackers = await flood(cloud.port, addresses, MAX_CONNECTIONS + 50);
+        // The server closes each one as it accepts it: wait for that (a guard, not a timing assertion).
+        const dropped = () => attackers.filter((a) => a.closedAt !== undefined && a.received === '');
+        for (let waited = 0; dropped().length < 50 && waited < 5_000; waited += 50) await sleep(50);
+        assert.ok(dropped().length >= 50, `${dropped().length} connections closed unanswered over the cap`);
+        assert.ok(
+          logged('http connection refused', /HTTP_MAX_CONNECTIONS$/).length >= 1,
+          'the cap refusals are logged',
+        );
+        await Promise.all(attackers.map((a) => a.closed));
+        await sleep(100);
+        const p = probe(cloud, key);
+        await sleep(500);
+        assertServed(await p.stop());
+      },
+    );
   });
 }

@@ -11,8 +11,16 @@ import { newId } from '../../cloud/storage/ids.ts';
 /** Rows per INSERT: well under SQLite's 32,766 and PostgreSQL's 65,535 parameters at 12 columns. */
 const CHUNK = 1000;
 
-async function insertChunked<T extends keyof Database>(db: Db, table: T, rows: Array<Record<string, unknown>>): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK) await db.insertInto(table).values(rows.slice(i, i + CHUNK) as any).execute();
+async function insertChunked<T extends keyof Database>(
+  db: Db,
+  table: T,
+  rows: Array<Record<string, unknown>>,
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK)
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + CHUNK) as any)
+      .execute();
 }
 
 export interface ManyLockers {
@@ -31,7 +39,12 @@ export interface ManyLockers {
  * the id tie-break; every 100th locker is inactive, every 50th has no coordinates, every third
  * has cell 8 switched off.
  */
-export async function seedManyLockers(db: Db, count: number, place: { cityId: string; districtId: string }, at: string): Promise<ManyLockers> {
+export async function seedManyLockers(
+  db: Db,
+  count: number,
+  place: { cityId: string; districtId: string },
+  at: string,
+): Promise<ManyLockers> {
   const shape = {
     isActive: (i: number) => i % 100 !== 99,
     hasCoordinates: (i: number) => i % 50 !== 49,
@@ -46,11 +59,24 @@ export async function seedManyLockers(db: Db, count: number, place: { cityId: st
     const id = newId();
     const located = shape.hasCoordinates(i);
     postomats.push({
-      id, incrementalid: i + 1, title: `Locker ${String(Math.floor(i / 2)).padStart(5, '0')}`, address: `Street ${i}`, description: null, imgUrl: null,
+      id,
+      incrementalid: i + 1,
+      title: `Locker ${String(Math.floor(i / 2)).padStart(5, '0')}`,
+      address: `Street ${i}`,
+      description: null,
+      imgUrl: null,
       // Spread over a ~500 km square around Bishkek.
-      lat: located ? 40 + ((i * 7919) % 5000) / 1000 : null, lng: located ? 71 + ((i * 104729) % 5000) / 1000 : null,
-      schedule: null, shortId: `L${i.toString(36).toUpperCase().padStart(6, '0')}`, isActive: shape.isActive(i) ? 1 : 0, isConnected: 0,
-      cityId: place.cityId, districtId: i % 2 ? place.districtId : null, agentSecretHash: null, createdAt: at, updatedAt: at,
+      lat: located ? 40 + ((i * 7919) % 5000) / 1000 : null,
+      lng: located ? 71 + ((i * 104729) % 5000) / 1000 : null,
+      schedule: null,
+      shortId: `L${i.toString(36).toUpperCase().padStart(6, '0')}`,
+      isActive: shape.isActive(i) ? 1 : 0,
+      isConnected: 0,
+      cityId: place.cityId,
+      districtId: i % 2 ? place.districtId : null,
+      agentSecretHash: null,
+      createdAt: at,
+      updatedAt: at,
     });
     const boardId = newId();
     boards.push({ id: boardId, postomatId: id, address: 0, title: 'Board 0', createdAt: at, updatedAt: at });
@@ -58,7 +84,20 @@ export async function seedManyLockers(db: Db, count: number, place: { cityId: st
     for (let n = 1; n <= 8; n++) {
       const cellId = newId();
       const off = n === 8 && shape.cellEightOff(i);
-      cellRows.push({ id: cellId, title: String(n), number: n, size: n <= 4 ? 'S' : n <= 7 ? 'M' : 'L', isActive: off ? 0 : 1, isOpen: 0, forRentAvailable: 0, postomatId: id, boardId, lock: n, createdAt: at, updatedAt: at });
+      cellRows.push({
+        id: cellId,
+        title: String(n),
+        number: n,
+        size: n <= 4 ? 'S' : n <= 7 ? 'M' : 'L',
+        isActive: off ? 0 : 1,
+        isOpen: 0,
+        forRentAvailable: 0,
+        postomatId: id,
+        boardId,
+        lock: n,
+        createdAt: at,
+        updatedAt: at,
+      });
       own.push(cellId);
     }
     ids.push(id);
@@ -78,8 +117,19 @@ export const ORDER_STATUS_CYCLE = ['DELIVERED', 'CREATED', 'COMPLETED', 'SUBTRAC
  * cell 1 of its locker (locker i % lockers), so that cell is not free. Each order has its
  * CREATED status (and the current one), a DOWN and an UP code, and one of 50 recipients.
  */
-export async function seedManyOrders(db: Db, companyId: string, lockers: ManyLockers, count: number, start: Date): Promise<void> {
-  const recipients = Array.from({ length: 50 }, (_, i) => ({ id: newId(), phone: `+99670${String(i).padStart(7, '0')}`, createdAt: start.toISOString(), updatedAt: start.toISOString() }));
+export async function seedManyOrders(
+  db: Db,
+  companyId: string,
+  lockers: ManyLockers,
+  count: number,
+  start: Date,
+): Promise<void> {
+  const recipients = Array.from({ length: 50 }, (_, i) => ({
+    id: newId(),
+    phone: `+99670${String(i).padStart(7, '0')}`,
+    createdAt: start.toISOString(),
+    updatedAt: start.toISOString(),
+  }));
   const orders: Array<Record<string, unknown>> = [];
   const statuses: Array<Record<string, unknown>> = [];
   const codes: Array<Record<string, unknown>> = [];
@@ -100,15 +150,49 @@ export async function seedManyOrders(db: Db, companyId: string, lockers: ManyLoc
     }
     const paid = i % 3 === 0 ? 10_000 : 0;
     orders.push({
-      id, postomatId, companyId, toUserId: recipients[i % recipients.length].id, cellId: status === 'CREATED' ? null : lockers.cells[locker][0],
-      currentStatusId, status, days: 3, weight: 1.5, customData: i % 2 ? `ref-${i}` : null, sendMessage: i % 2, isActive: 1,
-      price: 12_345, deliveryPrice: 1_010, paidAmount: paid, notPaidAmount: 13_355 - paid, promoCodeAmount: 0,
-      startDateTime: status === 'CREATED' ? null : placedAt, endDateTime: status === 'CREATED' ? null : new Date(Date.parse(placedAt) + 3 * 86_400_000).toISOString(),
-      createdAt: created, updatedAt: created,
+      id,
+      postomatId,
+      companyId,
+      toUserId: recipients[i % recipients.length].id,
+      cellId: status === 'CREATED' ? null : lockers.cells[locker][0],
+      currentStatusId,
+      status,
+      days: 3,
+      weight: 1.5,
+      customData: i % 2 ? `ref-${i}` : null,
+      sendMessage: i % 2,
+      isActive: 1,
+      price: 12_345,
+      deliveryPrice: 1_010,
+      paidAmount: paid,
+      notPaidAmount: 13_355 - paid,
+      promoCodeAmount: 0,
+      startDateTime: status === 'CREATED' ? null : placedAt,
+      endDateTime: status === 'CREATED' ? null : new Date(Date.parse(placedAt) + 3 * 86_400_000).toISOString(),
+      createdAt: created,
+      updatedAt: created,
     });
     const active = status === 'CREATED' || status === 'DELIVERED' ? 1 : 0;
-    codes.push({ id: newId(), orderId: id, postomatId, type: 'DOWN', password: String(i).padStart(6, '0'), active, createdAt: created, updatedAt: created });
-    codes.push({ id: newId(), orderId: id, postomatId, type: 'UP', password: `U${String(i).padStart(6, '0')}`, active, createdAt: created, updatedAt: created });
+    codes.push({
+      id: newId(),
+      orderId: id,
+      postomatId,
+      type: 'DOWN',
+      password: String(i).padStart(6, '0'),
+      active,
+      createdAt: created,
+      updatedAt: created,
+    });
+    codes.push({
+      id: newId(),
+      orderId: id,
+      postomatId,
+      type: 'UP',
+      password: `U${String(i).padStart(6, '0')}`,
+      active,
+      createdAt: created,
+      updatedAt: created,
+    });
   }
   await insertChunked(db, 'recipient', recipients);
   await insertChunked(db, 'locker_order', orders);
@@ -118,7 +202,9 @@ export async function seedManyOrders(db: Db, companyId: string, lockers: ManyLoc
   await sql`insert into order_stats (${sql.join(['companyId', 'status', 'count', 'price', 'deliveryPrice', 'paidAmount', 'notPaidAmount', 'promoCodeAmount', 'version'].map((c) => sql.ref(c)))})
     select ${sql.ref('companyId')}, ${sql.ref('status')}, count(*), sum(${sql.ref('price')}), sum(${sql.ref('deliveryPrice')}), sum(${sql.ref('paidAmount')}),
       sum(${sql.ref('notPaidAmount')}), sum(${sql.ref('promoCodeAmount')}), 1
-    from locker_order where ${sql.ref('companyId')} = ${companyId} and ${sql.ref('isActive')} = 1 group by ${sql.ref('companyId')}, ${sql.ref('status')}`.execute(db);
+    from locker_order where ${sql.ref('companyId')} = ${companyId} and ${sql.ref('isActive')} = 1 group by ${sql.ref('companyId')}, ${sql.ref('status')}`.execute(
+    db,
+  );
 }
 
 /**
@@ -126,10 +212,38 @@ export async function seedManyOrders(db: Db, companyId: string, lockers: ManyLoc
  * ('Central', 'North': title order then rests on ids), one inactive city each, and `districts`
  * districts in `districtCityId`, every tenth inactive. Returns the countries' ids in title order.
  */
-export async function seedManyPlaces(db: Db, countries: number, districts: number, districtCityId: string, at: string): Promise<string[]> {
-  const countryRows = Array.from({ length: countries }, (_, i) => ({ id: newId(), title: `Country ${String(i).padStart(4, '0')}`, isActive: 1, createdAt: at, updatedAt: at }));
-  const cityRows = countryRows.flatMap((c) => ['Central', 'North', 'Closed'].map((title) => ({ id: newId(), title, isActive: title === 'Closed' ? 0 : 1, countryId: c.id, createdAt: at, updatedAt: at })));
-  const districtRows = Array.from({ length: districts }, (_, i) => ({ id: newId(), title: `District ${i % 100}`, isActive: i % 10 === 9 ? 0 : 1, cityId: districtCityId, createdAt: at, updatedAt: at }));
+export async function seedManyPlaces(
+  db: Db,
+  countries: number,
+  districts: number,
+  districtCityId: string,
+  at: string,
+): Promise<string[]> {
+  const countryRows = Array.from({ length: countries }, (_, i) => ({
+    id: newId(),
+    title: `Country ${String(i).padStart(4, '0')}`,
+    isActive: 1,
+    createdAt: at,
+    updatedAt: at,
+  }));
+  const cityRows = countryRows.flatMap((c) =>
+    ['Central', 'North', 'Closed'].map((title) => ({
+      id: newId(),
+      title,
+      isActive: title === 'Closed' ? 0 : 1,
+      countryId: c.id,
+      createdAt: at,
+      updatedAt: at,
+    })),
+  );
+  const districtRows = Array.from({ length: districts }, (_, i) => ({
+    id: newId(),
+    title: `District ${i % 100}`,
+    isActive: i % 10 === 9 ? 0 : 1,
+    cityId: districtCityId,
+    createdAt: at,
+    updatedAt: at,
+  }));
   await insertChunked(db, 'country', countryRows);
   await insertChunked(db, 'city', cityRows);
   await insertChunked(db, 'district', districtRows);

@@ -9,7 +9,7 @@ import { clashingCodes, formatCode, noLiveCodes, pickOrderCodes, type LiveCodes 
 const codes = (from: number, to: number) => new Set(Array.from({ length: to - from }, (_, i) => formatCode(from + i)));
 const live = (l: Partial<LiveCodes>): LiveCodes => ({ ...noLiveCodes(), ...l });
 
-describe('pickOrderCodes: the spec\'s per-type code space, kept apart across types while it can be', () => {
+describe("pickOrderCodes: the spec's per-type code space, kept apart across types while it can be", () => {
   it('draws three distinct codes, each outside the live codes of its space', () => {
     const seq = [1, 2, 2, 3, 1, 4, 4, 5];
     const picked = pickOrderCodes(live({ DOWN: new Set(['0001']), SUBTRACT: new Set(['0003']) }), () => seq.shift()!);
@@ -25,16 +25,24 @@ describe('pickOrderCodes: the spec\'s per-type code space, kept apart across typ
   });
   it('keeps taking orders when the three types together use more than the code space', () => {
     // 4,000 live orders: 12,000 live codes, over the 10,000 four-digit codes.
-    const l = live({ DOWN: codes(0, 4000), UP: codes(4000, 8000), SUBTRACT: new Set([...codes(8000, 10_000), ...codes(0, 2000)]) });
+    const l = live({
+      DOWN: codes(0, 4000),
+      UP: codes(4000, 8000),
+      SUBTRACT: new Set([...codes(8000, 10_000), ...codes(0, 2000)]),
+    });
     const picked = pickOrderCodes(l);
     assert.ok(!l.DOWN.has(picked.DOWN));
-    for (const c of [picked.UP, picked.SUBTRACT]) assert.ok(!l.UP.has(c) && !l.SUBTRACT.has(c), 'an opening code opens one parcel only');
+    for (const c of [picked.UP, picked.SUBTRACT])
+      assert.ok(!l.UP.has(c) && !l.SUBTRACT.has(c), 'an opening code opens one parcel only');
     assert.equal(new Set(Object.values(picked)).size, 3);
   });
   it('refuses when one space has no code left', () => {
     assert.throws(() => pickOrderCodes(live({ DOWN: codes(0, 10_000) })), /CODES_EXHAUSTED|no free DOWN code/);
     // UP and SUBTRACT share their space: one free code there is not enough for both.
-    assert.throws(() => pickOrderCodes(live({ UP: codes(0, 5000), SUBTRACT: codes(5000, 9999) })), /no free UP and SUBTRACT codes/);
+    assert.throws(
+      () => pickOrderCodes(live({ UP: codes(0, 5000), SUBTRACT: codes(5000, 9999) })),
+      /no free UP and SUBTRACT codes/,
+    );
   });
   it('names the codes a move must draw afresh', () => {
     const l = live({ DOWN: new Set(['1111']), SUBTRACT: new Set(['2222']) });
@@ -54,13 +62,21 @@ for (const dialect of DIALECTS) {
     after(() => storage.destroy());
 
     const liveCodes = async (postomatId: string) =>
-      (await storage.db.selectFrom('order_code').select(['password', 'type']).where('postomatId', '=', postomatId).where('active', '=', 1).execute());
+      await storage.db
+        .selectFrom('order_code')
+        .select(['password', 'type'])
+        .where('postomatId', '=', postomatId)
+        .where('active', '=', 1)
+        .execute();
 
     it('never repeat among open orders under concurrent creation', async () => {
       const n = 60;
       await Promise.all(
         Array.from({ length: n }, (_, i) =>
-          createOrder({ uow: testUow(storage), clock: systemClock }, { companyId: w.companyB.id, postomatId: w.mid.id, toUserPhone: `+99670${1000 + i}`, sendMessage: false }),
+          createOrder(
+            { uow: testUow(storage), clock: systemClock },
+            { companyId: w.companyB.id, postomatId: w.mid.id, toUserPhone: `+99670${1000 + i}`, sendMessage: false },
+          ),
         ),
       );
       const codes = await liveCodes(w.mid.id);
@@ -76,10 +92,16 @@ for (const dialect of DIALECTS) {
       };
       const results = await Promise.allSettled(
         Array.from({ length: 4 }, (_, i) =>
-          createOrder({ uow: testUow(storage), clock: systemClock, randomInt: rigged() }, { companyId: w.companyB.id, postomatId: w.far.id, toUserPhone: `+99671${1000 + i}`, sendMessage: false }),
+          createOrder(
+            { uow: testUow(storage), clock: systemClock, randomInt: rigged() },
+            { companyId: w.companyB.id, postomatId: w.far.id, toUserPhone: `+99671${1000 + i}`, sendMessage: false },
+          ),
         ),
       );
-      assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+      assert.deepEqual(
+        results.map((r) => r.status),
+        ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'],
+      );
       const codes = await liveCodes(w.far.id);
       assert.equal(codes.length, 12);
       assert.equal(new Set(codes.map((c) => c.password)).size, 12);
@@ -87,20 +109,52 @@ for (const dialect of DIALECTS) {
     });
 
     it('are released when the order is final, and may then be drawn again', async () => {
-      const always = () => { const seq = [4444, 5555, 6666]; return (max: number) => seq.length ? seq.shift()! : Math.floor(Math.random() * max); };
-      const first = await createOrder({ uow: testUow(storage), clock: systemClock, randomInt: always() }, { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: '+996720000001', sendMessage: false });
+      const always = () => {
+        const seq = [4444, 5555, 6666];
+        return (max: number) => (seq.length ? seq.shift()! : Math.floor(Math.random() * max));
+      };
+      const first = await createOrder(
+        { uow: testUow(storage), clock: systemClock, randomInt: always() },
+        { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: '+996720000001', sendMessage: false },
+      );
       await placeOrder(storage, first.id, w.near.cells[0].id, new Date());
       await finishOrder(storage, first.id, 'COMPLETED', new Date());
-      const second = await createOrder({ uow: testUow(storage), clock: systemClock, randomInt: always() }, { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: '+996720000002', sendMessage: false });
-      const codesOf = async (orderId: string) => (await storage.db.selectFrom('order_code').select('password').where('orderId', '=', orderId).orderBy('type').execute()).map((r) => r.password).sort();
+      const second = await createOrder(
+        { uow: testUow(storage), clock: systemClock, randomInt: always() },
+        { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: '+996720000002', sendMessage: false },
+      );
+      const codesOf = async (orderId: string) =>
+        (
+          await storage.db
+            .selectFrom('order_code')
+            .select('password')
+            .where('orderId', '=', orderId)
+            .orderBy('type')
+            .execute()
+        )
+          .map((r) => r.password)
+          .sort();
       assert.deepEqual(await codesOf(second.id), ['4444', '5555', '6666']);
-      assert.deepEqual(await codesOf(first.id), ['4444', '5555', '6666'], 'the finished order keeps its codes for the record');
+      assert.deepEqual(
+        await codesOf(first.id),
+        ['4444', '5555', '6666'],
+        'the finished order keeps its codes for the record',
+      );
     });
 
     it('may repeat at another locker', async () => {
-      const rig = () => { const seq = [7777, 8888, 9999]; return () => seq.shift()!; };
-      const a = await createOrder({ uow: testUow(storage), clock: systemClock, randomInt: rig() }, { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: '+996730000001', sendMessage: false });
-      const b = await createOrder({ uow: testUow(storage), clock: systemClock, randomInt: rig() }, { companyId: w.companyB.id, postomatId: w.mid.id, toUserPhone: '+996730000002', sendMessage: false });
+      const rig = () => {
+        const seq = [7777, 8888, 9999];
+        return () => seq.shift()!;
+      };
+      const a = await createOrder(
+        { uow: testUow(storage), clock: systemClock, randomInt: rig() },
+        { companyId: w.companyB.id, postomatId: w.near.id, toUserPhone: '+996730000001', sendMessage: false },
+      );
+      const b = await createOrder(
+        { uow: testUow(storage), clock: systemClock, randomInt: rig() },
+        { companyId: w.companyB.id, postomatId: w.mid.id, toUserPhone: '+996730000002', sendMessage: false },
+      );
       assert.ok(a.id && b.id);
     });
   });

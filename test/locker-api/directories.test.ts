@@ -23,16 +23,25 @@ for (const dialect of DIALECTS) {
       assert.equal(plain.body.data[0].title, 'Kyrgyzstan');
       assert.equal('cities' in plain.body.data[0], false);
       const withCities = await get('/country?withCities=true');
-      assert.deepEqual(withCities.body.data[0].cities.map((c: any) => c.title), ['Bishkek', 'Osh']);
+      assert.deepEqual(
+        withCities.body.data[0].cities.map((c: any) => c.title),
+        ['Bishkek', 'Osh'],
+      );
     });
 
     it('GET /city lists active cities, paged only with both parameters, country on request', async () => {
       const all = await get('/city');
       assert.deepEqual(all.body, { total: 2, data: all.body.data });
-      assert.deepEqual(all.body.data.map((c: any) => c.title), ['Bishkek', 'Osh']);
+      assert.deepEqual(
+        all.body.data.map((c: any) => c.title),
+        ['Bishkek', 'Osh'],
+      );
       assert.equal((await get('/city?page=2')).body.data.length, 2);
       const page = await get('/city?page=2&pageSize=1&withCountry=true');
-      assert.deepEqual(page.body.data.map((c: any) => [c.title, c.country.title]), [['Osh', 'Kyrgyzstan']]);
+      assert.deepEqual(
+        page.body.data.map((c: any) => [c.title, c.country.title]),
+        [['Osh', 'Kyrgyzstan']],
+      );
       assert.equal(page.body.total, 2);
     });
 
@@ -46,12 +55,25 @@ for (const dialect of DIALECTS) {
 
     it('GET /district/list lists active districts, by city, paged only with both parameters', async () => {
       const all = await get('/district/list');
-      assert.deepEqual(all.body.data.map((d: any) => d.title), ['Center', 'Osh Center', 'South']);
+      assert.deepEqual(
+        all.body.data.map((d: any) => d.title),
+        ['Center', 'Osh Center', 'South'],
+      );
       const bishkek = await get(`/district/list?cityId=${w.bishkek.id}`);
-      assert.deepEqual(bishkek.body.data.map((d: any) => d.title), ['Center', 'South']);
+      assert.deepEqual(
+        bishkek.body.data.map((d: any) => d.title),
+        ['Center', 'South'],
+      );
       const paged = await get(`/district/list?cityId=${w.bishkek.id}&page=1&pageSize=1`);
       assert.deepEqual(paged.body, { total: 2, data: [paged.body.data[0]] });
-      assert.deepEqual(Object.keys(paged.body.data[0]).sort(), ['cityId', 'createdAt', 'id', 'isActive', 'title', 'updatedAt']);
+      assert.deepEqual(Object.keys(paged.body.data[0]).sort(), [
+        'cityId',
+        'createdAt',
+        'id',
+        'isActive',
+        'title',
+        'updatedAt',
+      ]);
       assert.equal((await get('/district/list?cityId=bad-id')).status, 400);
     });
 

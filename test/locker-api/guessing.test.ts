@@ -6,7 +6,12 @@ import { startLimitsApp, type LimitsApp } from '../platform/limits-harness.ts';
 import { startTestApp } from '../helpers/app.ts';
 
 const BASE = '/api/v1/integration/company';
-const TOO_MANY = { statusCode: 429, error: 'Too Many Requests', code: 'RATE_LIMIT_EXCEEDED', message: 'Too Many Requests' };
+const TOO_MANY = {
+  statusCode: 429,
+  error: 'Too Many Requests',
+  code: 'RATE_LIMIT_EXCEEDED',
+  message: 'Too Many Requests',
+};
 
 for (const dialect of DIALECTS) {
   describe(`Locker API: guessed keys are refused per address before any lookup (${dialect.name})`, () => {
@@ -49,7 +54,9 @@ for (const dialect of DIALECTS) {
 
     it('concurrent guesses: no more than AUTH_FAILURE_MAX of them are looked up', async () => {
       const statements = app.statements();
-      const statuses = (await Promise.all(Array.from({ length: 60 }, (_, i) => country(`plk_burst_${i}`, '127.0.0.3')))).map((r) => r.status);
+      const statuses = (
+        await Promise.all(Array.from({ length: 60 }, (_, i) => country(`plk_burst_${i}`, '127.0.0.3')))
+      ).map((r) => r.status);
       assert.equal(statuses.filter((s) => s === 401).length, 20);
       assert.equal(statuses.filter((s) => s === 429).length, 40);
       assert.equal(app.statements() - statements, 20, 'one lookup per counted failure');
@@ -79,13 +86,17 @@ for (const dialect of DIALECTS) {
     it('the fourth request of one key in a window is 429 with Retry-After', async () => {
       const answers = [];
       for (let i = 0; i < 4; i++) answers.push(await app.request('GET', `${BASE}/country`, { token: w.companyA.key }));
-      assert.deepEqual(answers.map((r) => r.status), [200, 200, 200, 429]);
+      assert.deepEqual(
+        answers.map((r) => r.status),
+        [200, 200, 200, 429],
+      );
       assert.deepEqual(answers[3].body, TOO_MANY);
       assert.equal(answers[3].headers['retry-after'], '60');
     });
 
     it('made-up keys open no windows: only the keys that authenticated have one', async () => {
-      for (let i = 0; i < 4; i++) assert.equal((await app.request('GET', `${BASE}/country`, { token: `plk_made_up_${i}` })).status, 401);
+      for (let i = 0; i < 4; i++)
+        assert.equal((await app.request('GET', `${BASE}/country`, { token: `plk_made_up_${i}` })).status, 401);
       assert.equal(app.deps.limits!.sizes()['locker:key'], 1);
       assert.equal((await app.request('GET', `${BASE}/country`, { token: w.companyB.key })).status, 200);
       assert.equal(app.deps.limits!.sizes()['locker:key'], 2);
@@ -100,7 +111,8 @@ describe('the failure limits from the environment', () => {
     const cloud = await startTestApp(DIALECTS[0], { env: { AUTH_FAILURE_MAX: '2' } });
     try {
       const statuses = [];
-      for (let i = 0; i < 3; i++) statuses.push((await cloud.request('GET', `${BASE}/country`, { token: `plk_guess_${i}` })).status);
+      for (let i = 0; i < 3; i++)
+        statuses.push((await cloud.request('GET', `${BASE}/country`, { token: `plk_guess_${i}` })).status);
       assert.deepEqual(statuses, [401, 401, 429]);
     } finally {
       await cloud.stop();

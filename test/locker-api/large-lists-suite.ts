@@ -14,12 +14,22 @@ const LOCKERS = 10_000;
 const ORDERS = 3_000;
 /** A bound on how long one turn may hold the event loop: not a speed assertion (on main it was 28 s). */
 const MAX_BLOCK_MS = 250;
-const ALL_FLAGS = 'withToUser=true&withCell=true&withPostomat=true&withCurrentStatus=true&withStatuses=true&withRent=true';
+const ALL_FLAGS =
+  'withToUser=true&withCell=true&withPostomat=true&withCurrentStatus=true&withStatuses=true&withRent=true';
 
 /** What an order list reads (the locker sync and the event dispatcher poll other tables meanwhile). */
-const ORDER_LIST_TABLES = new Set(['locker_order', 'order_code', 'recipient', 'cell', 'order_status', 'postomat', 'order_stats']);
+const ORDER_LIST_TABLES = new Set([
+  'locker_order',
+  'order_code',
+  'recipient',
+  'cell',
+  'order_status',
+  'postomat',
+  'order_stats',
+]);
 const batchesOf = (rows: number) => Math.ceil(rows / LIST_BATCH);
-const streamed = (res: { headers: Headers }) => res.headers.get('content-length') === null && res.headers.get('transfer-encoding') === 'chunked';
+const streamed = (res: { headers: Headers }) =>
+  res.headers.get('content-length') === null && res.headers.get('transfer-encoding') === 'chunked';
 
 /**
  * The suite for one database. Each database has its own test file (large-lists.*.test.ts): seeding
@@ -47,7 +57,12 @@ export function largeListSuite(dialect: TestDialect): void {
       const city = await createCity(db, country.id, 'Bishkek', undefined, new Date());
       cityId = city.id;
       const district = await createDistrict(db, city.id, 'Center', undefined, new Date());
-      lockers = await seedManyLockers(db, LOCKERS, { cityId: city.id, districtId: district.id }, '2025-01-01T00:00:00.000Z');
+      lockers = await seedManyLockers(
+        db,
+        LOCKERS,
+        { cityId: city.id, districtId: district.id },
+        '2025-01-01T00:00:00.000Z',
+      );
       await seedManyOrders(db, company.id, lockers, ORDERS, new Date('2025-01-02T00:00:00.000Z'));
       const logger = createLogger({ write: (line) => logged.push(JSON.parse(line)) });
       cloud = await startTestCloud(dialect, { reuse: loggedStorage(storage, log), logger });
@@ -62,7 +77,8 @@ export function largeListSuite(dialect: TestDialect): void {
     const cellOneTaken = (i: number) => i < ORDERS && i % 4 === 0;
     const expectedFreeCells = (i: number) =>
       lockers.cells[i].filter((_, n) => !(n === 0 && cellOneTaken(i)) && !(n === 7 && lockers.cellEightOff(i)));
-    const assertNotBlocked = (res: TimedAnswer) => assert.ok(res.maxBlockMs < MAX_BLOCK_MS, `the event loop stood still for ${Math.round(res.maxBlockMs)} ms`);
+    const assertNotBlocked = (res: TimedAnswer) =>
+      assert.ok(res.maxBlockMs < MAX_BLOCK_MS, `the event loop stood still for ${Math.round(res.maxBlockMs)} ms`);
 
     describe('GET /postomat/list?withFreeCells=true over 10,000 lockers', () => {
       it('answers every active locker with its free cells, by title then id', async () => {
@@ -75,7 +91,10 @@ export function largeListSuite(dialect: TestDialect): void {
         assert.equal(res.body.data.length, active.length);
         for (let k = 1; k < res.body.data.length; k++) {
           const [a, b] = [res.body.data[k - 1], res.body.data[k]];
-          assert.ok(a.title < b.title || (a.title === b.title && a.id < b.id), `${a.title}/${a.id} before ${b.title}/${b.id}`);
+          assert.ok(
+            a.title < b.title || (a.title === b.title && a.id < b.id),
+            `${a.title}/${a.id} before ${b.title}/${b.id}`,
+          );
         }
         const byId = new Map<string, any>(res.body.data.map((p: any) => [p.id, p]));
         for (const i of [0, 1, 2, 3, 4, 5, 98, 99, 2999, 3000, 4001, LOCKERS - 1]) {
@@ -84,11 +103,18 @@ export function largeListSuite(dialect: TestDialect): void {
             assert.equal(p, undefined, `inactive locker ${i} is not listed`);
             continue;
           }
-          assert.deepEqual(p.cells.map((c: any) => c.id), expectedFreeCells(i), `free cells of locker ${i}`);
+          assert.deepEqual(
+            p.cells.map((c: any) => c.id),
+            expectedFreeCells(i),
+            `free cells of locker ${i}`,
+          );
           assert.ok(p.cells.every((c: any) => c.postomatId === p.id && c.isActive === true));
         }
         const cellCount = res.body.data.reduce((n: number, p: any) => n + p.cells.length, 0);
-        assert.equal(cellCount, active.reduce((n, i) => n + expectedFreeCells(i).length, 0));
+        assert.equal(
+          cellCount,
+          active.reduce((n, i) => n + expectedFreeCells(i).length, 0),
+        );
 
         // Bounded work: a statement per batch of lockers and one per batch of their cells, none
         // reading more than a batch of lockers.
@@ -96,8 +122,14 @@ export function largeListSuite(dialect: TestDialect): void {
         const cellReads = log.on('cell', from);
         assert.ok(lockerReads.length <= batchesOf(LOCKERS) + 3, `${lockerReads.length} statements on postomat`);
         assert.ok(cellReads.length <= batchesOf(LOCKERS) + 1, `${cellReads.length} statements on cell`);
-        assert.ok(Math.max(...lockerReads.map((s) => s.rows)) <= LIST_BATCH + 1, 'no statement reads more than a batch of lockers (and the row that tells whether more follow)');
-        assert.ok(Math.max(...cellReads.map((s) => s.rows)) <= (LIST_BATCH + 1) * 8, 'no statement reads the cells of more than a batch of lockers');
+        assert.ok(
+          Math.max(...lockerReads.map((s) => s.rows)) <= LIST_BATCH + 1,
+          'no statement reads more than a batch of lockers (and the row that tells whether more follow)',
+        );
+        assert.ok(
+          Math.max(...cellReads.map((s) => s.rows)) <= (LIST_BATCH + 1) * 8,
+          'no statement reads the cells of more than a batch of lockers',
+        );
         assert.ok(streamed(res));
         assertNotBlocked(res);
       });
@@ -115,20 +147,30 @@ export function largeListSuite(dialect: TestDialect): void {
         // that read is not part of the answer's work.
         await get('/postomat/list?latitude=42.87&longitude=74.57&page=1&pageSize=1');
         const from = log.statements.length;
-        const res = await get('/postomat/list?latitude=42.87&longitude=74.57&withCity=true&withDistrict=true&withFreeCells=true');
+        const res = await get(
+          '/postomat/list?latitude=42.87&longitude=74.57&withCity=true&withDistrict=true&withFreeCells=true',
+        );
         assert.equal(res.status, 200);
         const located = activeIndexes().filter((i) => lockers.hasCoordinates(i));
         assert.equal(res.body.total, located.length);
         assert.equal(res.body.data.length, located.length);
         const d = res.body.data.map((p: any) => p.distance);
-        for (let k = 1; k < d.length; k++) assert.ok(d[k - 1] <= d[k], `distance ${k} is not smaller than the one before`);
+        for (let k = 1; k < d.length; k++)
+          assert.ok(d[k - 1] <= d[k], `distance ${k} is not smaller than the one before`);
         const byId = new Map<string, any>(res.body.data.map((p: any) => [p.id, p]));
         const one = byId.get(lockers.ids[1]);
-        assert.deepEqual([one.city.title, one.district.title, 'cells' in one], ['Bishkek', 'Center', false], 'withFreeCells is ignored with coordinates');
+        assert.deepEqual(
+          [one.city.title, one.district.title, 'cells' in one],
+          ['Bishkek', 'Center', false],
+          'withFreeCells is ignored with coordinates',
+        );
         assert.equal(byId.get(lockers.ids[2]).district, null);
         const lockerReads = log.on('postomat', from);
         assert.ok(lockerReads.length <= batchesOf(LOCKERS) + 3, `${lockerReads.length} statements on postomat`);
-        assert.ok(Math.max(...lockerReads.map((s) => s.rows)) <= LIST_BATCH + 1, 'no statement reads more than a batch of lockers (and the row that tells whether more follow)');
+        assert.ok(
+          Math.max(...lockerReads.map((s) => s.rows)) <= LIST_BATCH + 1,
+          'no statement reads more than a batch of lockers (and the row that tells whether more follow)',
+        );
         assertNotBlocked(res);
       });
     });
@@ -141,7 +183,10 @@ export function largeListSuite(dialect: TestDialect): void {
         assert.ok(streamed(res), 'more than one batch is streamed');
         assertNotBlocked(res);
         const orderReads = log.on('locker_order', from);
-        assert.ok(Math.max(...orderReads.map((s) => s.rows)) <= LIST_BATCH + 1, 'no statement reads more than a batch of orders (and the row that tells whether more follow)');
+        assert.ok(
+          Math.max(...orderReads.map((s) => s.rows)) <= LIST_BATCH + 1,
+          'no statement reads more than a batch of orders (and the row that tells whether more follow)',
+        );
         // Per batch: the orders, then their codes, recipients, cells, statuses and lockers.
         const listReads = log.statements.slice(from).filter((s) => s.tables.some((t) => ORDER_LIST_TABLES.has(t)));
         assert.ok(listReads.length <= 6 * batchesOf(ORDERS) + 4, `${listReads.length} statements`);
@@ -150,23 +195,44 @@ export function largeListSuite(dialect: TestDialect): void {
         let first: any;
         for (let page = 1; page <= Math.ceil(ORDERS / 400); page++) {
           const one = await get(`/order/list?page=${page}&pageSize=400&${ALL_FLAGS}`);
-          assert.equal(Number(one.headers.get('content-length')), Buffer.byteLength(one.text), 'a page of one batch is answered in one piece');
+          assert.equal(
+            Number(one.headers.get('content-length')),
+            Buffer.byteLength(one.text),
+            'a page of one batch is answered in one piece',
+          );
           first ??= one.body;
           pages.push(...one.body.data);
         }
-        const reference = JSON.stringify({ total: first.total, data: pages, aggregate: first.aggregate, expiredAggregate: first.expiredAggregate });
+        const reference = JSON.stringify({
+          total: first.total,
+          data: pages,
+          aggregate: first.aggregate,
+          expiredAggregate: first.expiredAggregate,
+        });
         assert.equal(res.text, reference);
 
         assert.equal(res.body.total, ORDERS);
-        const ids = await storage.db.selectFrom('locker_order').select('id').where('companyId', '=', companyId).orderBy('createdAt', 'desc').orderBy('id', 'desc').execute();
-        assert.deepEqual(res.body.data.map((o: any) => o.id), ids.map((o) => o.id));
+        const ids = await storage.db
+          .selectFrom('locker_order')
+          .select('id')
+          .where('companyId', '=', companyId)
+          .orderBy('createdAt', 'desc')
+          .orderBy('id', 'desc')
+          .execute();
+        assert.deepEqual(
+          res.body.data.map((o: any) => o.id),
+          ids.map((o) => o.id),
+        );
         const o = res.body.data[0];
         assert.deepEqual(Object.keys(res.body), ['total', 'data', 'aggregate', 'expiredAggregate']);
         assert.ok(o.toUser.phone.startsWith('+99670'));
         assert.equal(o.currentStatus.id, o.currentStatusId);
         assert.equal(o.statuses.at(-1).id, o.currentStatusId);
         assert.equal(o.postomat.id, o.postomatId);
-        assert.deepEqual(o.passwords.map((p: any) => p.type), ['DOWN']);
+        assert.deepEqual(
+          o.passwords.map((p: any) => p.type),
+          ['DOWN'],
+        );
         assert.equal(res.body.aggregate._sum.price, ORDERS * 123.45);
       });
     });
@@ -191,7 +257,11 @@ export function largeListSuite(dialect: TestDialect): void {
           assert.equal(one.headers.get('transfer-encoding'), null);
           data.push(...one.body.data);
         }
-        assert.equal(whole.text, JSON.stringify({ total: whole.body.total, data }), `${path} is its pages put together`);
+        assert.equal(
+          whole.text,
+          JSON.stringify({ total: whole.body.total, data }),
+          `${path} is its pages put together`,
+        );
         return whole.body;
       }
 
@@ -202,9 +272,23 @@ export function largeListSuite(dialect: TestDialect): void {
         assert.ok(streamed(res));
         assertNotBlocked(res);
         assert.equal(res.body.total, COUNTRIES + 1);
-        assert.deepEqual(res.body.data.slice(0, COUNTRIES).map((c: any) => c.id), countryIds, 'by title');
-        for (const c of res.body.data.slice(0, COUNTRIES)) assert.deepEqual(c.cities.map((x: any) => [x.title, x.countryId]), [['Central', c.id], ['North', c.id]]);
-        assert.deepEqual(res.body.data[COUNTRIES].cities.map((x: any) => x.title), ['Bishkek']);
+        assert.deepEqual(
+          res.body.data.slice(0, COUNTRIES).map((c: any) => c.id),
+          countryIds,
+          'by title',
+        );
+        for (const c of res.body.data.slice(0, COUNTRIES))
+          assert.deepEqual(
+            c.cities.map((x: any) => [x.title, x.countryId]),
+            [
+              ['Central', c.id],
+              ['North', c.id],
+            ],
+          );
+        assert.deepEqual(
+          res.body.data[COUNTRIES].cities.map((x: any) => x.title),
+          ['Bishkek'],
+        );
         const cityReads = log.on('city', from);
         assert.ok(cityReads.length <= batchesOf(COUNTRIES + 1), `${cityReads.length} statements on city`);
       });
@@ -216,19 +300,27 @@ export function largeListSuite(dialect: TestDialect): void {
         const districts = await wholeAndPaged(`/district/list?cityId=${cityId}`);
         assert.equal(districts.total, DISTRICTS + 1 - DISTRICTS / 10);
         const keys = districts.data.map((d: any) => [d.title, d.id]);
-        assert.deepEqual(keys, [...keys].sort((a: string[], b: string[]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1)));
+        assert.deepEqual(
+          keys,
+          [...keys].sort((a: string[], b: string[]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1)),
+        );
       });
     });
 
     describe('a storage failure', () => {
-      it('before the first byte: the spec\'s error body', async () => {
+      it("before the first byte: the spec's error body", async () => {
         let seen = 0;
         log.failWhen = (s) => s.tables.includes('cell') && ++seen === 1;
         try {
           const res = await get('/postomat/list?withFreeCells=true');
           assert.equal(res.status, 500);
           const { requestId, ...body } = res.body;
-          assert.deepEqual(body, { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error', code: 'INTERNAL_SERVER_ERROR' });
+          assert.deepEqual(body, {
+            statusCode: 500,
+            error: 'Internal Server Error',
+            message: 'Internal Server Error',
+            code: 'INTERNAL_SERVER_ERROR',
+          });
           assert.equal(requestId, res.headers.get('x-request-id'), 'the error names its request');
         } finally {
           log.failWhen = undefined;
@@ -247,14 +339,20 @@ export function largeListSuite(dialect: TestDialect): void {
         } finally {
           log.failWhen = undefined;
         }
-        assert.ok(logged.slice(before).some((l) => l.msg === 'request failed'), 'the failure is logged');
+        assert.ok(
+          logged.slice(before).some((l) => l.msg === 'request failed'),
+          'the failure is logged',
+        );
       });
     });
 
     it('a client that goes away mid-answer stops the reading', async () => {
       const from = log.statements.length;
       const controller = new AbortController();
-      const res = await fetch(`${cloud.url}${BASE}/postomat/list?withFreeCells=true`, { headers: { authorization: `Bearer ${key}` }, signal: controller.signal });
+      const res = await fetch(`${cloud.url}${BASE}/postomat/list?withFreeCells=true`, {
+        headers: { authorization: `Bearer ${key}` },
+        signal: controller.signal,
+      });
       const reader = res.body!.getReader();
       await reader.read();
       controller.abort();
@@ -266,7 +364,10 @@ export function largeListSuite(dialect: TestDialect): void {
         await new Promise((r) => setTimeout(r, 300));
       }
       const lockerReads = log.on('postomat', from);
-      assert.ok(lockerReads.length < batchesOf(LOCKERS) / 2, `${lockerReads.length} statements on postomat after the client left`);
+      assert.ok(
+        lockerReads.length < batchesOf(LOCKERS) / 2,
+        `${lockerReads.length} statements on postomat after the client left`,
+      );
     });
   });
 }

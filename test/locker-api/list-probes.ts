@@ -3,7 +3,14 @@
  * test storage's connection, so nothing in the code under test changes) and how long the event
  * loop went without a turn while an answer was produced and received.
  */
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import fs from 'node:fs';
 import type { TestStorage } from '../helpers/storage.ts';
 

@@ -16,12 +16,25 @@ for (const dialect of DIALECTS) {
     });
     after(() => cloud.stop());
 
-    const create = (body: unknown, token = w.companyB.key) => cloud.request('POST', `${BASE}/order/create`, { body, token });
+    const create = (body: unknown, token = w.companyB.key) =>
+      cloud.request('POST', `${BASE}/order/create`, { body, token });
     const count = async (table: 'locker_order' | 'order_code' | 'recipient' | 'order_status') =>
-      Number((await cloud.storage.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await cloud.storage.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     it('creates an order with the company defaults and answers the order object', async () => {
-      const res = await create({ toUserPhone: '  +996555123456 ', postomatId: w.near.id, sendMessage: true, customData: 'ref-1' });
+      const res = await create({
+        toUserPhone: '  +996555123456 ',
+        postomatId: w.near.id,
+        sendMessage: true,
+        customData: 'ref-1',
+      });
       assert.equal(res.status, 200);
       const o = res.body;
       assert.match(o.id, /^[a-z][0-9a-z]{23}$/);
@@ -37,17 +50,32 @@ for (const dialect of DIALECTS) {
       assert.equal(o.endDateTime, null);
       assert.equal(typeof o.currentStatusId, 'string');
       assert.equal(o.passwords, undefined, 'the create answer carries no codes');
-      const read = await cloud.request('GET', `${BASE}/order/${o.id}?withToUser=true&withCurrentStatus=true`, { token: w.companyB.key });
+      const read = await cloud.request('GET', `${BASE}/order/${o.id}?withToUser=true&withCurrentStatus=true`, {
+        token: w.companyB.key,
+      });
       assert.equal(read.body.toUser.phone, '+996555123456', 'the phone is stored trimmed');
       assert.equal(read.body.currentStatus.type, 'CREATED');
     });
 
     it('creates three distinct four-digit codes with the order', async () => {
-      const { body: o } = await create({ toUserPhone: '+996700000001', postomatId: w.near.id, sendMessage: false, days: 2, weight: 1.5 });
+      const { body: o } = await create({
+        toUserPhone: '+996700000001',
+        postomatId: w.near.id,
+        sendMessage: false,
+        days: 2,
+        weight: 1.5,
+      });
       assert.equal(o.days, 2);
       assert.equal(o.weight, 1.5);
-      const codes = await Promise.all(['down-code', 'up-code', 'subtract-code'].map((p) => cloud.request('GET', `${BASE}/order/${o.id}/${p}`, { token: w.companyB.key })));
-      assert.deepEqual(codes.map((c) => c.body.type), ['DOWN', 'UP', 'SUBTRACT']);
+      const codes = await Promise.all(
+        ['down-code', 'up-code', 'subtract-code'].map((p) =>
+          cloud.request('GET', `${BASE}/order/${o.id}/${p}`, { token: w.companyB.key }),
+        ),
+      );
+      assert.deepEqual(
+        codes.map((c) => c.body.type),
+        ['DOWN', 'UP', 'SUBTRACT'],
+      );
       for (const c of codes) assert.match(c.body.password, /^\d{4}$/);
       assert.equal(new Set(codes.map((c) => c.body.password)).size, 3);
     });
@@ -59,7 +87,10 @@ for (const dialect of DIALECTS) {
     });
 
     it('prices the order from the company tariff and leaves it unpaid without pay', async () => {
-      const res = await create({ toUserPhone: '+996700000002', postomatId: w.near.id, sendMessage: false }, w.companyA.key);
+      const res = await create(
+        { toUserPhone: '+996700000002', postomatId: w.near.id, sendMessage: false },
+        w.companyA.key,
+      );
       assert.equal(res.body.price, 150);
       assert.equal(res.body.deliveryPrice, 0.1);
       assert.equal(res.body.paidAmount, 0);
@@ -67,25 +98,47 @@ for (const dialect of DIALECTS) {
     });
 
     it('pays from the company balance with pay: true', async () => {
-      const before = await cloud.storage.db.selectFrom('locker_company').select('balance').where('id', '=', w.companyA.id).executeTakeFirstOrThrow();
-      const res = await create({ toUserPhone: '+996700000003', postomatId: w.near.id, sendMessage: false, pay: true }, w.companyA.key);
+      const before = await cloud.storage.db
+        .selectFrom('locker_company')
+        .select('balance')
+        .where('id', '=', w.companyA.id)
+        .executeTakeFirstOrThrow();
+      const res = await create(
+        { toUserPhone: '+996700000003', postomatId: w.near.id, sendMessage: false, pay: true },
+        w.companyA.key,
+      );
       assert.equal(res.status, 200);
       assert.equal(res.body.paidAmount, 150.1);
       assert.equal(res.body.notPaidAmount, 0);
-      const afterRow = await cloud.storage.db.selectFrom('locker_company').select('balance').where('id', '=', w.companyA.id).executeTakeFirstOrThrow();
+      const afterRow = await cloud.storage.db
+        .selectFrom('locker_company')
+        .select('balance')
+        .where('id', '=', w.companyA.id)
+        .executeTakeFirstOrThrow();
       assert.equal(before.balance - afterRow.balance, 15_010);
     });
 
     it('refuses pay: true beyond the balance with 403 INSUFFICIENT_FUNDS and writes nothing', async () => {
-      await cloud.storage.db.updateTable('locker_company').set({ balance: 100 }).where('id', '=', w.companyA.id).execute();
+      await cloud.storage.db
+        .updateTable('locker_company')
+        .set({ balance: 100 })
+        .where('id', '=', w.companyA.id)
+        .execute();
       const orders = await count('locker_order');
       const codes = await count('order_code');
-      const res = await create({ toUserPhone: '+996700000004', postomatId: w.near.id, sendMessage: false, pay: true }, w.companyA.key);
+      const res = await create(
+        { toUserPhone: '+996700000004', postomatId: w.near.id, sendMessage: false, pay: true },
+        w.companyA.key,
+      );
       assert.equal(res.status, 403);
       assert.deepEqual(res.body, { statusCode: 403, error: 'Forbidden', message: 'INSUFFICIENT_FUNDS' });
       assert.equal(await count('locker_order'), orders);
       assert.equal(await count('order_code'), codes);
-      const row = await cloud.storage.db.selectFrom('locker_company').select('balance').where('id', '=', w.companyA.id).executeTakeFirstOrThrow();
+      const row = await cloud.storage.db
+        .selectFrom('locker_company')
+        .select('balance')
+        .where('id', '=', w.companyA.id)
+        .executeTakeFirstOrThrow();
       assert.equal(row.balance, 100);
     });
 
@@ -104,13 +157,41 @@ for (const dialect of DIALECTS) {
     describe('validation', () => {
       const valid = () => ({ toUserPhone: '+996700000005', postomatId: w.near.id, sendMessage: true });
       const cases: Array<[string, (b: any) => unknown, string]> = [
-        ['missing sendMessage', (b) => ({ ...b, sendMessage: undefined }), "body must have required property 'sendMessage'"],
-        ['missing toUserPhone', (b) => ({ ...b, toUserPhone: undefined }), "body must have required property 'toUserPhone'"],
-        ['missing postomatId', (b) => ({ ...b, postomatId: undefined }), "body must have required property 'postomatId'"],
-        ['phone without +', (b) => ({ ...b, toUserPhone: '996700000005' }), 'body/toUserPhone must match pattern "^\\+\\d+$"'],
-        ['phone with letters', (b) => ({ ...b, toUserPhone: '+99670abc' }), 'body/toUserPhone must match pattern "^\\+\\d+$"'],
-        ['phone over 20 characters', (b) => ({ ...b, toUserPhone: `+${'1'.repeat(20)}` }), 'body/toUserPhone must NOT have more than 20 characters'],
-        ['malformed postomatId', (b) => ({ ...b, postomatId: 'NOT-A-CUID' }), 'body/postomatId must match format "cuid2"'],
+        [
+          'missing sendMessage',
+          (b) => ({ ...b, sendMessage: undefined }),
+          "body must have required property 'sendMessage'",
+        ],
+        [
+          'missing toUserPhone',
+          (b) => ({ ...b, toUserPhone: undefined }),
+          "body must have required property 'toUserPhone'",
+        ],
+        [
+          'missing postomatId',
+          (b) => ({ ...b, postomatId: undefined }),
+          "body must have required property 'postomatId'",
+        ],
+        [
+          'phone without +',
+          (b) => ({ ...b, toUserPhone: '996700000005' }),
+          'body/toUserPhone must match pattern "^\\+\\d+$"',
+        ],
+        [
+          'phone with letters',
+          (b) => ({ ...b, toUserPhone: '+99670abc' }),
+          'body/toUserPhone must match pattern "^\\+\\d+$"',
+        ],
+        [
+          'phone over 20 characters',
+          (b) => ({ ...b, toUserPhone: `+${'1'.repeat(20)}` }),
+          'body/toUserPhone must NOT have more than 20 characters',
+        ],
+        [
+          'malformed postomatId',
+          (b) => ({ ...b, postomatId: 'NOT-A-CUID' }),
+          'body/postomatId must match format "cuid2"',
+        ],
         ['days below 1', (b) => ({ ...b, days: 0 }), 'body/days must be >= 1'],
         ['fractional days', (b) => ({ ...b, days: 1.5 }), 'body/days must be integer'],
         ['negative weight', (b) => ({ ...b, weight: -1 }), 'body/weight must be >= 0'],
@@ -125,7 +206,10 @@ for (const dialect of DIALECTS) {
         });
       }
       it('400 for a body that is not JSON', async () => {
-        const res = await cloud.request('POST', `${BASE}/order/create`, { rawBody: '{"toUserPhone":', token: w.companyB.key });
+        const res = await cloud.request('POST', `${BASE}/order/create`, {
+          rawBody: '{"toUserPhone":',
+          token: w.companyB.key,
+        });
         assert.equal(res.status, 400);
         assert.equal(res.body.statusCode, 400);
       });

@@ -17,7 +17,10 @@ for (const dialect of DIALECTS) {
       cloud = await startTestCloud(dialect);
       w = await seedLockerWorld(cloud.storage.db);
       // Occupy the first cell of `near` with a placed parcel.
-      const o = await cloud.request('POST', `${BASE}/order/create`, { token: w.companyA.key, body: { toUserPhone: '+996555000001', postomatId: w.near.id, sendMessage: false } });
+      const o = await cloud.request('POST', `${BASE}/order/create`, {
+        token: w.companyA.key,
+        body: { toUserPhone: '+996555000001', postomatId: w.near.id, sendMessage: false },
+      });
       await placeOrder(cloud.storage, o.body.id, w.near.cells[0].id, cloud.clock.now());
     });
     after(() => cloud.stop());
@@ -34,7 +37,8 @@ for (const dialect of DIALECTS) {
         assert.equal(p.shortId, 'ZETA01');
         assert.equal(p.isActive, true);
         assert.equal(typeof p.incrementalid, 'number');
-        for (const key of ['city', 'district', 'cells', 'distance', 'agentSecretHash']) assert.equal(key in p, false, key);
+        for (const key of ['city', 'district', 'cells', 'distance', 'agentSecretHash'])
+          assert.equal(key in p, false, key);
       });
 
       it('paginates only when both page and pageSize are given', async () => {
@@ -47,7 +51,10 @@ for (const dialect of DIALECTS) {
 
       it('selects by ids (one or repeated), city and district', async () => {
         assert.deepEqual(titles(await get(`/postomat/list?ids=${w.far.id}`)), ['Alpha Bazaar']);
-        assert.deepEqual(titles(await get(`/postomat/list?ids=${w.far.id}&ids=${w.near.id}&ids=${w.inactive.id}`)), ['Alpha Bazaar', 'Zeta Mall']);
+        assert.deepEqual(titles(await get(`/postomat/list?ids=${w.far.id}&ids=${w.near.id}&ids=${w.inactive.id}`)), [
+          'Alpha Bazaar',
+          'Zeta Mall',
+        ]);
         assert.deepEqual(titles(await get(`/postomat/list?cityId=${w.osh.id}`)), ['Alpha Bazaar']);
         assert.deepEqual(titles(await get(`/postomat/list?districtId=${w.south.id}`)), ['Beta Station']);
       });
@@ -81,7 +88,10 @@ for (const dialect of DIALECTS) {
 
       it('withFreeCells adds active cells without a placed parcel, and is ignored with coordinates', async () => {
         const res = await get(`/postomat/list?withFreeCells=true&ids=${w.near.id}`);
-        assert.deepEqual(res.body.data[0].cells.map((c: any) => c.number), [2, 3]);
+        assert.deepEqual(
+          res.body.data[0].cells.map((c: any) => c.number),
+          [2, 3],
+        );
         const near = await get(`/postomat/list?withFreeCells=true&latitude=${w.here.lat}&longitude=${w.here.lng}`);
         assert.equal('cells' in near.body.data[0], false);
       });
@@ -108,15 +118,23 @@ for (const dialect of DIALECTS) {
         const q = `/postomat/list?latitude=${w.here.lat}&longitude=${w.here.lng}`;
         assert.deepEqual(titles(await get(q)), ['Zeta Mall', 'Beta Station', 'Alpha Bazaar']);
         const { createPostomat, updatePostomat } = await import('../../cloud/services/admin/postomats.ts');
-        await createPostomat(cloud.storage.db, { title: 'Right Here', lat: w.here.lat, lng: w.here.lng, cityId: w.bishkek.id }, undefined, cloud.clock.now());
+        await createPostomat(
+          cloud.storage.db,
+          { title: 'Right Here', lat: w.here.lat, lng: w.here.lng, cityId: w.bishkek.id },
+          undefined,
+          cloud.clock.now(),
+        );
         await updatePostomat(cloud.storage.db, w.mid.id, { isActive: false }, cloud.clock.now());
-        assert.deepEqual(titles(await get(q)), ['Zeta Mall', 'Beta Station', 'Alpha Bazaar'], 'the cached points until the interval passes');
+        assert.deepEqual(
+          titles(await get(q)),
+          ['Zeta Mall', 'Beta Station', 'Alpha Bazaar'],
+          'the cached points until the interval passes',
+        );
         // The cache's interval runs on the cloud's clock (a ManualClock here).
         (cloud.clock as ManualClock).advance(POINTS_REFRESH_MS + 50);
         assert.deepEqual(titles(await get(q)), ['Right Here', 'Zeta Mall', 'Alpha Bazaar']);
         await updatePostomat(cloud.storage.db, w.mid.id, { isActive: true }, cloud.clock.now());
       });
-
     });
 
     describe('GET /postomat/{id}', () => {
@@ -133,7 +151,13 @@ for (const dialect of DIALECTS) {
         assert.equal(res.body.city.title, 'Bishkek');
         assert.equal(res.body.cells.length, 4);
         assert.equal(res.body.cells[3].board.address, 1);
-        assert.deepEqual(res.body.boards.map((b: any) => [b.address, b.cells.map((c: any) => c.number)]), [[0, [1, 2, 3]], [1, [4]]]);
+        assert.deepEqual(
+          res.body.boards.map((b: any) => [b.address, b.cells.map((c: any) => c.number)]),
+          [
+            [0, [1, 2, 3]],
+            [1, [4]],
+          ],
+        );
       });
       it('400 for a malformed id', async () => {
         assert.equal((await get('/postomat/BAD')).body.message, 'params/id must match format "cuid2"');
@@ -144,9 +168,27 @@ for (const dialect of DIALECTS) {
       it('lists active cells holding no parcel of a current order', async () => {
         const res = await get(`/cell/${w.near.id}/free-cells`);
         assert.equal(res.status, 200);
-        assert.deepEqual(res.body.map((c: any) => c.number), [2, 3]);
-        assert.deepEqual(Object.keys(res.body[0]).sort(), ['boardId', 'createdAt', 'forRentAvailable', 'id', 'isActive', 'isOpen', 'number', 'postomatId', 'size', 'title', 'updatedAt']);
-        assert.deepEqual((await get(`/cell/${w.mid.id}/free-cells`)).body.map((c: any) => c.number), [1, 2, 3]);
+        assert.deepEqual(
+          res.body.map((c: any) => c.number),
+          [2, 3],
+        );
+        assert.deepEqual(Object.keys(res.body[0]).sort(), [
+          'boardId',
+          'createdAt',
+          'forRentAvailable',
+          'id',
+          'isActive',
+          'isOpen',
+          'number',
+          'postomatId',
+          'size',
+          'title',
+          'updatedAt',
+        ]);
+        assert.deepEqual(
+          (await get(`/cell/${w.mid.id}/free-cells`)).body.map((c: any) => c.number),
+          [1, 2, 3],
+        );
       });
       it('an unknown locker has no free cells; a malformed id is 400', async () => {
         assert.deepEqual((await get('/cell/zzzzzzzzzzzzzzzzzzzzzzzz/free-cells')).body, []);

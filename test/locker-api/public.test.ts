@@ -15,14 +15,29 @@ for (const dialect of DIALECTS) {
     after(() => cloud.stop());
 
     it('GET /api/v1/open-api/postomat/list needs no key and behaves like the authenticated list', async () => {
-      const res = await cloud.request('GET', `/api/v1/open-api/postomat/list?latitude=${w.here.lat}&longitude=${w.here.lng}&withCity=true&page=1&pageSize=2`);
+      const res = await cloud.request(
+        'GET',
+        `/api/v1/open-api/postomat/list?latitude=${w.here.lat}&longitude=${w.here.lng}&withCity=true&page=1&pageSize=2`,
+      );
       assert.equal(res.status, 200);
       assert.equal(res.body.total, 3);
-      assert.deepEqual(res.body.data.map((p: any) => [p.title, p.city.title]), [['Zeta Mall', 'Bishkek'], ['Beta Station', 'Bishkek']]);
+      assert.deepEqual(
+        res.body.data.map((p: any) => [p.title, p.city.title]),
+        [
+          ['Zeta Mall', 'Bishkek'],
+          ['Beta Station', 'Bishkek'],
+        ],
+      );
       assert.ok(res.body.data[0].distance < res.body.data[1].distance);
       const byCity = await cloud.request('GET', `/api/v1/open-api/postomat/list?cityId=${w.osh.id}`);
-      assert.deepEqual(byCity.body.data.map((p: any) => p.title), ['Alpha Bazaar']);
-      assert.equal((await cloud.request('GET', '/api/v1/open-api/postomat/list?page=zero&pageSize=1')).body.message, 'querystring/page must be integer');
+      assert.deepEqual(
+        byCity.body.data.map((p: any) => p.title),
+        ['Alpha Bazaar'],
+      );
+      assert.equal(
+        (await cloud.request('GET', '/api/v1/open-api/postomat/list?page=zero&pageSize=1')).body.message,
+        'querystring/page must be integer',
+      );
     });
 
     it('GET /api/v1/public/postomat/{shortId} reads a locker, 404 POSTOMAT_NOT_FOUND when missing', async () => {
@@ -52,7 +67,11 @@ for (const dialect of DIALECTS) {
     it('unknown routes answer 404 in the Fastify shape', async () => {
       const res = await cloud.request('GET', '/api/v1/nothing-here');
       assert.equal(res.status, 404);
-      assert.deepEqual(res.body, { message: 'Route GET:/api/v1/nothing-here not found', error: 'Not Found', statusCode: 404 });
+      assert.deepEqual(res.body, {
+        message: 'Route GET:/api/v1/nothing-here not found',
+        error: 'Not Found',
+        statusCode: 404,
+      });
     });
   });
 }

@@ -19,12 +19,18 @@ describe('rate limit', () => {
 
   it('answers 429 RATE_LIMIT_EXCEEDED with Retry-After once a key used up its window', async () => {
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await cloud.request('GET', `${BASE}/country`, { token: w.companyA.key })).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push((await cloud.request('GET', `${BASE}/country`, { token: w.companyA.key })).status);
     assert.deepEqual(statuses, [200, 200, 200]);
     clock.advance(15_000);
     const limited = await cloud.request('GET', `${BASE}/country`, { token: w.companyA.key });
     assert.equal(limited.status, 429);
-    assert.deepEqual(limited.body, { statusCode: 429, error: 'Too Many Requests', message: 'Too Many Requests', code: 'RATE_LIMIT_EXCEEDED' });
+    assert.deepEqual(limited.body, {
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: 'Too Many Requests',
+      code: 'RATE_LIMIT_EXCEEDED',
+    });
     assert.equal(limited.headers.get('retry-after'), '45');
   });
 

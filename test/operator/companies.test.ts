@@ -9,19 +9,58 @@ for (const dialect of DIALECTS) {
     const op = useOperator(dialect);
 
     it('creates a company with prices in major units and stores minor units', async () => {
-      const c = await op.json('company', 'create', '--title', 'Express Courier', '--order-price', '150', '--delivery-price', '49.90', '--default-days', '5', '--balance', '1000', '--notification-url', 'https://example.com/hook');
-      assert.deepEqual(
-        { title: c.title, orderPrice: c.orderPrice, deliveryPrice: c.deliveryPrice, defaultDays: c.defaultDays, balance: c.balance, isActive: c.isActive, notificationUrl: c.notificationUrl },
-        { title: 'Express Courier', orderPrice: 150, deliveryPrice: 49.9, defaultDays: 5, balance: 1000, isActive: true, notificationUrl: 'https://example.com/hook' },
+      const c = await op.json(
+        'company',
+        'create',
+        '--title',
+        'Express Courier',
+        '--order-price',
+        '150',
+        '--delivery-price',
+        '49.90',
+        '--default-days',
+        '5',
+        '--balance',
+        '1000',
+        '--notification-url',
+        'https://example.com/hook',
       );
-      const row = await op.storage().db.selectFrom('locker_company').selectAll().where('id', '=', c.id).executeTakeFirstOrThrow();
+      assert.deepEqual(
+        {
+          title: c.title,
+          orderPrice: c.orderPrice,
+          deliveryPrice: c.deliveryPrice,
+          defaultDays: c.defaultDays,
+          balance: c.balance,
+          isActive: c.isActive,
+          notificationUrl: c.notificationUrl,
+        },
+        {
+          title: 'Express Courier',
+          orderPrice: 150,
+          deliveryPrice: 49.9,
+          defaultDays: 5,
+          balance: 1000,
+          isActive: true,
+          notificationUrl: 'https://example.com/hook',
+        },
+      );
+      const row = await op
+        .storage()
+        .db.selectFrom('locker_company')
+        .selectAll()
+        .where('id', '=', c.id)
+        .executeTakeFirstOrThrow();
       assert.equal(row.orderPrice, 15000);
       assert.equal(row.deliveryPrice, 4990);
     });
 
     it('uses defaults: 3 days, free, zero balance', async () => {
       const c = await op.json('company', 'create', '--title', 'Free Co');
-      assert.deepEqual([c.defaultDays, c.orderPrice, c.deliveryPrice, c.balance, c.notificationUrl], [3, 0, 0, 0, null]);
+      assert.deepEqual(
+        [c.defaultDays, c.orderPrice, c.deliveryPrice, c.balance, c.notificationUrl],
+        [3, 0, 0, 0, null],
+      );
     });
 
     it('lists and shows companies, text and JSON', async () => {
@@ -38,8 +77,26 @@ for (const dialect of DIALECTS) {
 
     it('updates fields, sets and clears the notification URL, switches off', async () => {
       const c = await op.json('company', 'create', '--title', 'Old name');
-      const u = await op.json('company', 'update', '--id', c.id, '--title', 'New name', '--notification-url', 'http://127.0.0.1:9/n', '--default-days', '7', '--order-price', '99.99', '--active', 'false');
-      assert.deepEqual([u.title, u.notificationUrl, u.defaultDays, u.orderPrice, u.isActive], ['New name', 'http://127.0.0.1:9/n', 7, 99.99, false]);
+      const u = await op.json(
+        'company',
+        'update',
+        '--id',
+        c.id,
+        '--title',
+        'New name',
+        '--notification-url',
+        'http://127.0.0.1:9/n',
+        '--default-days',
+        '7',
+        '--order-price',
+        '99.99',
+        '--active',
+        'false',
+      );
+      assert.deepEqual(
+        [u.title, u.notificationUrl, u.defaultDays, u.orderPrice, u.isActive],
+        ['New name', 'http://127.0.0.1:9/n', 7, 99.99, false],
+      );
       const cleared = await op.json('company', 'update', '--id', c.id, '--clear', 'notification-url');
       assert.equal(cleared.notificationUrl, null);
       assert.equal(cleared.title, 'New name', 'flags not given stay as they were');
@@ -56,15 +113,39 @@ for (const dialect of DIALECTS) {
 
     it('names unknown companies and bad flags', async () => {
       assert.match(await op.fails(1, 'company', 'show', '--id', 'nosuchcompany'), /no locker company nosuchcompany/);
-      assert.match(await op.fails(1, 'company', 'top-up', '--id', 'nosuchcompany', '--amount', '1'), /no locker company nosuchcompany/);
+      assert.match(
+        await op.fails(1, 'company', 'top-up', '--id', 'nosuchcompany', '--amount', '1'),
+        /no locker company nosuchcompany/,
+      );
       assert.match(await op.fails(2, 'company', 'create'), /--title is required/);
-      assert.match(await op.fails(2, 'company', 'create', '--title', 'X', '--order-price', '1.234'), /--order-price .*not an amount/);
-      assert.match(await op.fails(2, 'company', 'create', '--title', 'X', '--order-price', '-1'), /--order-price must not be negative/);
-      assert.match(await op.fails(2, 'company', 'create', '--title', 'X', '--notification-url', 'ftp://x'), /--notification-url must be an http\(s\) URL/);
-      assert.match(await op.fails(2, 'company', 'create', '--title', 'X', '--colour', 'red'), /--colour is not a flag of "company create"/);
-      assert.match(await op.fails(2, 'company', 'top-up', '--id', 'x', '--amount', '0'), /--amount must be greater than zero/);
-      assert.match(await op.fails(2, 'company', 'update', '--id', 'x', '--clear', 'title'), /--clear lists fields to clear/);
-      assert.match(await op.fails(2, 'company', 'update', '--id', 'x'), /give at least one flag to change besides --id/);
+      assert.match(
+        await op.fails(2, 'company', 'create', '--title', 'X', '--order-price', '1.234'),
+        /--order-price .*not an amount/,
+      );
+      assert.match(
+        await op.fails(2, 'company', 'create', '--title', 'X', '--order-price', '-1'),
+        /--order-price must not be negative/,
+      );
+      assert.match(
+        await op.fails(2, 'company', 'create', '--title', 'X', '--notification-url', 'ftp://x'),
+        /--notification-url must be an http\(s\) URL/,
+      );
+      assert.match(
+        await op.fails(2, 'company', 'create', '--title', 'X', '--colour', 'red'),
+        /--colour is not a flag of "company create"/,
+      );
+      assert.match(
+        await op.fails(2, 'company', 'top-up', '--id', 'x', '--amount', '0'),
+        /--amount must be greater than zero/,
+      );
+      assert.match(
+        await op.fails(2, 'company', 'update', '--id', 'x', '--clear', 'title'),
+        /--clear lists fields to clear/,
+      );
+      assert.match(
+        await op.fails(2, 'company', 'update', '--id', 'x'),
+        /give at least one flag to change besides --id/,
+      );
       assert.match(await op.fails(1, 'company', 'update', '--id', 'x', '--title', 'y'), /no locker company x/);
     });
   });
@@ -77,15 +158,28 @@ for (const dialect of DIALECTS) {
       const k = await op.json('api-key', 'create', '--company', c.id, '--title', 'shop');
       assert.match(k.key, /^plk_/);
       assert.equal(k.keyPrefix, k.key.slice(0, 8));
-      const row = await op.storage().db.selectFrom('locker_api_key').selectAll().where('id', '=', k.id).executeTakeFirstOrThrow();
+      const row = await op
+        .storage()
+        .db.selectFrom('locker_api_key')
+        .selectAll()
+        .where('id', '=', k.id)
+        .executeTakeFirstOrThrow();
       assert.equal(row.keyHash, hashApiKey(k.key));
 
       const listed = await op.run('api-key', 'list', '--company', c.id, '--json');
       const keys = JSON.parse(listed.stdout);
-      assert.deepEqual(keys.map((x: any) => [x.id, x.title, x.keyPrefix]), [[k.id, 'shop', k.keyPrefix]]);
-      assert.ok(!listed.stdout.includes(k.key) && !listed.stdout.includes(row.keyHash), 'neither the key nor its hash is listed');
+      assert.deepEqual(
+        keys.map((x: any) => [x.id, x.title, x.keyPrefix]),
+        [[k.id, 'shop', k.keyPrefix]],
+      );
+      assert.ok(
+        !listed.stdout.includes(k.key) && !listed.stdout.includes(row.keyHash),
+        'neither the key nor its hash is listed',
+      );
       const text = await op.run('api-key', 'list', '--company', c.id);
-      assert.ok(text.stdout.includes(k.keyPrefix) && !text.stdout.includes(k.key) && !text.stdout.includes(row.keyHash));
+      assert.ok(
+        text.stdout.includes(k.keyPrefix) && !text.stdout.includes(k.key) && !text.stdout.includes(row.keyHash),
+      );
     });
 
     it('revokes a key', async () => {

@@ -16,12 +16,18 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const TSX = import.meta.resolve('tsx');
 
 function cli(args: string[], cwd: string, env: Record<string, string | undefined>) {
-  const child = spawn(process.execPath, ['--import', TSX, path.join(ROOT, 'cloud/operator/cli.ts'), ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', TSX, path.join(ROOT, 'cloud/operator/cli.ts'), ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, stdout, stderr })),
+  );
 }
 
 describe('operator errors about a missing record name the database', () => {
@@ -30,7 +36,10 @@ describe('operator errors about a missing record name the database', () => {
     try {
       const r = await cli(['order', 'show', '--id', 'noorder'], dir, { DATABASE_URL: undefined });
       assert.equal(r.code, 1);
-      assert.equal(r.stderr, `error: no order noorder in sqlite:${path.join(dir, 'data', 'cloud.db')} (DATABASE_URL is not set: the default ./data/cloud.db)\n`);
+      assert.equal(
+        r.stderr,
+        `error: no order noorder in sqlite:${path.join(dir, 'data', 'cloud.db')} (DATABASE_URL is not set: the default ./data/cloud.db)\n`,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -39,7 +48,20 @@ describe('operator errors about a missing record name the database', () => {
   it('other refusals keep their wording', async () => {
     const storage = await openTestStorage(DIALECTS[0]);
     try {
-      const r = await runOperator(['company', 'withdraw', '--id', (await runOperator(['company', 'create', '--title', 'X', '--json'], {}, storage)).stdout.match(/"id": "([^"]+)"/)![1], '--amount', '5'], {}, storage);
+      const r = await runOperator(
+        [
+          'company',
+          'withdraw',
+          '--id',
+          (await runOperator(['company', 'create', '--title', 'X', '--json'], {}, storage)).stdout.match(
+            /"id": "([^"]+)"/,
+          )![1],
+          '--amount',
+          '5',
+        ],
+        {},
+        storage,
+      );
       assert.deepEqual([r.code, r.stderr], [1, 'error: the balance cannot go below zero\n']);
     } finally {
       await storage.destroy();
@@ -50,13 +72,20 @@ describe('operator errors about a missing record name the database', () => {
     it(`[${dialect.name}] names the database given, without its password`, async () => {
       const storage = await openTestStorage(dialect);
       try {
-        const url = new URL(storage.databaseUrl.startsWith('postgres') ? storage.databaseUrl : `file:${storage.databaseUrl}`);
+        const url = new URL(
+          storage.databaseUrl.startsWith('postgres') ? storage.databaseUrl : `file:${storage.databaseUrl}`,
+        );
         if (dialect.name === 'postgres') url.password = 's3cret-pw';
         const given = dialect.name === 'postgres' ? url.toString() : storage.databaseUrl;
-        for (const argv of [['order', 'show', '--id', 'noorder'], ['locker', 'show', '--id', 'nolocker'], ['parcel', 'show', '--track-code', 'NOPE']]) {
+        for (const argv of [
+          ['order', 'show', '--id', 'noorder'],
+          ['locker', 'show', '--id', 'nolocker'],
+          ['parcel', 'show', '--track-code', 'NOPE'],
+        ]) {
           const r = await runOperator(argv, { DATABASE_URL: given });
           assert.equal(r.code, 1, r.stderr);
-          const where = dialect.name === 'postgres' ? given.replace('s3cret-pw', '***') : `sqlite:${storage.databaseUrl}`;
+          const where =
+            dialect.name === 'postgres' ? given.replace('s3cret-pw', '***') : `sqlite:${storage.databaseUrl}`;
           assert.ok(r.stderr.endsWith(` in ${where}\n`), r.stderr);
           assert.ok(!r.stderr.includes('s3cret-pw'));
         }

@@ -13,9 +13,23 @@ import { openStorage, type Storage } from '../../cloud/storage/database.ts';
 import { seedDemo } from '../../cloud/operator/demo/seed.ts';
 import { createUnitOfWork } from '../../cloud/consequences.ts';
 import { systemClock } from '../../shared/clock.ts';
-import { belongsTo, demoPlace, findDemo, noDemoBanner, saveDemo, type DemoPlace } from '../../scripts/demo-credentials.ts';
+import {
+  belongsTo,
+  demoPlace,
+  findDemo,
+  noDemoBanner,
+  saveDemo,
+  type DemoPlace,
+} from '../../scripts/demo-credentials.ts';
 
-const seed = (s: Storage) => seedDemo({ db: s.db, uow: createUnitOfWork(s.db, s.changes), dialect: s.dialect, clock: systemClock, progress: () => {} });
+const seed = (s: Storage) =>
+  seedDemo({
+    db: s.db,
+    uow: createUnitOfWork(s.db, s.changes),
+    dialect: s.dialect,
+    clock: systemClock,
+    progress: () => {},
+  });
 const read = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
 
 for (const dialect of DIALECTS) {
@@ -34,7 +48,10 @@ for (const dialect of DIALECTS) {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plk-demo-'));
       sqliteUrl = path.join(dir, 'data', 'cloud.db');
       sqlite = await openStorage(sqliteUrl);
-      other = dialect.name === 'sqlite' ? await openOtherSqlite(path.join(dir, 'data', 'other.db')) : await openTestStorage(dialect);
+      other =
+        dialect.name === 'sqlite'
+          ? await openOtherSqlite(path.join(dir, 'data', 'other.db'))
+          : await openTestStorage(dialect);
       here = await demoPlace(sqlite, sqliteUrl, dir);
       there = await demoPlace(other, other.databaseUrl, dir);
       mine = await seed(sqlite);
@@ -52,10 +69,15 @@ for (const dialect of DIALECTS) {
       assert.equal(here.file, path.join(dir, 'data', 'cloud.demo.json'));
       assert.notEqual(there.file, here.file);
       assert.equal(path.dirname(there.file), path.join(dir, 'data'));
-      if (dialect.name === 'postgres') assert.match(path.basename(there.file), /^demo\.postgres\.[^.]+\.\d+\.[^.]+\.t_[0-9a-f]+\.json$/);
+      if (dialect.name === 'postgres')
+        assert.match(path.basename(there.file), /^demo\.postgres\.[^.]+\.\d+\.[^.]+\.t_[0-9a-f]+\.json$/);
       assert.equal(read(here.file).database, `sqlite:${sqliteUrl}`);
       assert.equal(read(there.file).database, there.database);
-      assert.equal(read(here.file).locker.companies[0].apiKey, mine.locker.companies[0].apiKey, 'seeding the other database left this file alone');
+      assert.equal(
+        read(here.file).locker.companies[0].apiKey,
+        mine.locker.companies[0].apiKey,
+        'seeding the other database left this file alone',
+      );
       assert.equal(fs.statSync(there.file).mode & 0o777, 0o600);
     });
 
@@ -74,12 +96,24 @@ for (const dialect of DIALECTS) {
       fs.writeFileSync(here.legacyFile, JSON.stringify(legacy));
       const found = await findDemo(sqlite, here);
       assert.equal(found.demo, undefined, 'no fleet is started with keys this database would refuse');
-      assert.deepEqual(found.notes, [`${here.legacyFile} holds demo credentials that this database does not know (seeded into another database, or changed since): ignored.`]);
+      assert.deepEqual(found.notes, [
+        `${here.legacyFile} holds demo credentials that this database does not know (seeded into another database, or changed since): ignored.`,
+      ]);
       const banner = noDemoBanner(here, sqliteUrl, found.notes);
-      assert.ok(banner.includes(`The database sqlite:${sqliteUrl} is not empty and has no demo credentials of its own`));
+      assert.ok(
+        banner.includes(`The database sqlite:${sqliteUrl} is not empty and has no demo credentials of its own`),
+      );
       // Starting afresh removes this database's files only.
-      const rm = banner.split('\n').find((l) => l.trim().startsWith('rm '))!.trim().split(' ').slice(1);
-      assert.deepEqual(rm.map((f) => path.resolve(f)), [sqliteUrl, `${sqliteUrl}-wal`, `${sqliteUrl}-shm`, here.file]);
+      const rm = banner
+        .split('\n')
+        .find((l) => l.trim().startsWith('rm '))!
+        .trim()
+        .split(' ')
+        .slice(1);
+      assert.deepEqual(
+        rm.map((f) => path.resolve(f)),
+        [sqliteUrl, `${sqliteUrl}-wal`, `${sqliteUrl}-shm`, here.file],
+      );
     });
 
     it("adopts the old shared demo.json when its credentials are this database's", async () => {
@@ -94,7 +128,9 @@ for (const dialect of DIALECTS) {
       fs.rmSync(here.legacyFile);
       const found = await findDemo(sqlite, here);
       assert.equal(found.demo, undefined);
-      assert.deepEqual(found.notes, [`${here.file} holds demo credentials of ${there.database}, not of this database: ignored.`]);
+      assert.deepEqual(found.notes, [
+        `${here.file} holds demo credentials of ${there.database}, not of this database: ignored.`,
+      ]);
     });
   });
 }

@@ -22,8 +22,14 @@ function assertDemoShape(locker: any) {
     assert.match(c.apiKey, /^plk_/);
     assert.equal(typeof c.balance, 'number');
   }
-  assert.ok(locker.companies.some((c: any) => c.orderPrice === 0 && c.deliveryPrice === 0), 'one free company');
-  assert.ok(locker.companies.some((c: any) => c.orderPrice === 150), 'one paid company');
+  assert.ok(
+    locker.companies.some((c: any) => c.orderPrice === 0 && c.deliveryPrice === 0),
+    'one free company',
+  );
+  assert.ok(
+    locker.companies.some((c: any) => c.orderPrice === 150),
+    'one paid company',
+  );
 
   assert.ok(locker.postomats.length >= 3);
   for (const p of locker.postomats) {
@@ -60,31 +66,56 @@ for (const dialect of DIALECTS) {
       assertDemoShape(locker);
       const db = op.storage().db;
 
-      const key = await db.selectFrom('locker_api_key').select('companyId').where('keyHash', '=', hashApiKey(locker.companies[0].apiKey)).executeTakeFirst();
+      const key = await db
+        .selectFrom('locker_api_key')
+        .select('companyId')
+        .where('keyHash', '=', hashApiKey(locker.companies[0].apiKey))
+        .executeTakeFirst();
       assert.equal(key?.companyId, locker.companies[0].id, 'the printed key is the stored one');
       const first = locker.postomats[0];
-      const stored = await db.selectFrom('postomat').select('agentSecretHash').where('id', '=', first.id).executeTakeFirstOrThrow();
-      assert.ok(verifyPassword(first.agent.password, stored.agentSecretHash!), 'the printed agent password is the stored one');
+      const stored = await db
+        .selectFrom('postomat')
+        .select('agentSecretHash')
+        .where('id', '=', first.id)
+        .executeTakeFirstOrThrow();
+      assert.ok(
+        verifyPassword(first.agent.password, stored.agentSecretHash!),
+        'the printed agent password is the stored one',
+      );
       const cell = first.cells[0];
-      const row = await db.selectFrom('cell').innerJoin('board', 'board.id', 'cell.boardId').select(['cell.number', 'cell.lock', 'board.address']).where('cell.id', '=', cell.id).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('cell')
+        .innerJoin('board', 'board.id', 'cell.boardId')
+        .select(['cell.number', 'cell.lock', 'board.address'])
+        .where('cell.id', '=', cell.id)
+        .executeTakeFirstOrThrow();
       assert.deepEqual([row.number, row.address, row.lock], [cell.number, cell.board, cell.lock]);
 
       // What the Locker API will show: only active lockers; by distance, not the one without coordinates.
       const activeIds = (await collectBatches((await listPostomats(db, {})).batches)).map((p) => p.id);
       for (const id of locker.inactivePostomatIds) assert.ok(!activeIds.includes(id));
       assert.ok(activeIds.includes(locker.postomatWithoutCoordinates.id));
-      const near = await collectBatches((await listPostomats(db, { near: { lat: 42.87, lng: 74.6, at: new Date() } })).batches);
+      const near = await collectBatches(
+        (await listPostomats(db, { near: { lat: 42.87, lng: 74.6, at: new Date() } })).batches,
+      );
       assert.ok(!near.some((p) => p.id === locker.postomatWithoutCoordinates.id));
       assert.equal(near.length, locker.postomats.length);
 
       const cities = await db.selectFrom('city').select('isActive').execute();
-      assert.ok(cities.some((c) => c.isActive === 0), 'an inactive city');
+      assert.ok(
+        cities.some((c) => c.isActive === 0),
+        'an inactive city',
+      );
     });
 
     it('refuses a database that already has companies or lockers', async () => {
       const err = await op.fails(1, 'seed-demo');
       assert.match(err, /seed-demo fills an empty database only; this one has 2 locker companies and 7 lockers/);
-      const count = await op.storage().db.selectFrom('locker_company').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const count = await op
+        .storage()
+        .db.selectFrom('locker_company')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       assert.equal(Number(count.n), 2, 'nothing was added');
     });
   });
@@ -120,7 +151,10 @@ describe('seed-demo as a real process', () => {
       assertDemoShape(out.locker);
       const s = await openStorage(file);
       try {
-        const n = await s.db.selectFrom('postomat').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        const n = await s.db
+          .selectFrom('postomat')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
         assert.equal(Number(n.n), out.locker.postomats.length + out.locker.inactivePostomatIds.length + 1);
       } finally {
         await s.close();

@@ -16,8 +16,14 @@ for (const dialect of DIALECTS) {
       assert.equal(district.isActive, true);
 
       assert.ok((await op.json('country', 'list')).some((c: any) => c.id === country.id));
-      assert.deepEqual((await op.json('city', 'list', '--country', country.id)).map((c: any) => c.id), [city.id]);
-      assert.deepEqual((await op.json('district', 'list', '--city', city.id)).map((d: any) => d.title), ['Leninsky']);
+      assert.deepEqual(
+        (await op.json('city', 'list', '--country', country.id)).map((c: any) => c.id),
+        [city.id],
+      );
+      assert.deepEqual(
+        (await op.json('district', 'list', '--city', city.id)).map((d: any) => d.title),
+        ['Leninsky'],
+      );
       assert.match((await op.run('district', 'list')).stdout, /Leninsky\s+yes/);
     });
 
@@ -26,7 +32,10 @@ for (const dialect of DIALECTS) {
       assert.equal(country.isActive, false);
       const city = await op.json('city', 'create', '--country', country.id, '--title', 'Almaty', '--active', 'false');
       const listed = await op.json('city', 'list', '--country', country.id);
-      assert.deepEqual(listed.map((c: any) => [c.id, c.isActive]), [[city.id, false]]);
+      assert.deepEqual(
+        listed.map((c: any) => [c.id, c.isActive]),
+        [[city.id, false]],
+      );
     });
 
     it('renames and switches entries on and off', async () => {
@@ -47,7 +56,10 @@ for (const dialect of DIALECTS) {
       assert.match(await op.fails(1, 'country', 'update', '--id', 'atlantis', '--title', 'X'), /no country atlantis/);
       assert.match(await op.fails(2, 'city', 'create', '--title', 'X'), /--country is required/);
       assert.match(await op.fails(2, 'country', 'update', '--id', 'x'), /give --title or --active/);
-      assert.match(await op.fails(2, 'country', 'create', '--title', 'X', '--active', 'maybe'), /--active must be true or false/);
+      assert.match(
+        await op.fails(2, 'country', 'create', '--title', 'X', '--active', 'maybe'),
+        /--active must be true or false/,
+      );
       assert.match(await op.fails(2, 'country', 'list', '--country', 'x'), /--country is not a flag of "country list"/);
     });
   });

@@ -37,7 +37,11 @@ export function useOperator(dialect: TestDialect): Operator {
     },
     async fails(code, ...argv) {
       const r = await run(...argv);
-      assert.equal(r.code, code, `${argv.join(' ')}: expected exit ${code}, got ${r.code}; stdout ${r.stdout} stderr ${r.stderr}`);
+      assert.equal(
+        r.code,
+        code,
+        `${argv.join(' ')}: expected exit ${code}, got ${r.code}; stdout ${r.stdout} stderr ${r.stderr}`,
+      );
       assert.equal(r.stdout, '');
       return r.stderr;
     },

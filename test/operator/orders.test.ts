@@ -9,8 +9,28 @@ import { testUow } from '../helpers/locker-world.ts';
 
 /** A paid company (150.00 + 20.00) and a locker with two cells, made through the CLI. */
 async function setUp(op: Operator) {
-  const company = await op.json('company', 'create', '--title', 'Paid Co', '--order-price', '150', '--delivery-price', '20', '--balance', '1000');
-  const locker = await op.json('locker', 'create', '--title', 'Orders', '--short-id', `ORD${Math.floor(Math.random() * 1e6)}`, '--cells', '1:S:0:1,2:M:0:2');
+  const company = await op.json(
+    'company',
+    'create',
+    '--title',
+    'Paid Co',
+    '--order-price',
+    '150',
+    '--delivery-price',
+    '20',
+    '--balance',
+    '1000',
+  );
+  const locker = await op.json(
+    'locker',
+    'create',
+    '--title',
+    'Orders',
+    '--short-id',
+    `ORD${Math.floor(Math.random() * 1e6)}`,
+    '--cells',
+    '1:S:0:1,2:M:0:2',
+  );
   return { company, locker };
 }
 
@@ -21,16 +41,32 @@ const codeDraw = () => 7000 + (nextCode++ % 999);
 /** Whether `out` shows `code` as a number of its own (not inside an id or a phone number). */
 const showsCode = (out: string, code: string) => new RegExp(`(?<![0-9A-Za-z])${code}(?![0-9A-Za-z])`).test(out);
 
-async function newOrder(op: Operator, companyId: string, postomatId: string, options: { pay?: boolean; deliverTo?: string } = {}) {
+async function newOrder(
+  op: Operator,
+  companyId: string,
+  postomatId: string,
+  options: { pay?: boolean; deliverTo?: string } = {},
+) {
   const uow = testUow(op.storage());
-  const order = await createOrder({ uow, clock: new ManualClock('2026-03-01T10:00:00.000Z'), randomInt: codeDraw }, { companyId, postomatId, toUserPhone: '+996700123456', sendMessage: false, pay: options.pay });
+  const order = await createOrder(
+    { uow, clock: new ManualClock('2026-03-01T10:00:00.000Z'), randomInt: codeDraw },
+    { companyId, postomatId, toUserPhone: '+996700123456', sendMessage: false, pay: options.pay },
+  );
   if (options.deliverTo) {
-    await uow.run((tx) => transitionOrder(tx, { orderId: order.id, to: 'DELIVERED', at: new Date('2026-03-01T12:00:00.000Z'), cellId: options.deliverTo }));
+    await uow.run((tx) =>
+      transitionOrder(tx, {
+        orderId: order.id,
+        to: 'DELIVERED',
+        at: new Date('2026-03-01T12:00:00.000Z'),
+        cellId: options.deliverTo,
+      }),
+    );
   }
   return order;
 }
 
-const codesOf = (op: Operator, orderId: string) => op.storage().db.selectFrom('order_code').select(['type', 'password']).where('orderId', '=', orderId).execute();
+const codesOf = (op: Operator, orderId: string) =>
+  op.storage().db.selectFrom('order_code').select(['type', 'password']).where('orderId', '=', orderId).execute();
 
 for (const dialect of DIALECTS) {
   describe(`[${dialect.name}] order show`, () => {
@@ -44,7 +80,10 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([shown.price, shown.deliveryPrice, shown.paidAmount, shown.notPaidAmount], [150, 20, 0, 170]);
       assert.deepEqual([shown.cell.number, shown.cell.size, shown.cell.board, shown.cell.lock], [2, 'M', 0, 2]);
       assert.equal(shown.postomat.id, locker.id);
-      assert.deepEqual(shown.statuses.map((s: any) => s.type), ['CREATED', 'DELIVERED']);
+      assert.deepEqual(
+        shown.statuses.map((s: any) => s.type),
+        ['CREATED', 'DELIVERED'],
+      );
       assert.equal(shown.endDateTime, '2026-03-04T12:00:00.000Z');
 
       const codes = await codesOf(op, order.id);
@@ -52,7 +91,8 @@ for (const dialect of DIALECTS) {
       for (const asJson of [true, false]) {
         const out = (await op.run('order', 'show', '--id', order.id, ...(asJson ? ['--json'] : []))).stdout;
         assert.match(out, /DELIVERED/);
-        for (const c of codes) assert.ok(!showsCode(out, c.password), `${c.type} code ${c.password} must not be printed:\n${out}`);
+        for (const c of codes)
+          assert.ok(!showsCode(out, c.password), `${c.type} code ${c.password} must not be printed:\n${out}`);
         assert.ok(!/password|passwords|codes/i.test(out));
       }
     });
@@ -74,7 +114,13 @@ for (const dialect of DIALECTS) {
       assert.match(r.stdout, /settled 170\.00/);
       const shown = await op.json('order', 'show', '--id', order.id);
       assert.deepEqual([shown.paidAmount, shown.notPaidAmount, shown.status], [170, 0, 'DELIVERED']);
-      const stats = await op.storage().db.selectFrom('order_stats').selectAll().where('companyId', '=', company.id).where('status', '=', 'DELIVERED').executeTakeFirstOrThrow();
+      const stats = await op
+        .storage()
+        .db.selectFrom('order_stats')
+        .selectAll()
+        .where('companyId', '=', company.id)
+        .where('status', '=', 'DELIVERED')
+        .executeTakeFirstOrThrow();
       assert.deepEqual([stats.paidAmount, stats.notPaidAmount], [17000, 0]);
       assert.match((await op.run('order', 'pay', '--id', order.id)).stdout, /nothing was unpaid/);
       const overview = await op.json('company', 'show', '--id', company.id);
@@ -98,8 +144,17 @@ for (const dialect of DIALECTS) {
       const order = await newOrder(op, company.id, locker.id, { deliverTo: locker.cells[0].id });
       const done = await op.json('order', 'subtract', '--id', order.id, '--manual');
       assert.equal(done.status, 'SUBTRACTED');
-      assert.deepEqual(done.statuses.map((s: any) => s.type), ['CREATED', 'DELIVERED', 'SUBTRACTED']);
-      const active = await op.storage().db.selectFrom('order_code').select('id').where('orderId', '=', order.id).where('active', '=', 1).execute();
+      assert.deepEqual(
+        done.statuses.map((s: any) => s.type),
+        ['CREATED', 'DELIVERED', 'SUBTRACTED'],
+      );
+      const active = await op
+        .storage()
+        .db.selectFrom('order_code')
+        .select('id')
+        .where('orderId', '=', order.id)
+        .where('active', '=', 1)
+        .execute();
       assert.equal(active.length, 0);
     });
 
@@ -125,20 +180,27 @@ for (const dialect of DIALECTS) {
       const mine = await op.json('order', 'list', '--company', company.id);
       assert.deepEqual(new Set(mine.map((o: any) => o.id)), new Set([delivered.id, created.id]));
       const d = await op.json('order', 'list', '--locker', locker.id, '--status', 'DELIVERED');
-      assert.deepEqual(d.map((o: any) => [o.id, o.cellNumber, o.notPaidAmount]), [[delivered.id, 1, 170]]);
+      assert.deepEqual(
+        d.map((o: any) => [o.id, o.cellNumber, o.notPaidAmount]),
+        [[delivered.id, 1, 170]],
+      );
       assert.equal((await op.json('order', 'list', '--limit', '1')).length, 1);
 
       const text = (await op.run('order', 'list', '--company', company.id)).stdout;
       assert.ok(text.includes(delivered.id) && text.includes(created.id));
       const codes = await codesOf(op, delivered.id);
       assert.equal(codes.length, 3);
-      for (const c of codes) assert.ok(!showsCode(text, c.password), `${c.type} code ${c.password} must not be printed`);
+      for (const c of codes)
+        assert.ok(!showsCode(text, c.password), `${c.type} code ${c.password} must not be printed`);
     });
 
     it('names unknown filters', async () => {
       assert.match(await op.fails(1, 'order', 'list', '--company', 'ghost'), /no locker company ghost/);
       assert.match(await op.fails(1, 'order', 'list', '--locker', 'ghost'), /no locker ghost/);
-      assert.match(await op.fails(2, 'order', 'list', '--status', 'LOST'), /--status must be one of CREATED, DELIVERED, COMPLETED, SUBTRACTED/);
+      assert.match(
+        await op.fails(2, 'order', 'list', '--status', 'LOST'),
+        /--status must be one of CREATED, DELIVERED, COMPLETED, SUBTRACTED/,
+      );
     });
   });
 }

@@ -12,14 +12,42 @@ for (const dialect of DIALECTS) {
     const sent = (daysAgo: number) => {
       const at = new Date(Date.now() - daysAgo * DAY).toISOString();
       return {
-        id: newId(), kind: 'SMS' as const, event: 'PICKUP_CODE', orderId: null, target: '+996700000001', payload: '{}', secretHeader: null,
-        state: 'SENT' as const, claimedBy: null, claimedUntil: null, httpStatus: 200, error: null, latencyMs: 3, createdAt: at, sentAt: at,
+        id: newId(),
+        kind: 'SMS' as const,
+        event: 'PICKUP_CODE',
+        orderId: null,
+        target: '+996700000001',
+        payload: '{}',
+        secretHeader: null,
+        state: 'SENT' as const,
+        claimedBy: null,
+        claimedUntil: null,
+        httpStatus: 200,
+        error: null,
+        latencyMs: 3,
+        createdAt: at,
+        sentAt: at,
       };
     };
 
     it('prunes now and prints the counts; --json for scripts', async () => {
-      await op.storage().db.insertInto('outbox_event').values([sent(45), sent(31), sent(2)]).execute();
-      assert.deepEqual(await op.json('retention', 'run'), { outboxEvents: 2, lockerEvents: 0, commands: 0, idempotencyKeys: 0, lockerIdempotencyKeys: 0, webhookEvents: 0, eventAttempts: 0, resolvedAlarms: 0, syncChanges: 0, floorsRaised: 0 });
+      await op
+        .storage()
+        .db.insertInto('outbox_event')
+        .values([sent(45), sent(31), sent(2)])
+        .execute();
+      assert.deepEqual(await op.json('retention', 'run'), {
+        outboxEvents: 2,
+        lockerEvents: 0,
+        commands: 0,
+        idempotencyKeys: 0,
+        lockerIdempotencyKeys: 0,
+        webhookEvents: 0,
+        eventAttempts: 0,
+        resolvedAlarms: 0,
+        syncChanges: 0,
+        floorsRaised: 0,
+      });
       const text = await op.run('retention', 'run');
       assert.equal(text.code, 0);
       assert.match(text.stdout, /^outbox events \(sent, failed, skipped\)\s+0\s+30 days$/m);

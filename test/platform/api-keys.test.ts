@@ -17,20 +17,29 @@ for (const dialect of DIALECTS) {
     before(async () => {
       cloud = await startTestApp(dialect, { clock });
       w = await seedPlatformWorld(cloud.storage.db, clock.now());
-      const token = async (email: string) => (await cloud.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } })).body.accessToken;
+      const token = async (email: string) =>
+        (await cloud.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } })).body.accessToken;
       admin = await token('admin@silkroad.example');
       otherAdmin = await token('admin@osh.example');
     });
     after(() => cloud.stop());
 
     describe('POST /create', () => {
-      it('creates a key of the administrator\'s company that works on the integrations at once', async () => {
+      it("creates a key of the administrator's company that works on the integrations at once", async () => {
         clock.advance(1000);
-        const res = await cloud.request('POST', `${BASE}/create`, { token: admin, body: { title: 'warehouse scanner' } });
+        const res = await cloud.request('POST', `${BASE}/create`, {
+          token: admin,
+          body: { title: 'warehouse scanner' },
+        });
         assert.equal(res.status, 200);
         assert.deepEqual(Object.keys(res.body).sort(), ['companyId', 'createdAt', 'id', 'key', 'title', 'updatedAt']);
-        assert.deepEqual([res.body.title, res.body.companyId, typeof res.body.id], ['warehouse scanner', w.logist.id, 'number']);
-        const call = await cloud.request('GET', '/api/v1/integrations/no-such-route', { headers: { 'x-api-token': res.body.key } });
+        assert.deepEqual(
+          [res.body.title, res.body.companyId, typeof res.body.id],
+          ['warehouse scanner', w.logist.id, 'number'],
+        );
+        const call = await cloud.request('GET', '/api/v1/integrations/no-such-route', {
+          headers: { 'x-api-token': res.body.key },
+        });
         assert.equal(call.status, 404, 'authenticated, then no such route');
       });
 
@@ -54,9 +63,12 @@ for (const dialect of DIALECTS) {
         assert.equal(second.body.data[0].key, w.keys.logist.key);
       });
 
-      it('shows only the company\'s own keys', async () => {
+      it("shows only the company's own keys", async () => {
         const res = await cloud.request('GET', `${BASE}/list?pageSize=50`, { token: otherAdmin });
-        assert.deepEqual(res.body.data.map((k: any) => k.key), [w.keys.otherLogist.key]);
+        assert.deepEqual(
+          res.body.data.map((k: any) => k.key),
+          [w.keys.otherLogist.key],
+        );
       });
 
       it('400 for page or pageSize below 1 or not whole numbers', async () => {
@@ -67,13 +79,17 @@ for (const dialect of DIALECTS) {
     });
 
     describe('DELETE /{id}', () => {
-      it('406 NOT_ACCEPTABLE for another company\'s key, which keeps working', async () => {
+      it("406 NOT_ACCEPTABLE for another company's key, which keeps working", async () => {
         const res = await cloud.request('DELETE', `${BASE}/${w.keys.logist.id}`, { token: otherAdmin });
         assert.deepEqual(res.body, { statusCode: 406, error: 'Not Acceptable', message: 'NOT_ACCEPTABLE' });
-        assert.equal((await cloud.request('GET', '/api/v1/integrations/x', { headers: { 'x-api-token': w.keys.logist.key } })).status, 404);
+        assert.equal(
+          (await cloud.request('GET', '/api/v1/integrations/x', { headers: { 'x-api-token': w.keys.logist.key } }))
+            .status,
+          404,
+        );
       });
 
-      it('deletes with the spec\'s message, then 404 NOT_FOUND', async () => {
+      it("deletes with the spec's message, then 404 NOT_FOUND", async () => {
         const made = (await cloud.request('POST', `${BASE}/create`, { token: admin, body: { title: 'old' } })).body;
         const res = await cloud.request('DELETE', `${BASE}/${made.id}`, { token: admin });
         assert.deepEqual([res.status, res.body], [200, { message: 'api key deleted' }]);
@@ -81,7 +97,10 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(again.body, { statusCode: 404, error: 'Not Found', message: 'NOT_FOUND' });
         // Known keys are cached for 5 s; past that a deleted key is refused.
         clock.advance(6000);
-        assert.equal((await cloud.request('GET', '/api/v1/integrations/x', { headers: { 'x-api-token': made.key } })).status, 401);
+        assert.equal(
+          (await cloud.request('GET', '/api/v1/integrations/x', { headers: { 'x-api-token': made.key } })).status,
+          401,
+        );
       });
 
       it('400 for an id that is not an integer >= 1', async () => {

@@ -22,13 +22,31 @@ for (const dialect of DIALECTS) {
     let w: PlatformWorld;
     const clock = new ManualClock('2026-06-01T09:00:00.000Z');
     const texts = async () =>
-      (await storage.db.selectFrom('cargo').select('searchText').where('companyId', '=', w.logist.id).orderBy('id').execute()).map((r) => r.searchText);
+      (
+        await storage.db
+          .selectFrom('cargo')
+          .select('searchText')
+          .where('companyId', '=', w.logist.id)
+          .orderBy('id')
+          .execute()
+      ).map((r) => r.searchText);
 
     before(async () => {
       storage = await openTestStorage(dialect);
       w = await seedPlatformWorld(storage.db, clock.now());
       for (let i = 0; i < CARGO; i++) {
-        await createCargo(storage.db, { companyId: w.logist.id, warehouseId: w.store.id, weight: 10 + i, currency: 'USD', clientId: w.aibek.id, cargoTypeId: w.cargoType.id }, clock.now());
+        await createCargo(
+          storage.db,
+          {
+            companyId: w.logist.id,
+            warehouseId: w.store.id,
+            weight: 10 + i,
+            currency: 'USD',
+            clientId: w.aibek.id,
+            cargoTypeId: w.cargoType.id,
+          },
+          clock.now(),
+        );
       }
     });
     after(() => storage.destroy());
@@ -37,22 +55,32 @@ for (const dialect of DIALECTS) {
       await updatePlatformCompany(storage.db, w.logist.id, { title: 'Tian Shan Cargo' }, clock.now());
       const now = await texts();
       assert.equal(now.length, CARGO);
-      assert.ok(now.every((t) => t.includes('tian shan cargo') && t.includes('srl')), 'the new title, and the client\'s code name kept');
+      assert.ok(
+        now.every((t) => t.includes('tian shan cargo') && t.includes('srl')),
+        "the new title, and the client's code name kept",
+      );
       assert.equal((await storage.db.selectFrom('bulk_job').select('id').execute()).length, 0, 'nothing left queued');
     });
 
     it('a rewrite cut short after one batch is finished by the cloud, row by row as if it had never stopped', async () => {
       // The change and its job commit; the process then dies after one batch of three.
-      await storage.db.transaction().execute((trx) => updatePlatformCompany(trx, w.logist.id, { title: 'Pamir Freight' }, clock.now()));
+      await storage.db
+        .transaction()
+        .execute((trx) => updatePlatformCompany(trx, w.logist.id, { title: 'Pamir Freight' }, clock.now()));
       assert.equal(await runBulkJobs(storage.db, { batch: 3, maxBatches: 1 }), 3);
       const half = await texts();
-      assert.deepEqual(half.map((t) => t.includes('pamir freight')), [true, true, true, false, false, false, false]);
+      assert.deepEqual(
+        half.map((t) => t.includes('pamir freight')),
+        [true, true, true, false, false, false, false],
+      );
       const [job] = await storage.db.selectFrom('bulk_job').selectAll().execute();
       assert.equal(job.kind, 'CARGO_OF_COMPANY');
 
       const cloud = await startTestCloud(dialect, { reuse: storage, clock });
       try {
-        await until('the cloud finished the rewrite', async () => ((await storage.db.selectFrom('bulk_job').select('id').execute()).length === 0 ? true : undefined));
+        await until('the cloud finished the rewrite', async () =>
+          (await storage.db.selectFrom('bulk_job').select('id').execute()).length === 0 ? true : undefined,
+        );
         assert.ok((await texts()).every((t) => t.includes('pamir freight') && !t.includes('tian shan')));
       } finally {
         await cloud.close();
@@ -60,7 +88,9 @@ for (const dialect of DIALECTS) {
     });
 
     it('two runners on one job rewrite each row once and leave nothing queued', async () => {
-      await storage.db.transaction().execute((trx) => updatePlatformCompany(trx, w.logist.id, { title: 'Issyk Kul Lines' }, clock.now()));
+      await storage.db
+        .transaction()
+        .execute((trx) => updatePlatformCompany(trx, w.logist.id, { title: 'Issyk Kul Lines' }, clock.now()));
       const [a, b] = await Promise.all([runBulkJobs(storage.db, { batch: 2 }), runBulkJobs(storage.db, { batch: 2 })]);
       assert.equal(a + b, CARGO, 'every row rewritten by exactly one of them');
       assert.ok((await texts()).every((t) => t.includes('issyk kul lines')));

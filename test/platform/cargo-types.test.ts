@@ -13,14 +13,25 @@ for (const dialect of DIALECTS) {
     let w: PlatformWorld;
     let clothes: number;
     const clock = new ManualClock('2026-03-08T09:00:00.000Z');
-    const types = (params: Parameters<typeof qs>[0] = {}) => cloud.request('GET', `/api/v1/public/cargo-types${qs(params)}`);
+    const types = (params: Parameters<typeof qs>[0] = {}) =>
+      cloud.request('GET', `/api/v1/public/cargo-types${qs(params)}`);
     const titles = (res: { body: any }) => res.body.map((t: any) => t.title);
 
     before(async () => {
       cloud = await startTestApp(dialect, { clock });
       w = await seedPlatformWorld(cloud.storage.db, clock.now());
-      await createCargoType(cloud.storage.db, { title: 'Freight (retired)', type: 'FREIGHT', isActive: false, deliveryTypeIds: [w.road.id] }, clock.now());
-      clothes = (await createCargoType(cloud.storage.db, { title: 'Clothes', titleRU: 'Одежда', type: 'CARGO', parentId: w.cargoType.id }, clock.now())).id;
+      await createCargoType(
+        cloud.storage.db,
+        { title: 'Freight (retired)', type: 'FREIGHT', isActive: false, deliveryTypeIds: [w.road.id] },
+        clock.now(),
+      );
+      clothes = (
+        await createCargoType(
+          cloud.storage.db,
+          { title: 'Clothes', titleRU: 'Одежда', type: 'CARGO', parentId: w.cargoType.id },
+          clock.now(),
+        )
+      ).id;
     });
     after(() => cloud.stop());
 
@@ -29,11 +40,34 @@ for (const dialect of DIALECTS) {
       assert.equal(res.status, 200);
       assert.deepEqual(titles(res), ['Cargo', 'Car', 'Package', 'Clothes']);
       const [cargo] = res.body;
-      assert.deepEqual(Object.keys(cargo).sort(), ['createdAt', 'deliveryTypes', 'id', 'isActive', 'isParent', 'parentId', 'title', 'titleCN', 'titleEN', 'titleKY', 'titleRU', 'type', 'updatedAt']);
-      assert.deepEqual([cargo.id, cargo.type, cargo.isParent, cargo.isActive, cargo.titleEN], [w.cargoType.id, 'CARGO', true, true, 'Cargo']);
-      assert.deepEqual(cargo.deliveryTypes, [{ id: w.air.id, title: 'Air' }, { id: w.road.id, title: 'Road' }]);
+      assert.deepEqual(Object.keys(cargo).sort(), [
+        'createdAt',
+        'deliveryTypes',
+        'id',
+        'isActive',
+        'isParent',
+        'parentId',
+        'title',
+        'titleCN',
+        'titleEN',
+        'titleKY',
+        'titleRU',
+        'type',
+        'updatedAt',
+      ]);
+      assert.deepEqual(
+        [cargo.id, cargo.type, cargo.isParent, cargo.isActive, cargo.titleEN],
+        [w.cargoType.id, 'CARGO', true, true, 'Cargo'],
+      );
+      assert.deepEqual(cargo.deliveryTypes, [
+        { id: w.air.id, title: 'Air' },
+        { id: w.road.id, title: 'Road' },
+      ]);
       const child = res.body[3];
-      assert.deepEqual([child.id, child.parentId, child.isParent, child.titleRU, child.deliveryTypes], [clothes, w.cargoType.id, false, 'Одежда', []]);
+      assert.deepEqual(
+        [child.id, child.parentId, child.isParent, child.titleRU, child.deliveryTypes],
+        [clothes, w.cargoType.id, false, 'Одежда', []],
+      );
     });
 
     it('types (repeated) keeps those kinds; an inactive type never shows', async () => {
@@ -44,7 +78,10 @@ for (const dialect of DIALECTS) {
 
     it('400 for an unknown type', async () => {
       const res = await types({ types: ['CAR', 'SUBMARINE'] });
-      assert.deepEqual([res.status, res.body.code, res.body.message], [400, 'FST_ERR_VALIDATION', 'querystring/types/1 must be equal to one of the allowed values']);
+      assert.deepEqual(
+        [res.status, res.body.code, res.body.message],
+        [400, 'FST_ERR_VALIDATION', 'querystring/types/1 must be equal to one of the allowed values'],
+      );
       assert.equal((await types({ types: 'car' })).status, 400, 'enum values are upper-case');
     });
   });

@@ -12,7 +12,12 @@ import {
 } from '../../cloud/domain/platform/statuses.ts';
 import { cargoPlaceAfter, parcelPlaceAfter, type ParcelPlace } from '../../cloud/domain/platform/placement.ts';
 import { marketStatus } from '../../cloud/domain/platform/market-status.ts';
-import { allocateClientCode, codeNamesFor, normalizeCodeName, parseClientCode } from '../../cloud/domain/platform/client-codes.ts';
+import {
+  allocateClientCode,
+  codeNamesFor,
+  normalizeCodeName,
+  parseClientCode,
+} from '../../cloud/domain/platform/client-codes.ts';
 import { cargoSearchText, clientSearchText, parcelSearchText } from '../../cloud/domain/platform/search-text.ts';
 import { newTrackCode } from '../../cloud/domain/platform/track-codes.ts';
 import type { DomainError } from '../../cloud/domain/errors.ts';
@@ -30,9 +35,13 @@ describe('parcel status machine', () => {
   it('every status is reachable from AWAITING and only COMPLETED is final', () => {
     const seen = new Set<string>(['AWAITING']);
     const queue = ['AWAITING'] as Array<keyof typeof PARCEL_TRANSITIONS>;
-    while (queue.length) for (const n of PARCEL_TRANSITIONS[queue.shift()!]) if (!seen.has(n)) seen.add(n), queue.push(n);
+    while (queue.length)
+      for (const n of PARCEL_TRANSITIONS[queue.shift()!]) if (!seen.has(n)) seen.add(n), queue.push(n);
     assert.deepEqual([...seen].sort(), [...PARCEL_STATUSES].sort());
-    assert.deepEqual(PARCEL_STATUSES.filter((s) => PARCEL_TRANSITIONS[s].length === 0), ['COMPLETED']);
+    assert.deepEqual(
+      PARCEL_STATUSES.filter((s) => PARCEL_TRANSITIONS[s].length === 0),
+      ['COMPLETED'],
+    );
   });
 
   it('follows the operator flow AWAITING → RECEIVED → READYTOSHIP → SENT → ARRIVED → TRANSFERRED → COMPLETED', () => {
@@ -44,9 +53,15 @@ describe('parcel status machine', () => {
     assert.equal(canMoveParcel('AWAITING', 'SENT'), false);
     assert.equal(canMoveParcel('SENT', 'TRANSFERRED'), false);
     assert.equal(canMoveParcel('COMPLETED', 'RECEIVED'), false);
-    assert.throws(() => assertParcelMove('AWAITING', 'COMPLETED'), /cannot become COMPLETED \(it can become RECEIVED, ARRIVED, RECALL, LOST\)/);
+    assert.throws(
+      () => assertParcelMove('AWAITING', 'COMPLETED'),
+      /cannot become COMPLETED \(it can become RECEIVED, ARRIVED, RECALL, LOST\)/,
+    );
     assert.throws(() => assertParcelMove('COMPLETED', 'LOST'), /it is final/);
-    assert.equal(code(() => assertParcelMove('SENT', 'COMPLETED')), 'INVALID_TRANSITION');
+    assert.equal(
+      code(() => assertParcelMove('SENT', 'COMPLETED')),
+      'INVALID_TRANSITION',
+    );
   });
 
   it('a lost parcel can be found again, at a warehouse', () => {
@@ -62,10 +77,20 @@ describe('parcel status machine', () => {
 
 describe('cargo status machine', () => {
   it('RECEIVED → READYTOSHIP → SENT → TRANSFERRED, lost from any open status, TRANSFERRED final', () => {
-    assert.ok(canMoveCargo('RECEIVED', 'READYTOSHIP') && canMoveCargo('READYTOSHIP', 'SENT') && canMoveCargo('SENT', 'TRANSFERRED'));
+    assert.ok(
+      canMoveCargo('RECEIVED', 'READYTOSHIP') &&
+        canMoveCargo('READYTOSHIP', 'SENT') &&
+        canMoveCargo('SENT', 'TRANSFERRED'),
+    );
     for (const s of ['RECEIVED', 'READYTOSHIP', 'SENT'] as const) assert.ok(canMoveCargo(s, 'LOST'));
-    assert.deepEqual(CARGO_STATUSES.filter((s) => CARGO_TRANSITIONS[s].length === 0), ['TRANSFERRED']);
-    assert.equal(code(() => assertCargoMove('RECEIVED', 'SENT')), 'INVALID_TRANSITION');
+    assert.deepEqual(
+      CARGO_STATUSES.filter((s) => CARGO_TRANSITIONS[s].length === 0),
+      ['TRANSFERRED'],
+    );
+    assert.equal(
+      code(() => assertCargoMove('RECEIVED', 'SENT')),
+      'INVALID_TRANSITION',
+    );
   });
 });
 
@@ -84,10 +109,19 @@ const pvz = { id: 9, isPickupPoint: true };
 
 describe('parcel placement after a status change', () => {
   it('RECEIVED needs a warehouse, sets it current, and the first one becomes the origin', () => {
-    assert.equal(code(() => parcelPlaceAfter(parcel(), { to: 'RECEIVED', at })), 'NOT_ACCEPTABLE');
+    assert.equal(
+      code(() => parcelPlaceAfter(parcel(), { to: 'RECEIVED', at })),
+      'NOT_ACCEPTABLE',
+    );
     const p = parcelPlaceAfter(parcel(), { to: 'RECEIVED', warehouse: store, at });
-    assert.deepEqual([p.currentWarehouseId, p.originWarehouseId, p.atPickupPoint, p.atFinalPoint], [1, 1, false, false]);
-    const again = parcelPlaceAfter({ ...p, status: 'SENT', currentWarehouseId: null }, { to: 'RECEIVED', warehouse: { id: 5, isPickupPoint: false }, at });
+    assert.deepEqual(
+      [p.currentWarehouseId, p.originWarehouseId, p.atPickupPoint, p.atFinalPoint],
+      [1, 1, false, false],
+    );
+    const again = parcelPlaceAfter(
+      { ...p, status: 'SENT', currentWarehouseId: null },
+      { to: 'RECEIVED', warehouse: { id: 5, isPickupPoint: false }, at },
+    );
     assert.equal(again.originWarehouseId, 1, 'the origin stays the first warehouse');
   });
 
@@ -105,23 +139,52 @@ describe('parcel placement after a status change', () => {
   });
 
   it('arrival at its own delivery warehouse is the final point; elsewhere it is not', () => {
-    const own = parcelPlaceAfter(parcel({ status: 'SENT', deliveryWarehouseId: 4, deliveryMethod: 'WAREHOUSE' }), { to: 'ARRIVED', warehouse: { id: 4, isPickupPoint: false }, at });
+    const own = parcelPlaceAfter(parcel({ status: 'SENT', deliveryWarehouseId: 4, deliveryMethod: 'WAREHOUSE' }), {
+      to: 'ARRIVED',
+      warehouse: { id: 4, isPickupPoint: false },
+      at,
+    });
     assert.deepEqual([own.atPickupPoint, own.atFinalPoint], [false, true]);
-    const transit = parcelPlaceAfter(parcel({ status: 'SENT', deliveryWarehouseId: 4, deliveryMethod: 'WAREHOUSE' }), { to: 'ARRIVED', warehouse: store, at });
+    const transit = parcelPlaceAfter(parcel({ status: 'SENT', deliveryWarehouseId: 4, deliveryMethod: 'WAREHOUSE' }), {
+      to: 'ARRIVED',
+      warehouse: store,
+      at,
+    });
     assert.equal(transit.atFinalPoint, false);
   });
 
   it('ARRIVED without a warehouse means in the locker or at the door, and only for those methods', () => {
-    assert.equal(parcelPlaceAfter(parcel({ status: 'SENT', deliveryMethod: 'POSTOMAT' }), { to: 'ARRIVED', at }).atFinalPoint, true);
-    assert.equal(parcelPlaceAfter(parcel({ status: 'COURIER_RECEIVED', deliveryMethod: 'COURIER' }), { to: 'ARRIVED', at }).atFinalPoint, true);
-    assert.equal(code(() => parcelPlaceAfter(parcel({ status: 'SENT', deliveryMethod: 'PICKUP' }), { to: 'ARRIVED', at })), 'NOT_ACCEPTABLE');
+    assert.equal(
+      parcelPlaceAfter(parcel({ status: 'SENT', deliveryMethod: 'POSTOMAT' }), { to: 'ARRIVED', at }).atFinalPoint,
+      true,
+    );
+    assert.equal(
+      parcelPlaceAfter(parcel({ status: 'COURIER_RECEIVED', deliveryMethod: 'COURIER' }), { to: 'ARRIVED', at })
+        .atFinalPoint,
+      true,
+    );
+    assert.equal(
+      code(() => parcelPlaceAfter(parcel({ status: 'SENT', deliveryMethod: 'PICKUP' }), { to: 'ARRIVED', at })),
+      'NOT_ACCEPTABLE',
+    );
   });
 
   it('REDIRECT_TO_PVZ needs a pickup point, makes it the delivery point and marks the redirect until arrival there', () => {
-    const arrived = parcel({ status: 'ARRIVED', currentWarehouseId: 1, deliveryWarehouseId: 1, deliveryMethod: 'WAREHOUSE' });
-    assert.equal(code(() => parcelPlaceAfter(arrived, { to: 'REDIRECT_TO_PVZ', destination: store, current: store, at })), 'NOT_ACCEPTABLE');
+    const arrived = parcel({
+      status: 'ARRIVED',
+      currentWarehouseId: 1,
+      deliveryWarehouseId: 1,
+      deliveryMethod: 'WAREHOUSE',
+    });
+    assert.equal(
+      code(() => parcelPlaceAfter(arrived, { to: 'REDIRECT_TO_PVZ', destination: store, current: store, at })),
+      'NOT_ACCEPTABLE',
+    );
     const r = parcelPlaceAfter(arrived, { to: 'REDIRECT_TO_PVZ', destination: pvz, current: store, at });
-    assert.deepEqual([r.deliveryWarehouseId, r.deliveryMethod, r.redirectedAt, r.atFinalPoint], [9, 'PICKUP', at.toISOString(), false]);
+    assert.deepEqual(
+      [r.deliveryWarehouseId, r.deliveryMethod, r.redirectedAt, r.atFinalPoint],
+      [9, 'PICKUP', at.toISOString(), false],
+    );
     const sent = parcelPlaceAfter({ ...r }, { to: 'SENT', current: store, at });
     assert.equal(sent.redirectedAt, at.toISOString(), 'still on its way to the new point');
     const there = parcelPlaceAfter({ ...sent }, { to: 'ARRIVED', warehouse: pvz, at });
@@ -131,13 +194,24 @@ describe('parcel placement after a status change', () => {
 
 describe('cargo placement', () => {
   it('is at its final point when RECEIVED at its delivery warehouse or a pickup point', () => {
-    const base = { status: 'RECEIVED' as const, originWarehouseId: null, currentWarehouseId: null, deliveryWarehouseId: 4 };
-    assert.equal(cargoPlaceAfter(base, { to: 'RECEIVED', warehouse: { id: 4, isPickupPoint: false }, at }).atFinalPoint, true);
+    const base = {
+      status: 'RECEIVED' as const,
+      originWarehouseId: null,
+      currentWarehouseId: null,
+      deliveryWarehouseId: 4,
+    };
+    assert.equal(
+      cargoPlaceAfter(base, { to: 'RECEIVED', warehouse: { id: 4, isPickupPoint: false }, at }).atFinalPoint,
+      true,
+    );
     assert.equal(cargoPlaceAfter(base, { to: 'RECEIVED', warehouse: pvz, at }).atFinalPoint, true);
     const elsewhere = cargoPlaceAfter(base, { to: 'RECEIVED', warehouse: store, at });
     assert.deepEqual([elsewhere.atFinalPoint, elsewhere.originWarehouseId], [false, 1]);
     assert.equal(cargoPlaceAfter({ ...elsewhere }, { to: 'SENT', current: store, at }).currentWarehouseId, null);
-    assert.equal(code(() => cargoPlaceAfter(base, { to: 'RECEIVED', at })), 'NOT_ACCEPTABLE');
+    assert.equal(
+      code(() => cargoPlaceAfter(base, { to: 'RECEIVED', at })),
+      'NOT_ACCEPTABLE',
+    );
   });
 });
 
@@ -145,7 +219,8 @@ describe('marketplace status mapping', () => {
   const f = (status: (typeof PARCEL_STATUSES)[number], over: Partial<Parameters<typeof marketStatus>[0]> = {}) =>
     marketStatus({ status, atPickupPoint: false, redirectedAt: null, ...over });
   it('CREATED until it arrives', () => {
-    for (const s of ['AWAITING', 'RECEIVED', 'READYTOSHIP', 'SENT', 'COURIER_RECEIVED', 'RECALL', 'LOST'] as const) assert.equal(f(s), 'CREATED', s);
+    for (const s of ['AWAITING', 'RECEIVED', 'READYTOSHIP', 'SENT', 'COURIER_RECEIVED', 'RECALL', 'LOST'] as const)
+      assert.equal(f(s), 'CREATED', s);
   });
   it('ARRIVED when arrived, received at a pickup point, or placed in the locker', () => {
     assert.equal(f('ARRIVED'), 'ARRIVED');
@@ -161,7 +236,10 @@ describe('marketplace status mapping', () => {
   it('REDIRECTED while a redirect is under way, even when it sits ARRIVED at its old point', () => {
     assert.equal(f('REDIRECT_TO_PVZ'), 'REDIRECTED');
     assert.equal(f('ARRIVED', { redirectedAt: '2026-03-01T10:00:00.000Z' }), 'REDIRECTED');
-    assert.equal(f('AWAITING', { redirectedAt: '2026-03-01T10:00:00.000Z', lockerOrderStatus: 'DELIVERED' }), 'ARRIVED');
+    assert.equal(
+      f('AWAITING', { redirectedAt: '2026-03-01T10:00:00.000Z', lockerOrderStatus: 'DELIVERED' }),
+      'ARRIVED',
+    );
   });
 });
 
@@ -170,19 +248,32 @@ describe('client codes', () => {
     assert.deepEqual(allocateClientCode(0), { code: 1, last: 1 });
     assert.deepEqual(allocateClientCode(7, 500), { code: 500, last: 500 });
     assert.deepEqual(allocateClientCode(500, 3), { code: 3, last: 500 });
-    assert.equal(code(() => allocateClientCode(0, 0)), 'NOT_ACCEPTABLE');
+    assert.equal(
+      code(() => allocateClientCode(0, 0)),
+      'NOT_ACCEPTABLE',
+    );
   });
   it('code names are Latin letters, upper-cased; full codes parse case-insensitively', () => {
     assert.equal(normalizeCodeName(' abc '), 'ABC');
-    assert.equal(code(() => normalizeCodeName('AB1')), 'NOT_ACCEPTABLE');
-    assert.equal(code(() => normalizeCodeName('АБВ')), 'NOT_ACCEPTABLE', 'Cyrillic is not Latin');
+    assert.equal(
+      code(() => normalizeCodeName('AB1')),
+      'NOT_ACCEPTABLE',
+    );
+    assert.equal(
+      code(() => normalizeCodeName('АБВ')),
+      'NOT_ACCEPTABLE',
+      'Cyrillic is not Latin',
+    );
     assert.deepEqual(parseClientCode('abc-42'), { codeName: 'ABC', code: 42 });
     assert.equal(parseClientCode('-42'), undefined);
     assert.equal(parseClientCode('ABC-0'), undefined);
     assert.equal(parseClientCode('AB C-1'), undefined);
   });
   it('a parcel is known by the code names of its cargo type, else by all the company has', () => {
-    const codes = [{ title: 'ABC', cargoTypeId: 1 }, { title: 'ABCA', cargoTypeId: 2 }];
+    const codes = [
+      { title: 'ABC', cargoTypeId: 1 },
+      { title: 'ABCA', cargoTypeId: 2 },
+    ];
     assert.deepEqual(codeNamesFor(codes, 2), ['ABCA']);
     assert.deepEqual(codeNamesFor(codes, 3), ['ABC', 'ABCA']);
     assert.deepEqual(codeNamesFor(codes, null), ['ABC', 'ABCA']);
@@ -190,10 +281,14 @@ describe('client codes', () => {
 });
 
 describe('search text', () => {
-  it('parcels: track code, description, code name, lower-cased; the client\'s name and phone are the client\'s text', () => {
+  it("parcels: track code, description, code name, lower-cased; the client's name and phone are the client's text", () => {
     const t = parcelSearchText({ trackCode: 'PL12AB', description: 'Red Shoes' }, ['ABC']);
     assert.equal(t, 'pl12ab\nred shoes\nabc');
-    assert.equal(clientSearchText({ name: ' Айбек Sadykov ', phone: '+996555000111' }), 'айбек sadykov\n+996555000111', 'Cyrillic lower-cased too');
+    assert.equal(
+      clientSearchText({ name: ' Айбек Sadykov ', phone: '+996555000111' }),
+      'айбек sadykov\n+996555000111',
+      'Cyrillic lower-cased too',
+    );
     assert.equal(clientSearchText({ name: null, phone: '+996555000111' }), '+996555000111');
   });
   it('cargo: description, code name, company title, tractor number (no track code)', () => {
@@ -206,25 +301,49 @@ describe('search text', () => {
 describe('track codes', () => {
   it('PL and ten characters without look-alikes', () => {
     for (let i = 0; i < 50; i++) assert.match(newTrackCode(), /^PL[2-9A-HJKMNP-Z]{10}$/);
-    assert.equal(newTrackCode(() => 0), 'PL2222222222');
+    assert.equal(
+      newTrackCode(() => 0),
+      'PL2222222222',
+    );
   });
 });
 
 describe('webhook template rules', async () => {
-  const { checkTemplate, normalizeWebhook, DEFAULT_TEMPLATE } = await import('../../cloud/domain/platform/webhook-template.ts');
+  const { checkTemplate, normalizeWebhook, DEFAULT_TEMPLATE } = await import(
+    '../../cloud/domain/platform/webhook-template.ts'
+  );
   it('accepts the default and templates with extra constant fields', () => {
     checkTemplate(DEFAULT_TEMPLATE);
     checkTemplate('{"order":{"id":"{{postomatOrderId}}"},"s":{{status}},"v":2}');
     checkTemplate('{}');
   });
   it('refuses unknown placeholders and text that is not JSON after substitution', () => {
-    for (const t of ['{"a":"{{postomatOrderID}}"}', '{"a":{{postomatOrderId}}}', '{"s":{{status}}', '{"x":"{{ status }}"}']) {
-      assert.equal(code(() => checkTemplate(t)), 'WEBHOOK_PAYLOAD_INVALID', t);
+    for (const t of [
+      '{"a":"{{postomatOrderID}}"}',
+      '{"a":{{postomatOrderId}}}',
+      '{"s":{{status}}',
+      '{"x":"{{ status }}"}',
+    ]) {
+      assert.equal(
+        code(() => checkTemplate(t)),
+        'WEBHOOK_PAYLOAD_INVALID',
+        t,
+      );
     }
   });
   it('drops the subtype where the type has none and defaults the template of the locker subtypes', () => {
-    assert.deepEqual(normalizeWebhook({ type: 'CAR', subtype: 'ITEM_CREATED', payloadTemplate: null }), { type: 'CAR', subtype: null, payloadTemplate: null });
-    assert.deepEqual(normalizeWebhook({ type: 'PARCEL', subtype: 'TRANSFERRED_TO_CLIENT', payloadTemplate: null }).payloadTemplate, DEFAULT_TEMPLATE);
-    assert.equal(normalizeWebhook({ type: 'CARGO', subtype: 'ITEM_CREATED', payloadTemplate: null }).payloadTemplate, null);
+    assert.deepEqual(normalizeWebhook({ type: 'CAR', subtype: 'ITEM_CREATED', payloadTemplate: null }), {
+      type: 'CAR',
+      subtype: null,
+      payloadTemplate: null,
+    });
+    assert.deepEqual(
+      normalizeWebhook({ type: 'PARCEL', subtype: 'TRANSFERRED_TO_CLIENT', payloadTemplate: null }).payloadTemplate,
+      DEFAULT_TEMPLATE,
+    );
+    assert.equal(
+      normalizeWebhook({ type: 'CARGO', subtype: 'ITEM_CREATED', payloadTemplate: null }).payloadTemplate,
+      null,
+    );
   });
 });

@@ -8,7 +8,12 @@ import { startLimitsApp, type LimitsApp } from './limits-harness.ts';
 
 const COUNTRIES = '/api/v1/integrations/logistic-company/countries';
 const KEY_LIST = '/api/v1/logistic-company/api-key/list';
-const TOO_MANY = { statusCode: 429, error: 'Too Many Requests', code: 'RATE_LIMIT_EXCEEDED', message: 'Too Many Requests' };
+const TOO_MANY = {
+  statusCode: 429,
+  error: 'Too Many Requests',
+  code: 'RATE_LIMIT_EXCEEDED',
+  message: 'Too Many Requests',
+};
 
 for (const dialect of DIALECTS) {
   describe(`Platform API: guessed credentials are refused per address before any lookup (${dialect.name})`, () => {
@@ -18,12 +23,19 @@ for (const dialect of DIALECTS) {
     before(async () => {
       app = await startLimitsApp(dialect, { authLimits: { failureMax: 15, failureWindowMs: 300_000 } });
       w = await seedPlatformWorld(app.storage.db, app.clock.now());
-      adminToken = (await app.request('POST', '/api/v1/auth/login', { body: { email: 'admin@silkroad.example', password: PASSWORD } })).body.accessToken;
+      adminToken = (
+        await app.request('POST', '/api/v1/auth/login', {
+          body: { email: 'admin@silkroad.example', password: PASSWORD },
+        })
+      ).body.accessToken;
     });
     after(() => app.stop());
 
     /** `count` guesses: the statuses, and how many statements the refused ones ran. */
-    async function flood(count: number, guess: (i: number) => Promise<{ status: number; headers: Record<string, unknown>; body: any }>) {
+    async function flood(
+      count: number,
+      guess: (i: number) => Promise<{ status: number; headers: Record<string, unknown>; body: any }>,
+    ) {
       const statuses: number[] = [];
       let statementsAtFirst429: number | undefined;
       for (let i = 0; i < count; i++) {
@@ -40,37 +52,54 @@ for (const dialect of DIALECTS) {
     }
 
     it('x-api-token: 401 UNAUTHORIZED fifteen times, then 429 with Retry-After and no more lookups', async () => {
-      const { statuses, refusedStatements } = await flood(200, (i) => app.request('GET', COUNTRIES, { headers: { 'x-api-token': `plp_guess_${i}` } }));
+      const { statuses, refusedStatements } = await flood(200, (i) =>
+        app.request('GET', COUNTRIES, { headers: { 'x-api-token': `plp_guess_${i}` } }),
+      );
       assert.deepEqual(statuses, [...Array(15).fill(401), ...Array(185).fill(429)]);
       assert.equal(refusedStatements, 0);
     });
 
     it('Bearer keys count the same way', async () => {
-      const { statuses, refusedStatements } = await flood(100, (i) => app.request('GET', COUNTRIES, { token: `plp_guess_${i}`, from: '127.0.0.2' }));
+      const { statuses, refusedStatements } = await flood(100, (i) =>
+        app.request('GET', COUNTRIES, { token: `plp_guess_${i}`, from: '127.0.0.2' }),
+      );
       assert.deepEqual(statuses, [...Array(15).fill(401), ...Array(85).fill(429)]);
       assert.equal(refusedStatements, 0);
     });
 
     it('user tokens: well-signed tokens of users that do not exist are refused the same way', async () => {
-      const token = (i: number) => jwt.sign({ sub: String(900_000 + i), typ: 'access' }, TEST_JWT_SECRET, { algorithm: 'HS256', expiresIn: 3600 });
-      const { statuses, refusedStatements } = await flood(100, (i) => app.request('GET', KEY_LIST, { token: token(i), from: '127.0.0.3' }));
+      const token = (i: number) =>
+        jwt.sign({ sub: String(900_000 + i), typ: 'access' }, TEST_JWT_SECRET, { algorithm: 'HS256', expiresIn: 3600 });
+      const { statuses, refusedStatements } = await flood(100, (i) =>
+        app.request('GET', KEY_LIST, { token: token(i), from: '127.0.0.3' }),
+      );
       assert.deepEqual(statuses, [...Array(15).fill(401), ...Array(85).fill(429)]);
       assert.equal(refusedStatements, 0);
     });
 
     it('valid credentials from another address keep working meanwhile', async () => {
-      assert.equal((await app.request('GET', COUNTRIES, { headers: { 'x-api-token': w.keys.logist.key }, from: '127.0.0.9' })).status, 200);
+      assert.equal(
+        (await app.request('GET', COUNTRIES, { headers: { 'x-api-token': w.keys.logist.key }, from: '127.0.0.9' }))
+          .status,
+        200,
+      );
       assert.equal((await app.request('GET', KEY_LIST, { token: adminToken, from: '127.0.0.9' })).status, 200);
     });
 
     it('one count per address for every family: an address that guessed keys cannot sign in either', async () => {
-      const res = await app.request('POST', '/api/v1/auth/login', { body: { email: 'admin@silkroad.example', password: PASSWORD }, from: '127.0.0.2' });
+      const res = await app.request('POST', '/api/v1/auth/login', {
+        body: { email: 'admin@silkroad.example', password: PASSWORD },
+        from: '127.0.0.2',
+      });
       assert.deepEqual([res.status, res.body], [429, TOO_MANY]);
     });
 
     it('the window ends by itself', async () => {
       app.clock.advance(300_000);
-      assert.equal((await app.request('GET', COUNTRIES, { headers: { 'x-api-token': w.keys.logist.key } })).status, 200);
+      assert.equal(
+        (await app.request('GET', COUNTRIES, { headers: { 'x-api-token': w.keys.logist.key } })).status,
+        200,
+      );
     });
   });
 
@@ -85,21 +114,35 @@ for (const dialect of DIALECTS) {
 
     it('the fourth request of one key in a window is 429 with Retry-After', async () => {
       const answers = [];
-      for (let i = 0; i < 4; i++) answers.push(await app.request('GET', COUNTRIES, { headers: { 'x-api-token': w.keys.logist.key } }));
-      assert.deepEqual(answers.map((r) => r.status), [200, 200, 200, 429]);
+      for (let i = 0; i < 4; i++)
+        answers.push(await app.request('GET', COUNTRIES, { headers: { 'x-api-token': w.keys.logist.key } }));
+      assert.deepEqual(
+        answers.map((r) => r.status),
+        [200, 200, 200, 429],
+      );
       assert.deepEqual(answers[3].body, TOO_MANY);
       assert.equal(answers[3].headers['retry-after'], '60');
     });
 
     it('made-up keys open no windows', async () => {
-      for (let i = 0; i < 4; i++) assert.equal((await app.request('GET', COUNTRIES, { headers: { 'x-api-token': `plp_made_up_${i}` } })).status, 401);
+      for (let i = 0; i < 4; i++)
+        assert.equal(
+          (await app.request('GET', COUNTRIES, { headers: { 'x-api-token': `plp_made_up_${i}` } })).status,
+          401,
+        );
       assert.equal(app.deps.limits!.sizes()['platform:key'], 1);
     });
 
     it('a user is counted by who they are, not by the token string', async () => {
       const tokens = [];
       for (let i = 0; i < 2; i++) {
-        tokens.push((await app.request('POST', '/api/v1/auth/login', { body: { email: 'admin@silkroad.example', password: PASSWORD } })).body.accessToken);
+        tokens.push(
+          (
+            await app.request('POST', '/api/v1/auth/login', {
+              body: { email: 'admin@silkroad.example', password: PASSWORD },
+            })
+          ).body.accessToken,
+        );
         app.clock.advance(1000); // another iat, another token
       }
       assert.notEqual(tokens[0], tokens[1]);

@@ -8,7 +8,11 @@ import { resolveJwtSecret } from '../../cloud/platform-api/jwt-secret.ts';
 
 describe('the JWT secret', () => {
   it('is required, at least 32 characters, when NODE_ENV=production', () => {
-    assert.throws(() => loadConfig({ NODE_ENV: 'production' }), (err: unknown) => err instanceof ConfigError && /JWT_SECRET: JWT_SECRET is required when NODE_ENV=production/.test(err.message));
+    assert.throws(
+      () => loadConfig({ NODE_ENV: 'production' }),
+      (err: unknown) =>
+        err instanceof ConfigError && /JWT_SECRET: JWT_SECRET is required when NODE_ENV=production/.test(err.message),
+    );
     assert.throws(() => loadConfig({ JWT_SECRET: 'short' }), /JWT_SECRET must be at least 32 characters/);
     assert.equal(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).JWT_SECRET, 'x'.repeat(32));
   });
@@ -23,10 +27,18 @@ describe('the JWT secret', () => {
       assert.ok(first.length >= 32);
       const file = path.join(dir, 'jwt-secret');
       assert.equal(fs.statSync(file).mode & 0o777, 0o600);
-      assert.equal(resolveJwtSecret({ JWT_SECRET: undefined, DATABASE_URL: `file:${db}` }), first, 'a restart signs alike');
+      assert.equal(
+        resolveJwtSecret({ JWT_SECRET: undefined, DATABASE_URL: `file:${db}` }),
+        first,
+        'a restart signs alike',
+      );
       fs.writeFileSync(file, 'too short\n');
       assert.throws(() => resolveJwtSecret({ JWT_SECRET: undefined, DATABASE_URL: db }), /shorter than 32 characters/);
-      assert.notEqual(resolveJwtSecret({ JWT_SECRET: undefined, DATABASE_URL: ':memory:' }), first, 'in-memory databases get a per-process secret');
+      assert.notEqual(
+        resolveJwtSecret({ JWT_SECRET: undefined, DATABASE_URL: ':memory:' }),
+        first,
+        'in-memory databases get a per-process secret',
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

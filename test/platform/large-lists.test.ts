@@ -20,22 +20,48 @@ const CHUNK = 500;
  */
 async function cloneParcels(db: Db, templates: number[], copies: number): Promise<void> {
   const rows = await db.selectFrom('parcel').selectAll().where('id', 'in', templates).orderBy('id').execute();
-  const history = await db.selectFrom('parcel_status').selectAll().where('parcelId', 'in', templates).orderBy('id').execute();
-  const copiesOf = rows.map((_, t) => Array.from({ length: Math.ceil((copies - t) / rows.length) }, (_, k) => k * rows.length + t));
+  const history = await db
+    .selectFrom('parcel_status')
+    .selectAll()
+    .where('parcelId', 'in', templates)
+    .orderBy('id')
+    .execute();
+  const copiesOf = rows.map((_, t) =>
+    Array.from({ length: Math.ceil((copies - t) / rows.length) }, (_, k) => k * rows.length + t),
+  );
   const parcels = Array.from({ length: copies }, (_, i) => {
     const { id, ...rest } = rows[i % rows.length];
     return { ...rest, trackCode: `BULK${String(i).padStart(5, '0')}`, currentStatusId: null };
   });
-  for (let i = 0; i < parcels.length; i += CHUNK) await db.insertInto('parcel').values(parcels.slice(i, i + CHUNK)).execute();
-  const created = await db.selectFrom('parcel').select(['id', 'trackCode']).where('trackCode', 'like', 'BULK%').execute();
+  for (let i = 0; i < parcels.length; i += CHUNK)
+    await db
+      .insertInto('parcel')
+      .values(parcels.slice(i, i + CHUNK))
+      .execute();
+  const created = await db
+    .selectFrom('parcel')
+    .select(['id', 'trackCode'])
+    .where('trackCode', 'like', 'BULK%')
+    .execute();
   const idOf = new Map(created.map((p) => [Number(p.trackCode.slice(4)), p.id]));
   const statuses = rows.flatMap((t, k) =>
-    copiesOf[k].flatMap((i) => history.filter((s) => s.parcelId === t.id).map(({ id, ...s }) => ({ ...s, parcelId: idOf.get(i)! }))),
+    copiesOf[k].flatMap((i) =>
+      history.filter((s) => s.parcelId === t.id).map(({ id, ...s }) => ({ ...s, parcelId: idOf.get(i)! })),
+    ),
   );
-  for (let i = 0; i < statuses.length; i += CHUNK) await db.insertInto('parcel_status').values(statuses.slice(i, i + CHUNK)).execute();
+  for (let i = 0; i < statuses.length; i += CHUNK)
+    await db
+      .insertInto('parcel_status')
+      .values(statuses.slice(i, i + CHUNK))
+      .execute();
   await db
     .updateTable('parcel')
-    .set((eb) => ({ currentStatusId: eb.selectFrom('parcel_status as s').select((x) => x.fn.max('s.id').as('m')).whereRef('s.parcelId', '=', 'parcel.id') }))
+    .set((eb) => ({
+      currentStatusId: eb
+        .selectFrom('parcel_status as s')
+        .select((x) => x.fn.max('s.id').as('m'))
+        .whereRef('s.parcelId', '=', 'parcel.id'),
+    }))
     .where('trackCode', 'like', 'BULK%')
     .execute();
 }
@@ -48,24 +74,86 @@ for (const dialect of DIALECTS) {
     let cloud: TestApp;
     let w: PlatformWorld;
     let templates: number[];
-    const get = (path: string) => timedGet(`${cloud.url}/api/v1/integrations${path}`, { 'x-api-token': w.keys.logist.key });
-    const assertNotBlocked = (res: TimedAnswer) => assert.ok(res.maxBlockMs < MAX_BLOCK_MS, `the event loop stood still for ${Math.round(res.maxBlockMs)} ms`);
-    const streamed = (res: TimedAnswer) => res.headers.get('content-length') === null && res.headers.get('transfer-encoding') === 'chunked';
+    const get = (path: string) =>
+      timedGet(`${cloud.url}/api/v1/integrations${path}`, { 'x-api-token': w.keys.logist.key });
+    const assertNotBlocked = (res: TimedAnswer) =>
+      assert.ok(res.maxBlockMs < MAX_BLOCK_MS, `the event loop stood still for ${Math.round(res.maxBlockMs)} ms`);
+    const streamed = (res: TimedAnswer) =>
+      res.headers.get('content-length') === null && res.headers.get('transfer-encoding') === 'chunked';
 
     before(async () => {
       storage = await openTestStorage(dialect);
       const db = storage.db;
       const now = clock.now();
       w = await seedPlatformWorld(db, now);
-      const base = { companyId: w.logist.id, weight: 1.25, price: 15_50, currency: 'KGS', clientId: w.aibek.id, supplierId: w.supplier.id, cargoTypeId: w.packageType.id, receiptCityId: w.urumqi.id, deliveryCityId: w.bishkek.id };
-      const waiting = await createParcel(db, { ...base, trackCode: 'TPLWAIT', description: 'Red sneakers', deliveryMethod: 'PICKUP', deliveryWarehouseId: w.pvz.id }, now);
-      let sent = await createParcel(db, { ...base, trackCode: 'TPLSENT', description: 'Steel kettle', deliveryMethod: 'WAREHOUSE', deliveryWarehouseId: w.depot.id }, now);
-      for (const [to, warehouseId, destinationWarehouseId] of [['RECEIVED', w.store.id, null], ['READYTOSHIP', null, null], ['SENT', null, w.depot.id]] as const) {
+      const base = {
+        companyId: w.logist.id,
+        weight: 1.25,
+        price: 15_50,
+        currency: 'KGS',
+        clientId: w.aibek.id,
+        supplierId: w.supplier.id,
+        cargoTypeId: w.packageType.id,
+        receiptCityId: w.urumqi.id,
+        deliveryCityId: w.bishkek.id,
+      };
+      const waiting = await createParcel(
+        db,
+        {
+          ...base,
+          trackCode: 'TPLWAIT',
+          description: 'Red sneakers',
+          deliveryMethod: 'PICKUP',
+          deliveryWarehouseId: w.pvz.id,
+        },
+        now,
+      );
+      let sent = await createParcel(
+        db,
+        {
+          ...base,
+          trackCode: 'TPLSENT',
+          description: 'Steel kettle',
+          deliveryMethod: 'WAREHOUSE',
+          deliveryWarehouseId: w.depot.id,
+        },
+        now,
+      );
+      for (const [to, warehouseId, destinationWarehouseId] of [
+        ['RECEIVED', w.store.id, null],
+        ['READYTOSHIP', null, null],
+        ['SENT', null, w.depot.id],
+      ] as const) {
         sent = await changeParcelStatus(db, { parcelId: sent.id, to, warehouseId, destinationWarehouseId }, now);
       }
-      let paid = await createParcel(db, { ...base, trackCode: 'TPLPAID', description: 'Laptop bag', deliveryMethod: 'WAREHOUSE', deliveryWarehouseId: w.depot.id }, now);
-      paid = await changeParcelStatus(db, { parcelId: paid.id, to: 'ARRIVED', warehouseId: w.depot.id, destinationWarehouseId: null }, now);
-      await createPaymentOrder(db, { companyId: w.logist.id, clientId: w.aibek.id, amount: 100_00, currency: 'KGS', isPaid: true, parcelIds: [paid.id] }, now);
+      let paid = await createParcel(
+        db,
+        {
+          ...base,
+          trackCode: 'TPLPAID',
+          description: 'Laptop bag',
+          deliveryMethod: 'WAREHOUSE',
+          deliveryWarehouseId: w.depot.id,
+        },
+        now,
+      );
+      paid = await changeParcelStatus(
+        db,
+        { parcelId: paid.id, to: 'ARRIVED', warehouseId: w.depot.id, destinationWarehouseId: null },
+        now,
+      );
+      await createPaymentOrder(
+        db,
+        {
+          companyId: w.logist.id,
+          clientId: w.aibek.id,
+          amount: 100_00,
+          currency: 'KGS',
+          isPaid: true,
+          parcelIds: [paid.id],
+        },
+        now,
+      );
       templates = [waiting.id, sent.id, paid.id];
       await cloneParcels(db, templates, COPIES);
       cloud = await startTestApp(dialect, { reuse: loggedStorage(storage, log), clock });
@@ -84,32 +172,54 @@ for (const dialect of DIALECTS) {
         assert.equal(res.body.total, total);
         assert.equal(res.body.data.length, total);
         const ids = res.body.data.map((p: any) => p.id);
-        assert.ok(ids.every((id: number, k: number) => k === 0 || id < ids[k - 1]), 'newest (highest id) first');
+        assert.ok(
+          ids.every((id: number, k: number) => k === 0 || id < ids[k - 1]),
+          'newest (highest id) first',
+        );
 
         const parcelReads = log.on('parcel', from);
-        assert.ok(Math.max(...parcelReads.map((s) => s.rows)) <= LIST_BATCH + 1, 'no statement reads more than a batch of parcels');
+        assert.ok(
+          Math.max(...parcelReads.map((s) => s.rows)) <= LIST_BATCH + 1,
+          'no statement reads more than a batch of parcels',
+        );
         const historyReads = log.on('parcel_status', from);
-        assert.ok(historyReads.length <= Math.ceil(total / LIST_BATCH), `${historyReads.length} statements on parcel_status`);
+        assert.ok(
+          historyReads.length <= Math.ceil(total / LIST_BATCH),
+          `${historyReads.length} statements on parcel_status`,
+        );
 
         const pages: any[] = [];
         for (let page = 1; page <= Math.ceil(total / 400); page++) {
           const one = await get(`/logistic-company/supplier/${w.supplier.id}/parcels?page=${page}&pageSize=400`);
-          assert.equal(Number(one.headers.get('content-length')), Buffer.byteLength(one.text), 'a page of one batch is answered in one piece');
+          assert.equal(
+            Number(one.headers.get('content-length')),
+            Buffer.byteLength(one.text),
+            'a page of one batch is answered in one piece',
+          );
           assert.equal(one.body.total, total);
           pages.push(...one.body.data);
         }
         assert.equal(res.text, JSON.stringify({ total, data: pages }));
 
         const sent = res.body.data.find((p: any) => p.trackCode === 'BULK00001');
-        assert.deepEqual(sent.statuses.map((s: any) => s.status), ['AWAITING', 'RECEIVED', 'READYTOSHIP', 'SENT']);
-        assert.deepEqual([sent.currentStatus.id, sent.currentStatus.destinationWarehouse.title], [sent.statuses[3].id, 'Bishkek depot']);
+        assert.deepEqual(
+          sent.statuses.map((s: any) => s.status),
+          ['AWAITING', 'RECEIVED', 'READYTOSHIP', 'SENT'],
+        );
+        assert.deepEqual(
+          [sent.currentStatus.id, sent.currentStatus.destinationWarehouse.title],
+          [sent.statuses[3].id, 'Bishkek depot'],
+        );
         const paid = res.body.data.find((p: any) => p.trackCode === 'BULK00002');
-        assert.deepEqual([paid.order.isPaid, paid.client.name, paid.currentWarehouse.title], [true, 'Aibek', 'Bishkek depot']);
+        assert.deepEqual(
+          [paid.order.isPaid, paid.client.name, paid.currentWarehouse.title],
+          [true, 'Aibek', 'Bishkek depot'],
+        );
       });
     });
 
     describe('GET /logistic-company/parcel/list with a large pageSize', () => {
-      it('streams every parcel of the company\'s clients, as the supplier list shows them', async () => {
+      it("streams every parcel of the company's clients, as the supplier list shows them", async () => {
         const res = await get('/logistic-company/parcel/list?pageSize=100000');
         assert.equal(res.status, 200);
         assert.ok(streamed(res));

@@ -26,7 +26,10 @@ describe('limit tables are bounded', () => {
   it('when full, the window that opened first is dropped', () => {
     const windows = new LimitWindows(60_000, new ManualClock(), 3);
     for (const key of ['a', 'b', 'c', 'd']) windows.add(key);
-    assert.deepEqual(['a', 'b', 'c', 'd'].map((k) => windows.count(k)), [0, 1, 1, 1]);
+    assert.deepEqual(
+      ['a', 'b', 'c', 'd'].map((k) => windows.count(k)),
+      [0, 1, 1, 1],
+    );
   });
 
   it('a window that restarts counts as the newest', () => {
@@ -39,7 +42,10 @@ describe('limit tables are bounded', () => {
     clock.advance(30_000); // a's window has ended; b's and c's run on
     windows.add('a');
     windows.add('d'); // full: b is now the oldest
-    assert.deepEqual(['a', 'b', 'c', 'd'].map((k) => windows.count(k)), [1, 0, 1, 1]);
+    assert.deepEqual(
+      ['a', 'b', 'c', 'd'].map((k) => windows.count(k)),
+      [1, 0, 1, 1],
+    );
   });
 
   it('ended windows are dropped as new ones open', () => {
@@ -53,17 +59,25 @@ describe('limit tables are bounded', () => {
 });
 
 describe('failure limit', () => {
-  it('refuses with the spec\'s 429 once max attempts failed, with Retry-After until the window ends', () => {
+  it("refuses with the spec's 429 once max attempts failed, with Retry-After until the window ends", () => {
     const clock = new ManualClock();
     const limit = new FailureLimit(2, 60_000, clock);
     limit.attempt('a');
     clock.advance(20_500);
     limit.attempt('a');
-    assert.throws(() => limit.check('a'), (err: any) => {
-      assert.deepEqual(err.toBody(), { statusCode: 429, error: 'Too Many Requests', code: 'RATE_LIMIT_EXCEEDED', message: 'Too Many Requests' });
-      assert.deepEqual(err.headers, { 'Retry-After': '40' });
-      return true;
-    });
+    assert.throws(
+      () => limit.check('a'),
+      (err: any) => {
+        assert.deepEqual(err.toBody(), {
+          statusCode: 429,
+          error: 'Too Many Requests',
+          code: 'RATE_LIMIT_EXCEEDED',
+          message: 'Too Many Requests',
+        });
+        assert.deepEqual(err.headers, { 'Retry-After': '40' });
+        return true;
+      },
+    );
     clock.advance(39_500);
     limit.check('a');
   });
@@ -145,12 +159,25 @@ describe('credential caches', () => {
 describe('configuration of the failure limits', () => {
   it('defaults, and the variables that change them', () => {
     assert.deepEqual(authLimitsOf(loadConfig({})), DEFAULT_AUTH_LIMITS);
-    const env = { AUTH_FAILURE_MAX: '7', AUTH_FAILURE_WINDOW_MS: '120000', LOGIN_FAILURE_MAX: '0', LOGIN_FAILURE_WINDOW_MS: '3600000' };
-    assert.deepEqual(authLimitsOf(loadConfig(env)), { failureMax: 7, failureWindowMs: 120_000, loginFailureMax: 0, loginFailureWindowMs: 3_600_000 });
+    const env = {
+      AUTH_FAILURE_MAX: '7',
+      AUTH_FAILURE_WINDOW_MS: '120000',
+      LOGIN_FAILURE_MAX: '0',
+      LOGIN_FAILURE_WINDOW_MS: '3600000',
+    };
+    assert.deepEqual(authLimitsOf(loadConfig(env)), {
+      failureMax: 7,
+      failureWindowMs: 120_000,
+      loginFailureMax: 0,
+      loginFailureWindowMs: 3_600_000,
+    });
   });
 
   it('a bad value fails start-up naming the variable', () => {
-    assert.throws(() => loadConfig({ AUTH_FAILURE_MAX: '-1' }), (err: Error) => err instanceof ConfigError && /AUTH_FAILURE_MAX must be >= 0/.test(err.message));
+    assert.throws(
+      () => loadConfig({ AUTH_FAILURE_MAX: '-1' }),
+      (err: Error) => err instanceof ConfigError && /AUTH_FAILURE_MAX must be >= 0/.test(err.message),
+    );
     assert.throws(() => loadConfig({ LOGIN_FAILURE_WINDOW_MS: 'soon' }), /LOGIN_FAILURE_WINDOW_MS must be a number/);
   });
 });

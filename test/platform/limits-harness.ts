@@ -34,7 +34,11 @@ export interface LimitsApp {
   /** statements the app has run so far */
   statements(): number;
   /** `body` without an error body's `requestId` (the spec's shape), which comes as `requestId` */
-  request(method: string, path: string, options?: { token?: string; headers?: Record<string, string>; body?: unknown; from?: string }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any; requestId?: string }>;
+  request(
+    method: string,
+    path: string,
+    options?: { token?: string; headers?: Record<string, string>; body?: unknown; from?: string },
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any; requestId?: string }>;
   stop(): Promise<void>;
 }
 
@@ -74,17 +78,20 @@ export async function startLimitsApp(
         if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`;
         const body = o.body === undefined ? undefined : JSON.stringify(o.body);
         if (body !== undefined) headers['content-type'] = 'application/json';
-        const req = http.request({ host: '127.0.0.1', port, method, path, headers, agent, localAddress: o.from ?? '127.0.0.1' }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk) => (text += chunk));
-          res.on('end', () => {
-            let body = text ? JSON.parse(text) : undefined;
-            let requestId: string | undefined;
-            if (body && typeof body === 'object' && 'requestId' in body) ({ requestId, ...body } = body);
-            resolve({ status: res.statusCode!, headers: res.headers, body, requestId });
-          });
-        });
+        const req = http.request(
+          { host: '127.0.0.1', port, method, path, headers, agent, localAddress: o.from ?? '127.0.0.1' },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk) => (text += chunk));
+            res.on('end', () => {
+              let body = text ? JSON.parse(text) : undefined;
+              let requestId: string | undefined;
+              if (body && typeof body === 'object' && 'requestId' in body) ({ requestId, ...body } = body);
+              resolve({ status: res.statusCode!, headers: res.headers, body, requestId });
+            });
+          },
+        );
         req.on('error', reject);
         req.end(body);
       }),

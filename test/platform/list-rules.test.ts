@@ -1,11 +1,23 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CargoStatus, ParcelStatus } from '../../cloud/domain/platform/enums.ts';
-import { CARGO_ON_THE_WAY, PARCEL_ON_THE_WAY, cargoStatusSelection, parcelStatusSelection, selects, type ItemFacts } from '../../cloud/domain/platform/list-filters.ts';
+import {
+  CARGO_ON_THE_WAY,
+  PARCEL_ON_THE_WAY,
+  cargoStatusSelection,
+  parcelStatusSelection,
+  selects,
+  type ItemFacts,
+} from '../../cloud/domain/platform/list-filters.ts';
 import { TRIGRAM_MIN, clientCodesFilter, parseListSearch } from '../../cloud/domain/platform/list-search.ts';
 import { clientReadScope, clientSearchScope, parseCodeSearch } from '../../cloud/domain/platform/client-search.ts';
 
-const item = <S extends string>(status: S, atPickupPoint: boolean, atFinalPoint: boolean, hasPaymentOrder: boolean): ItemFacts<S> => ({ status, atPickupPoint, atFinalPoint, hasPaymentOrder });
+const item = <S extends string>(
+  status: S,
+  atPickupPoint: boolean,
+  atFinalPoint: boolean,
+  hasPaymentOrder: boolean,
+): ItemFacts<S> => ({ status, atPickupPoint, atFinalPoint, hasPaymentOrder });
 
 /** Parcels that tell the special sets apart: each row of the spec's table selects a different group of them. */
 const PARCELS: Record<string, ItemFacts<ParcelStatus>> = {
@@ -24,7 +36,10 @@ const PARCELS: Record<string, ItemFacts<ParcelStatus>> = {
   completed: item('COMPLETED', false, false, true),
 };
 
-const chosen = (sel: ReturnType<typeof parcelStatusSelection>) => Object.keys(PARCELS).filter((n) => sel && selects(sel, PARCELS[n])).sort();
+const chosen = (sel: ReturnType<typeof parcelStatusSelection>) =>
+  Object.keys(PARCELS)
+    .filter((n) => sel && selects(sel, PARCELS[n]))
+    .sort();
 
 describe('parcel status filter', () => {
   it('no statuses: no filter, whatever the flags', () => {
@@ -38,15 +53,37 @@ describe('parcel status filter', () => {
 
   it('RECEIVED: only away from pickup points; ARRIVED: arrived, or received at a pickup point', () => {
     assert.deepEqual(chosen(parcelStatusSelection(['RECEIVED'])), ['receivedAtDelivery', 'receivedOnTheWay']);
-    assert.deepEqual(chosen(parcelStatusSelection(['ARRIVED'])), ['arrivedFinalNoOrder', 'arrivedFinalWithOrder', 'arrivedOnTheWay', 'receivedAtPvzNoOrder', 'receivedAtPvzPaid']);
+    assert.deepEqual(chosen(parcelStatusSelection(['ARRIVED'])), [
+      'arrivedFinalNoOrder',
+      'arrivedFinalWithOrder',
+      'arrivedOnTheWay',
+      'receivedAtPvzNoOrder',
+      'receivedAtPvzPaid',
+    ]);
   });
 });
 
 describe('parcel special sets', () => {
-  const A = ['arrivedFinalNoOrder', 'arrivedFinalWithOrder', 'receivedAtDelivery', 'receivedAtPvzNoOrder', 'receivedAtPvzPaid'];
+  const A = [
+    'arrivedFinalNoOrder',
+    'arrivedFinalWithOrder',
+    'receivedAtDelivery',
+    'receivedAtPvzNoOrder',
+    'receivedAtPvzPaid',
+  ];
   const B = ['arrivedOnTheWay', 'readyToShip', 'recall', 'receivedOnTheWay', 'redirected', 'sent'];
   const C = ['arrivedFinalWithOrder', 'receivedAtPvzPaid'];
-  const D = ['arrivedFinalNoOrder', 'arrivedOnTheWay', 'readyToShip', 'recall', 'receivedAtDelivery', 'receivedAtPvzNoOrder', 'receivedOnTheWay', 'redirected', 'sent'];
+  const D = [
+    'arrivedFinalNoOrder',
+    'arrivedOnTheWay',
+    'readyToShip',
+    'recall',
+    'receivedAtDelivery',
+    'receivedAtPvzNoOrder',
+    'receivedOnTheWay',
+    'redirected',
+    'sent',
+  ];
 
   it('row 1: ARRIVED, RECEIVED + arrivedAtFinal → at the final point', () => {
     assert.deepEqual(chosen(parcelStatusSelection(['ARRIVED', 'RECEIVED'], true)), A);
@@ -70,11 +107,15 @@ describe('parcel special sets', () => {
     assert.deepEqual([...A, ...B].sort(), six);
     assert.ok(C.every((n) => A.includes(n)) && C.length < A.length);
     assert.deepEqual([...C, ...D].sort(), six);
-    assert.ok(D.includes('receivedAtDelivery') && !B.includes('receivedAtDelivery'), 'final, not arrived: in row 4, not in row 2');
+    assert.ok(
+      D.includes('receivedAtDelivery') && !B.includes('receivedAtDelivery'),
+      'final, not arrived: in row 4, not in row 2',
+    );
   });
 
   it('any other combination: the flags change nothing', () => {
-    const same = (statuses: ParcelStatus[], a?: boolean, s?: boolean) => assert.deepEqual(parcelStatusSelection(statuses, a, s), parcelStatusSelection(statuses), `${statuses} ${a} ${s}`);
+    const same = (statuses: ParcelStatus[], a?: boolean, s?: boolean) =>
+      assert.deepEqual(parcelStatusSelection(statuses, a, s), parcelStatusSelection(statuses), `${statuses} ${a} ${s}`);
     same(['ARRIVED', 'RECEIVED'], false);
     same(['ARRIVED', 'RECEIVED'], true, true);
     same(['ARRIVED', 'RECEIVED'], true, false);
@@ -98,7 +139,10 @@ describe('cargo status filter and special sets', () => {
     onTheRoad: item('SENT', false, false, true),
     handedOver: item('TRANSFERRED', false, false, true),
   };
-  const pick = (sel: ReturnType<typeof cargoStatusSelection>) => Object.keys(CARGO).filter((n) => sel && selects(sel, CARGO[n])).sort();
+  const pick = (sel: ReturnType<typeof cargoStatusSelection>) =>
+    Object.keys(CARGO)
+      .filter((n) => sel && selects(sel, CARGO[n]))
+      .sort();
 
   it('statuses as given: no pickup-point rule for cargo', () => {
     assert.deepEqual(pick(cargoStatusSelection(['RECEIVED'])), ['atDelivery', 'atOrigin', 'atPickupPoint']);
@@ -109,8 +153,18 @@ describe('cargo status filter and special sets', () => {
   });
 
   it('READYTOSHIP, RECEIVED, SENT + arrivedAtFinal=false: those statuses except the previous row', () => {
-    assert.deepEqual(pick(cargoStatusSelection(['SENT', 'READYTOSHIP', 'RECEIVED'], false)), ['atOrigin', 'onTheRoad', 'packed']);
-    assert.deepEqual(pick(cargoStatusSelection(CARGO_ON_THE_WAY)), ['atDelivery', 'atOrigin', 'atPickupPoint', 'onTheRoad', 'packed']);
+    assert.deepEqual(pick(cargoStatusSelection(['SENT', 'READYTOSHIP', 'RECEIVED'], false)), [
+      'atOrigin',
+      'onTheRoad',
+      'packed',
+    ]);
+    assert.deepEqual(pick(cargoStatusSelection(CARGO_ON_THE_WAY)), [
+      'atDelivery',
+      'atOrigin',
+      'atPickupPoint',
+      'onTheRoad',
+      'packed',
+    ]);
   });
 
   it('any other combination: no effect', () => {
@@ -129,7 +183,11 @@ describe('list search rules', () => {
     assert.deepEqual(parseListSearch('Red Sneakers'), { kind: 'text', text: 'red sneakers', indexed: true });
     assert.deepEqual(parseListSearch('0042'), { kind: 'text', text: '0042', code: 42, indexed: true });
     assert.deepEqual(parseListSearch('SRL-0'), { kind: 'text', text: 'srl-0', indexed: true });
-    assert.deepEqual(parseListSearch('+996555'), { kind: 'text', text: '+996555', indexed: true }, 'not a whole number');
+    assert.deepEqual(
+      parseListSearch('+996555'),
+      { kind: 'text', text: '+996555', indexed: true },
+      'not a whole number',
+    );
     assert.equal((parseListSearch('1234567890') as any).code, undefined, 'longer than any client code');
   });
 
@@ -168,7 +226,8 @@ describe('client search-by-code forms', () => {
     assert.deepEqual(parseCodeSearch('-12'), { form: 'code', code: 12 });
     assert.deepEqual(parseCodeSearch('12'), { form: 'code', code: 12 });
     assert.deepEqual(parseCodeSearch('srl'), { form: 'codeName', codeName: 'SRL' });
-    for (const s of ['', 'SRL-', 'S1', '--1', '+1', 'SRL 1', 'ÖL', '1234567890']) assert.deepEqual(parseCodeSearch(s), { form: 'none' }, s);
+    for (const s of ['', 'SRL-', 'S1', '--1', '+1', 'SRL 1', 'ÖL', '1234567890'])
+      assert.deepEqual(parseCodeSearch(s), { form: 'none' }, s);
   });
 
   it('who searches whom', () => {

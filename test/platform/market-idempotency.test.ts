@@ -22,8 +22,24 @@ for (const dialect of DIALECTS) {
     after(() => cloud.stop());
     const db = () => cloud.storage.db;
     const parcelsOf = async (companyId: number) =>
-      Number((await db().selectFrom('parcel').select((eb) => eb.fn.countAll<number>().as('n')).where('partnerCompanyId', '=', companyId).executeTakeFirstOrThrow()).n);
-    const orders = async () => Number((await db().selectFrom('locker_order').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db()
+            .selectFrom('parcel')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('partnerCompanyId', '=', companyId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const orders = async () =>
+      Number(
+        (
+          await db()
+            .selectFrom('locker_order')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     it('a repeat within the hour gets the stored first answer and creates nothing, even after the parcel changed', async () => {
       const key = newKey();
@@ -31,10 +47,18 @@ for (const dialect of DIALECTS) {
       assert.equal(first.status, 200);
       assert.equal(first.headers.get('idempotent-replayed'), null);
       const count = await parcelsOf(world.w.market.id);
-      await changeParcelStatus(db(), { parcelId: first.body.id, to: 'RECEIVED', warehouseId: world.w.store.id }, clock.now());
+      await changeParcelStatus(
+        db(),
+        { parcelId: first.body.id, to: 'RECEIVED', warehouseId: world.w.store.id },
+        clock.now(),
+      );
       clock.advance(HOUR - 1);
       const again = await m.create(m.body(), { key });
-      assert.deepEqual([again.status, again.body], [200, first.body], 'the stored answer (status AWAITING), not a fresh read');
+      assert.deepEqual(
+        [again.status, again.body],
+        [200, first.body],
+        'the stored answer (status AWAITING), not a fresh read',
+      );
       assert.equal(again.headers.get('idempotent-replayed'), 'true');
       assert.equal(await parcelsOf(world.w.market.id), count);
     });
@@ -56,7 +80,7 @@ for (const dialect of DIALECTS) {
       assert.equal(await parcelsOf(world.w.market.id), count);
     });
 
-    it('keys are per marketplace: another marketplace\'s key of the same name is its own', async () => {
+    it("keys are per marketplace: another marketplace's key of the same name is its own", async () => {
       const key = newKey();
       const body = m.lockerBody(world.lw.near.id, { createPostomatOrder: false });
       const a = await m.create(body, { key });
@@ -71,9 +95,16 @@ for (const dialect of DIALECTS) {
       const body = m.lockerBody(world.lw.near.id);
       const [parcels, lockerOrders] = [await parcelsOf(world.w.market.id), await orders()];
       const answers = await Promise.all(Array.from({ length: 6 }, () => m.create(body, { key })));
-      assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200, 200]);
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        [200, 200, 200, 200, 200, 200],
+      );
       for (const a of answers) assert.deepEqual(a.body, answers[0].body);
-      assert.equal(answers.filter((a) => a.headers.get('idempotent-replayed') === null).length, 1, 'one creator, five replays');
+      assert.equal(
+        answers.filter((a) => a.headers.get('idempotent-replayed') === null).length,
+        1,
+        'one creator, five replays',
+      );
       assert.equal(await parcelsOf(world.w.market.id), parcels + 1);
       assert.equal(await orders(), lockerOrders + 1);
       assert.equal(answers[0].body.parcel.postomatOrderId, answers[0].body.postomatOrder.id);
@@ -83,7 +114,10 @@ for (const dialect of DIALECTS) {
       const key = newKey();
       const bad = m.body({ warehouseId: 9999 });
       const answers = await Promise.all(Array.from({ length: 3 }, () => m.create(bad, { key })));
-      assert.deepEqual(answers.map((a) => [a.status, a.body.message]), Array(3).fill([404, 'WAREHOUSE_NOT_FOUND']));
+      assert.deepEqual(
+        answers.map((a) => [a.status, a.body.message]),
+        Array(3).fill([404, 'WAREHOUSE_NOT_FOUND']),
+      );
       const stored = await db().selectFrom('market_idempotency').select('key').where('key', '=', key).execute();
       assert.equal(stored.length, 0);
       const fixed = await m.create(m.body(), { key });
@@ -99,7 +133,11 @@ for (const dialect of DIALECTS) {
       assert.equal(second.status, 200);
       assert.notEqual(second.body.id, first.body.id);
       assert.equal(second.headers.get('idempotent-replayed'), null);
-      assert.deepEqual((await m.create(m.body(), { key })).body, second.body, 'and the new answer is the one repeated now');
+      assert.deepEqual(
+        (await m.create(m.body(), { key })).body,
+        second.body,
+        'and the new answer is the one repeated now',
+      );
       clock.advance(HOUR + 1);
       const other = await m.create(m.body({ weight: 7 }), { key });
       assert.deepEqual([other.status, other.body.weight], [200, 7]);

@@ -21,7 +21,11 @@ for (const dialect of DIALECTS) {
       cloud = await startTestCloud(dialect);
       world = await seedMarketWorld(cloud);
       m = marketClient(cloud, world);
-      pvz2 = await createWarehouse(cloud.storage.db, { companyId: world.w.logist.id, title: 'Pickup Osh', cityId: world.w.osh.id, isPickupPoint: true }, new Date());
+      pvz2 = await createWarehouse(
+        cloud.storage.db,
+        { companyId: world.w.logist.id, title: 'Pickup Osh', cityId: world.w.osh.id, isPickupPoint: true },
+        new Date(),
+      );
     });
     after(() => cloud.stop());
     const db = () => cloud.storage.db;
@@ -30,14 +34,21 @@ for (const dialect of DIALECTS) {
       assert.equal(res.status, 200, res.text);
       return res.body;
     };
-    const redirect = (trackCode: string, body: unknown, apiKey?: string) => m.request('PUT', `/parcel/track-code/${encodeURIComponent(trackCode)}/redirect`, { body, apiKey });
-    const statusOf = async (trackCode: string) => (await m.request('GET', `/parcel/track-code/${trackCode}/status`)).body.status;
-    const order = (id: string) => db().selectFrom('locker_order').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const codes = (orderId: string) => db().selectFrom('order_code').selectAll().where('orderId', '=', orderId).orderBy('type').execute();
-    const parcelRow = (id: number) => db().selectFrom('parcel').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const move = (parcelId: number, to: ParcelStatus, warehouseId?: number) => changeParcelStatus(db(), { parcelId, to, warehouseId }, cloud.clock.now());
+    const redirect = (trackCode: string, body: unknown, apiKey?: string) =>
+      m.request('PUT', `/parcel/track-code/${encodeURIComponent(trackCode)}/redirect`, { body, apiKey });
+    const statusOf = async (trackCode: string) =>
+      (await m.request('GET', `/parcel/track-code/${trackCode}/status`)).body.status;
+    const order = (id: string) =>
+      db().selectFrom('locker_order').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const codes = (orderId: string) =>
+      db().selectFrom('order_code').selectAll().where('orderId', '=', orderId).orderBy('type').execute();
+    const parcelRow = (id: number) =>
+      db().selectFrom('parcel').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const move = (parcelId: number, to: ParcelStatus, warehouseId?: number) =>
+      changeParcelStatus(db(), { parcelId, to, warehouseId }, cloud.clock.now());
     /** What each locker's agent would receive since `since`: the lockers must follow the order. */
-    const delta = async (postomatId: string, since: number) => deltaSync(db(), postomatId, since, (await lockerVersion(db(), postomatId)).version);
+    const delta = async (postomatId: string, since: number) =>
+      deltaSync(db(), postomatId, since, (await lockerVersion(db(), postomatId)).version);
     const refused = async (trackCode: string, body: unknown, status: number, message: string, apiKey?: string) => {
       const res = await redirect(trackCode, body, apiKey);
       assert.deepEqual([res.status, res.body.message], [status, message], `${trackCode} ${JSON.stringify(body)}`);
@@ -48,14 +59,19 @@ for (const dialect of DIALECTS) {
       it('400 with none or both of toWarehouseId and toPostomatId', async () => {
         const { trackCode } = await create(m.body());
         for (const body of [{}, { toWarehouseId: pvz2.id, toPostomatId: world.lw.near.id }]) {
-          const res = await refused(trackCode, body, 400, "body must have exactly one of properties 'toWarehouseId', 'toPostomatId'");
+          const res = await refused(
+            trackCode,
+            body,
+            400,
+            "body must have exactly one of properties 'toWarehouseId', 'toPostomatId'",
+          );
           assert.equal(res.body.code, 'FST_ERR_VALIDATION');
         }
         await refused(trackCode, { toWarehouseId: 0 }, 400, 'body/toWarehouseId must be >= 1');
         await refused(trackCode, { toPostomatId: 5 }, 400, 'body/toPostomatId must be string');
       });
 
-      it('404 PARCEL_NOT_FOUND for a missing parcel or another company\'s', async () => {
+      it("404 PARCEL_NOT_FOUND for a missing parcel or another company's", async () => {
         const theirs = await create(m.lockerBody(world.lw.near.id, { createPostomatOrder: false }), world.keys.quick);
         await refused('NO-SUCH-CODE', { toWarehouseId: pvz2.id }, 404, 'PARCEL_NOT_FOUND');
         await refused(theirs.trackCode, { toWarehouseId: pvz2.id }, 404, 'PARCEL_NOT_FOUND');
@@ -63,9 +79,15 @@ for (const dialect of DIALECTS) {
 
       it('404 COMPANY_NOT_FOUND for a missing pickup point; POSTOMAT_NOT_FOUND for a missing or inactive locker', async () => {
         const { trackCode } = await create(m.body());
-        const foreign = await createWarehouse(db(), { companyId: world.w.otherLogist.id, title: 'Not ours', isPickupPoint: true }, new Date());
-        for (const id of [9999, foreign.id, world.w.depot.id]) await refused(trackCode, { toWarehouseId: id }, 404, 'COMPANY_NOT_FOUND');
-        for (const id of ['zz000000000000000000000000', world.lw.inactive.id]) await refused(trackCode, { toPostomatId: id }, 404, 'POSTOMAT_NOT_FOUND');
+        const foreign = await createWarehouse(
+          db(),
+          { companyId: world.w.otherLogist.id, title: 'Not ours', isPickupPoint: true },
+          new Date(),
+        );
+        for (const id of [9999, foreign.id, world.w.depot.id])
+          await refused(trackCode, { toWarehouseId: id }, 404, 'COMPANY_NOT_FOUND');
+        for (const id of ['zz000000000000000000000000', world.lw.inactive.id])
+          await refused(trackCode, { toPostomatId: id }, 404, 'POSTOMAT_NOT_FOUND');
       });
 
       it('406 NOT_ACCEPTABLE in READYTOSHIP, COURIER_RECEIVED, SENT, TRANSFERRED and COMPLETED; allowed in the other statuses', async () => {
@@ -96,7 +118,13 @@ for (const dialect of DIALECTS) {
       it('502 "Postomat provider error" to a locker without locker access, or when the locker company cannot pay; nothing changes', async () => {
         for (const apiKey of [world.keys.quick, world.keys.poor]) {
           const parcel = await create(m.lockerBody(world.lw.near.id, { createPostomatOrder: false }), apiKey);
-          const res = await refused(parcel.trackCode, { toPostomatId: world.lw.mid.id }, 502, 'Postomat provider error', apiKey);
+          const res = await refused(
+            parcel.trackCode,
+            { toPostomatId: world.lw.mid.id },
+            502,
+            'Postomat provider error',
+            apiKey,
+          );
           assert.deepEqual(res.body, { statusCode: 502, error: 'Bad Gateway', message: 'Postomat provider error' });
           const row = await parcelRow(parcel.id);
           assert.deepEqual([row.postomatId, row.redirectedAt], [world.lw.near.id, null]);
@@ -106,7 +134,12 @@ for (const dialect of DIALECTS) {
       it('502 when the parcel is already in a locker cell, or was collected from it', async () => {
         for (const end of ['DELIVERED', 'COMPLETED'] as const) {
           const { parcel, postomatOrder } = await create(m.lockerBody(world.lw.far.id));
-          await placeOrder(cloud.storage, postomatOrder.id, world.lw.far.cells[end === 'DELIVERED' ? 0 : 1].id, cloud.clock.now());
+          await placeOrder(
+            cloud.storage,
+            postomatOrder.id,
+            world.lw.far.cells[end === 'DELIVERED' ? 0 : 1].id,
+            cloud.clock.now(),
+          );
           if (end === 'COMPLETED') await finishOrder(cloud.storage, postomatOrder.id, 'COMPLETED', cloud.clock.now());
           await refused(parcel.trackCode, { toWarehouseId: pvz2.id }, 502, 'Postomat provider error');
           await refused(parcel.trackCode, { toPostomatId: world.lw.mid.id }, 502, 'Postomat provider error');
@@ -128,7 +161,10 @@ for (const dialect of DIALECTS) {
         const res = await redirect(parcel.trackCode, { toWarehouseId: pvz2.id });
         assert.equal(res.status, 200);
         assert.deepEqual(Object.keys(res.body), ['message', 'parcel']);
-        assert.deepEqual([res.body.message, res.body.parcel.id, res.body.parcel.deliveryMethod, res.body.parcel.deliveryWarehouseId], [REDIRECTED, parcel.id, 'PICKUP', pvz2.id]);
+        assert.deepEqual(
+          [res.body.message, res.body.parcel.id, res.body.parcel.deliveryMethod, res.body.parcel.deliveryWarehouseId],
+          [REDIRECTED, parcel.id, 'PICKUP', pvz2.id],
+        );
         assert.equal(await statusOf(parcel.trackCode), 'REDIRECTED');
         await move(parcel.id, 'RECEIVED', world.w.store.id);
         assert.equal(await statusOf(parcel.trackCode), 'REDIRECTED', 'received on the way');
@@ -141,16 +177,33 @@ for (const dialect of DIALECTS) {
       it('a not yet placed locker order moves with the parcel to the new locker: same order, placed there is ARRIVED', async () => {
         const { parcel, postomatOrder } = await create(m.lockerBody(world.lw.near.id));
         const before = await codes(postomatOrder.id);
-        const [oldSince, newSince] = [(await lockerVersion(db(), world.lw.near.id)).version, (await lockerVersion(db(), world.lw.mid.id)).version];
+        const [oldSince, newSince] = [
+          (await lockerVersion(db(), world.lw.near.id)).version,
+          (await lockerVersion(db(), world.lw.mid.id)).version,
+        ];
         const res = await redirect(parcel.trackCode, { toPostomatId: world.lw.mid.id });
         const [left, joined] = [await delta(world.lw.near.id, oldSince), await delta(world.lw.mid.id, newSince)];
         assert.deepEqual([left.removals, left.upserts], [[postomatOrder.id], []], 'the old locker drops it');
-        assert.deepEqual(joined.upserts.map((u) => u.orderId), [postomatOrder.id], 'the new locker gets it with its codes');
-        assert.deepEqual([res.status, res.body.parcel.postomatId, res.body.parcel.postomatOrderId, res.body.parcel.deliveryMethod], [200, world.lw.mid.id, postomatOrder.id, 'POSTOMAT']);
+        assert.deepEqual(
+          joined.upserts.map((u) => u.orderId),
+          [postomatOrder.id],
+          'the new locker gets it with its codes',
+        );
+        assert.deepEqual(
+          [res.status, res.body.parcel.postomatId, res.body.parcel.postomatOrderId, res.body.parcel.deliveryMethod],
+          [200, world.lw.mid.id, postomatOrder.id, 'POSTOMAT'],
+        );
         const o = await order(postomatOrder.id);
-        assert.deepEqual([o.postomatId, o.status, o.isActive, o.paidAmount], [world.lw.mid.id, 'CREATED', 1, ORDER_PRICE]);
+        assert.deepEqual(
+          [o.postomatId, o.status, o.isActive, o.paidAmount],
+          [world.lw.mid.id, 'CREATED', 1, ORDER_PRICE],
+        );
         const after = await codes(postomatOrder.id);
-        assert.deepEqual(after.map((c) => [c.type, c.password, c.postomatId, c.active]), before.map((c) => [c.type, c.password, world.lw.mid.id, 1]), 'its codes come along');
+        assert.deepEqual(
+          after.map((c) => [c.type, c.password, c.postomatId, c.active]),
+          before.map((c) => [c.type, c.password, world.lw.mid.id, 1]),
+          'its codes come along',
+        );
         assert.equal(await statusOf(parcel.trackCode), 'REDIRECTED');
         await placeOrder(cloud.storage, postomatOrder.id, world.lw.mid.cells[0].id, cloud.clock.now());
         assert.equal(await statusOf(parcel.trackCode), 'ARRIVED');
@@ -167,7 +220,12 @@ for (const dialect of DIALECTS) {
         const old = (await codes(postomatOrder.id)).map((c) => c.password);
         assert.equal((await redirect(parcel.trackCode, { toPostomatId: world.lw.mid.id })).status, 200);
         const fresh = (await codes(postomatOrder.id)).map((c) => c.password);
-        const live = await db().selectFrom('order_code').select(['type', 'password']).where('postomatId', '=', world.lw.mid.id).where('active', '=', 1).execute();
+        const live = await db()
+          .selectFrom('order_code')
+          .select(['type', 'password'])
+          .where('postomatId', '=', world.lw.mid.id)
+          .where('active', '=', 1)
+          .execute();
         const downs = live.filter((c) => c.type === 'DOWN').map((c) => c.password);
         const opening = live.filter((c) => c.type !== 'DOWN').map((c) => c.password);
         assert.equal(new Set(downs).size, downs.length, 'no live DOWN code repeats at the locker');
@@ -178,17 +236,48 @@ for (const dialect of DIALECTS) {
 
       it('to a pickup point: the not yet placed order is withdrawn (out of lists and counters, codes freed)', async () => {
         const { parcel, postomatOrder } = await create(m.lockerBody(world.lw.near.id));
-        const created = async () => Number((await db().selectFrom('order_stats').select('count').where('companyId', '=', world.w.lockerCompany.id).where('status', '=', 'CREATED').executeTakeFirstOrThrow()).count);
+        const created = async () =>
+          Number(
+            (
+              await db()
+                .selectFrom('order_stats')
+                .select('count')
+                .where('companyId', '=', world.w.lockerCompany.id)
+                .where('status', '=', 'CREATED')
+                .executeTakeFirstOrThrow()
+            ).count,
+          );
         const before = await created();
         const since = (await lockerVersion(db(), world.lw.near.id)).version;
         const res = await redirect(parcel.trackCode, { toWarehouseId: pvz2.id });
-        assert.deepEqual((await delta(world.lw.near.id, since)).removals, [postomatOrder.id], 'the locker drops the withdrawn order');
-        assert.deepEqual([res.body.parcel.deliveryMethod, res.body.parcel.postomatId, res.body.parcel.postomatOrderId, res.body.parcel.deliveryWarehouseId], ['PICKUP', null, null, pvz2.id]);
+        assert.deepEqual(
+          (await delta(world.lw.near.id, since)).removals,
+          [postomatOrder.id],
+          'the locker drops the withdrawn order',
+        );
+        assert.deepEqual(
+          [
+            res.body.parcel.deliveryMethod,
+            res.body.parcel.postomatId,
+            res.body.parcel.postomatOrderId,
+            res.body.parcel.deliveryWarehouseId,
+          ],
+          ['PICKUP', null, null, pvz2.id],
+        );
         const o = await order(postomatOrder.id);
-        assert.deepEqual([o.isActive, o.status, o.paidAmount], [0, 'CREATED', ORDER_PRICE], 'archived with its payment on record');
-        assert.deepEqual((await codes(postomatOrder.id)).map((c) => c.active), [0, 0, 0]);
+        assert.deepEqual(
+          [o.isActive, o.status, o.paidAmount],
+          [0, 'CREATED', ORDER_PRICE],
+          'archived with its payment on record',
+        );
+        assert.deepEqual(
+          (await codes(postomatOrder.id)).map((c) => c.active),
+          [0, 0, 0],
+        );
         assert.equal(await created(), before - 1);
-        const list = await cloud.request('GET', '/api/v1/integrations/postomat/order/list?page=1&pageSize=500', { headers: { 'x-api-token': world.keys.market } });
+        const list = await cloud.request('GET', '/api/v1/integrations/postomat/order/list?page=1&pageSize=500', {
+          headers: { 'x-api-token': world.keys.market },
+        });
         assert.ok(!list.body.data.some((x: any) => x.id === postomatOrder.id));
         assert.equal(await statusOf(parcel.trackCode), 'REDIRECTED');
       });
@@ -197,10 +286,20 @@ for (const dialect of DIALECTS) {
         const pickup = await create(m.body({ receiver: m.party('+996700177777', m.bishkek) }));
         const res = await redirect(pickup.trackCode, { toPostomatId: world.lw.far.id });
         const linked = res.body.parcel;
-        assert.deepEqual([linked.deliveryMethod, linked.postomatId, linked.deliveryWarehouseId], ['POSTOMAT', world.lw.far.id, null]);
+        assert.deepEqual(
+          [linked.deliveryMethod, linked.postomatId, linked.deliveryWarehouseId],
+          ['POSTOMAT', world.lw.far.id, null],
+        );
         const o = await order(linked.postomatOrderId);
-        const recipient = await db().selectFrom('recipient').select('phone').where('id', '=', o.toUserId).executeTakeFirstOrThrow();
-        assert.deepEqual([o.companyId, o.postomatId, o.sendMessage, o.paidAmount, o.customData, recipient.phone], [world.w.lockerCompany.id, world.lw.far.id, 0, ORDER_PRICE, pickup.trackCode, '+996700177777']);
+        const recipient = await db()
+          .selectFrom('recipient')
+          .select('phone')
+          .where('id', '=', o.toUserId)
+          .executeTakeFirstOrThrow();
+        assert.deepEqual(
+          [o.companyId, o.postomatId, o.sendMessage, o.paidAmount, o.customData, recipient.phone],
+          [world.w.lockerCompany.id, world.lw.far.id, 0, ORDER_PRICE, pickup.trackCode, '+996700177777'],
+        );
 
         const { parcel, postomatOrder } = await create(m.lockerBody(world.lw.near.id));
         await placeOrder(cloud.storage, postomatOrder.id, world.lw.near.cells[2].id, cloud.clock.now());

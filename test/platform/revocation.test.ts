@@ -39,7 +39,11 @@ for (const dialect of DIALECTS) {
       cloud = await startTestCloud(dialect, { clock });
       w = await seedPlatformWorld(cloud.storage.db, clock.now());
       lw = await seedLockerWorld(cloud.storage.db);
-      admin = (await cloud.request('POST', '/api/v1/auth/login', { body: { email: 'admin@silkroad.example', password: PASSWORD } })).body.accessToken;
+      admin = (
+        await cloud.request('POST', '/api/v1/auth/login', {
+          body: { email: 'admin@silkroad.example', password: PASSWORD },
+        })
+      ).body.accessToken;
     });
     after(() => cloud.stop());
 
@@ -49,13 +53,29 @@ for (const dialect of DIALECTS) {
     };
 
     it('a platform API key deleted through DELETE /api/v1/logistic-company/api-key/{id} is 401 UNAUTHORIZED on the very next request', async () => {
-      const made = (await cloud.request('POST', '/api/v1/logistic-company/api-key/create', { token: admin, body: { title: 'to rotate out' } })).body;
-      assert.equal((await cloud.request('GET', COUNTRIES, { headers: { 'x-api-token': made.key } })).status, 200, 'in use, so known to the cache');
+      const made = (
+        await cloud.request('POST', '/api/v1/logistic-company/api-key/create', {
+          token: admin,
+          body: { title: 'to rotate out' },
+        })
+      ).body;
+      assert.equal(
+        (await cloud.request('GET', COUNTRIES, { headers: { 'x-api-token': made.key } })).status,
+        200,
+        'in use, so known to the cache',
+      );
       const del = await cloud.request('DELETE', `/api/v1/logistic-company/api-key/${made.id}`, { token: admin });
       assert.equal(del.status, 200);
       const after = await cloud.request('GET', COUNTRIES, { headers: { 'x-api-token': made.key } });
-      assert.deepEqual([after.status, after.body], [401, { statusCode: 401, error: 'Unauthorized', message: 'UNAUTHORIZED' }]);
-      assert.equal((await cloud.request('GET', COUNTRIES, { headers: { 'x-api-token': w.keys.logist.key } })).status, 200, 'the other keys work on');
+      assert.deepEqual(
+        [after.status, after.body],
+        [401, { statusCode: 401, error: 'Unauthorized', message: 'UNAUTHORIZED' }],
+      );
+      assert.equal(
+        (await cloud.request('GET', COUNTRIES, { headers: { 'x-api-token': w.keys.logist.key } })).status,
+        200,
+        'the other keys work on',
+      );
     });
 
     it('a Locker API key revoked by the operator is refused on the very next request (the unit of work says so after its commit)', async () => {
@@ -63,8 +83,15 @@ for (const dialect of DIALECTS) {
       assert.equal((await cloud.request('GET', LOCKER_COUNTRIES, { token: key.key })).status, 200);
       await operator('api-key', 'revoke', '--id', key.id);
       const res = await cloud.request('GET', LOCKER_COUNTRIES, { token: key.key });
-      assert.deepEqual([res.status, res.body], [401, { statusCode: 401, error: 'Unauthorized', message: 'Unauthorized' }]);
-      assert.equal((await cloud.request('GET', LOCKER_COUNTRIES, { token: lw.companyA.key })).status, 200, 'the company\'s other key works on');
+      assert.deepEqual(
+        [res.status, res.body],
+        [401, { statusCode: 401, error: 'Unauthorized', message: 'Unauthorized' }],
+      );
+      assert.equal(
+        (await cloud.request('GET', LOCKER_COUNTRIES, { token: lw.companyA.key })).status,
+        200,
+        "the company's other key works on",
+      );
     });
 
     it('a Locker API key revoked by the operator in another process is refused within a second or two', async () => {
@@ -73,7 +100,11 @@ for (const dialect of DIALECTS) {
       const cli = await operatorChild(cloud, ['api-key', 'revoke', '--id', key.id]);
       assert.equal(cli.code, 0, cli.stderr);
       // PostgreSQL NOTIFY, or SQLite's commit watcher (every 200 ms); the cache TTL (5 s) does not pass meanwhile.
-      await until('refused', async () => (await cloud.request('GET', LOCKER_COUNTRIES, { token: key.key })).status === 401 || undefined, 3_000);
+      await until(
+        'refused',
+        async () => (await cloud.request('GET', LOCKER_COUNTRIES, { token: key.key })).status === 401 || undefined,
+        3_000,
+      );
     });
 
     it('untold (a notification lost), a process refuses a key revoked elsewhere once its cache entry is 5 s old', async () => {
@@ -86,19 +117,30 @@ for (const dialect of DIALECTS) {
     });
 
     it('a platform user switched off by the operator: their token is 401 UNAUTHORIZED on the very next request', async () => {
-      const token = (await cloud.request('POST', '/api/v1/auth/login', { body: { email: 'admin@osh.example', password: PASSWORD } })).body.accessToken;
+      const token = (
+        await cloud.request('POST', '/api/v1/auth/login', { body: { email: 'admin@osh.example', password: PASSWORD } })
+      ).body.accessToken;
       assert.equal((await cloud.request('GET', '/api/v1/logistic-company/api-key/list', { token })).status, 200);
       await operator('platform-user', 'update', '--id', String(w.otherAdmin.id), '--active', 'false');
       const res = await cloud.request('GET', '/api/v1/logistic-company/api-key/list', { token });
-      assert.deepEqual([res.status, res.body], [401, { statusCode: 401, error: 'Unauthorized', message: 'UNAUTHORIZED' }]);
+      assert.deepEqual(
+        [res.status, res.body],
+        [401, { statusCode: 401, error: 'Unauthorized', message: 'UNAUTHORIZED' }],
+      );
     });
 
     it('revoking forgets every cached credential, so valid ones are looked up again and still work', async () => {
-      assert.equal((await cloud.request('GET', COUNTRIES, { headers: { 'x-api-token': w.keys.logist.key } })).status, 200);
+      assert.equal(
+        (await cloud.request('GET', COUNTRIES, { headers: { 'x-api-token': w.keys.logist.key } })).status,
+        200,
+      );
       assert.ok(cloud.deps.credentials!.size > 0);
       cloud.deps.credentials!.revokeAll();
       assert.equal(cloud.deps.credentials!.size, 0);
-      assert.equal((await cloud.request('GET', COUNTRIES, { headers: { 'x-api-token': w.keys.logist.key } })).status, 200);
+      assert.equal(
+        (await cloud.request('GET', COUNTRIES, { headers: { 'x-api-token': w.keys.logist.key } })).status,
+        200,
+      );
     });
   });
 }

@@ -29,8 +29,17 @@ for (const dialect of DIALECTS) {
     });
     after(() => cloud.stop());
     const db = () => cloud.storage.db;
-    const keys = async () => (await db().selectFrom('market_idempotency').select('key').orderBy('key').execute()).map((r) => r.key);
-    const parcels = async () => Number((await db().selectFrom('parcel').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const keys = async () =>
+      (await db().selectFrom('market_idempotency').select('key').orderBy('key').execute()).map((r) => r.key);
+    const parcels = async () =>
+      Number(
+        (
+          await db()
+            .selectFrom('parcel')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     it('keys past their hour are pruned in batches; a fresh one still returns the stored first answer', async () => {
       const old = [newKey(), newKey(), newKey(), newKey(), newKey()];
@@ -42,10 +51,16 @@ for (const dialect of DIALECTS) {
       clock.advance(30 * MINUTE);
 
       const counted = countingDb(db());
-      const pruner = new RetentionPruner({ db: counted.db, clock, logger: silentLogger }, { ...retentionOptions(loadRetentionConfig({})), batch: 2 });
+      const pruner = new RetentionPruner(
+        { db: counted.db, clock, logger: silentLogger },
+        { ...retentionOptions(loadRetentionConfig({})), batch: 2 },
+      );
       const counts = await pruner.runOnce();
       assert.equal(counts.idempotencyKeys, 5);
-      assert.deepEqual(deletesOn(counted.statements, 'market_idempotency').map((d) => d.rows), [2, 2, 1]);
+      assert.deepEqual(
+        deletesOn(counted.statements, 'market_idempotency').map((d) => d.rows),
+        [2, 2, 1],
+      );
       assert.deepEqual(await keys(), [fresh]);
 
       const count = await parcels();

@@ -13,12 +13,18 @@ export function orderOps(storage: Pick<Storage, 'db' | 'changes'>, clock: Clock)
   const uow = testUow(storage);
   return {
     async create(companyId: string, postomatId: string, pay = true): Promise<string> {
-      return (await createOrder({ uow, clock }, { companyId, postomatId, toUserPhone: '+996555000333', sendMessage: false, pay })).id;
+      return (
+        await createOrder(
+          { uow, clock },
+          { companyId, postomatId, toUserPhone: '+996555000333', sendMessage: false, pay },
+        )
+      ).id;
     },
     step: (orderId: string, to: 'DELIVERED' | 'COMPLETED' | 'SUBTRACTED', cellId?: string) =>
       uow.run((tx) => transitionOrder(tx, { orderId, to, at: clock.now(), cellId })),
     withdraw: (orderId: string) => uow.run((tx) => withdrawOrder(tx, orderId, clock.now())),
-    move: (orderId: string, postomatId: string) => uow.run((tx) => moveOrderToPostomat(tx, orderId, postomatId, clock.now())),
+    move: (orderId: string, postomatId: string) =>
+      uow.run((tx) => moveOrderToPostomat(tx, orderId, postomatId, clock.now())),
     pay: (orderId: string) => uow.run((tx) => markPaid(tx, orderId, clock.now())),
   };
 }

@@ -2,7 +2,14 @@
  * Counts what a piece of code does to the database, statement by statement: a Kysely plugin
  * on a second handle of the same storage, so the code under test runs its real queries.
  */
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import type { Db } from '../../cloud/storage/database.ts';
 
 export interface Statement {
@@ -53,4 +60,5 @@ function tableOf(node: RootOperationNode): string | undefined {
 }
 
 /** The DELETE statements on one table. */
-export const deletesOn = (statements: Statement[], table: string) => statements.filter((s) => s.kind === 'DeleteQueryNode' && s.table === table);
+export const deletesOn = (statements: Statement[], table: string) =>
+  statements.filter((s) => s.kind === 'DeleteQueryNode' && s.table === table);

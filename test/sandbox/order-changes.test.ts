@@ -8,7 +8,15 @@ import { after, before, describe, it } from 'node:test';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
 import { sandboxFleetOf } from '../../scripts/sandbox-fleet.ts';
 import { DIALECTS } from '../helpers/storage.ts';
-import { BASE, orderRow, startSyncWorld, untilAgent, untilOnline, type CloudLocker, type SyncWorld } from '../sync/harness.ts';
+import {
+  BASE,
+  orderRow,
+  startSyncWorld,
+  untilAgent,
+  untilOnline,
+  type CloudLocker,
+  type SyncWorld,
+} from '../sync/harness.ts';
 
 const SANDBOX = '/api/v1/sandbox';
 
@@ -54,11 +62,15 @@ for (const dialect of DIALECTS) {
       assert.equal(place.body.status, 'DELIVERED');
       const row = await orderRow(w.db, order.id);
       assert.equal(row.postomatId, two.id);
-      const cell = await w.db.selectFrom('cell').select('postomatId').where('id', '=', row.cellId!).executeTakeFirstOrThrow();
+      const cell = await w.db
+        .selectFrom('cell')
+        .select('postomatId')
+        .where('id', '=', row.cellId!)
+        .executeTakeFirstOrThrow();
       assert.equal(cell.postomatId, two.id, 'in a cell of the new locker');
     });
 
-    it('extend: a placed order\'s new storage end reaches the locker, whose screen names it when staff take the parcel out', async () => {
+    it("extend: a placed order's new storage end reaches the locker, whose screen names it when staff take the parcel out", async () => {
       const order = await w.createOrder(one.id);
       assert.equal((await sandbox(`/orders/${order.id}/place`)).status, 200);
       const extended = await api(`/order/${order.id}/extend`, { days: 2 });

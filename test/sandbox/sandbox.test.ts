@@ -10,7 +10,16 @@ import { sandboxFleetOf } from '../../scripts/sandbox-fleet.ts';
 import { startTestCloud } from '../helpers/cloud.ts';
 import { marketClient, seedMarketWorld } from '../helpers/market-world.ts';
 import { DIALECTS } from '../helpers/storage.ts';
-import { BASE, orderRow, untilAgent, startSyncWorld, until, untilOnline, type CloudLocker, type SyncWorld } from '../sync/harness.ts';
+import {
+  BASE,
+  orderRow,
+  untilAgent,
+  startSyncWorld,
+  until,
+  untilOnline,
+  type CloudLocker,
+  type SyncWorld,
+} from '../sync/harness.ts';
 
 const SANDBOX = '/api/v1/sandbox';
 
@@ -22,7 +31,9 @@ for (const dialect of DIALECTS) {
     const sims = new Map<string, SimLocker>();
     const post = (path: string, token = w.company.key) => w.cloud.request('POST', SANDBOX + path, { token });
     const outboxEvents = async (orderId: string) =>
-      (await w.db.selectFrom('outbox_event').select('event').where('orderId', '=', orderId).execute()).map((r) => r.event);
+      (await w.db.selectFrom('outbox_event').select('event').where('orderId', '=', orderId).execute()).map(
+        (r) => r.event,
+      );
 
     before(async () => {
       // A price, so that an order created without `pay` waits for the recipient's payment.
@@ -77,7 +88,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await outboxEvents(paid.id), ['COMPLETED'], "the company's notification is queued");
     });
 
-    it('a return: place is the sender\'s drop-off, collect the courier\'s collection (issue 22)', async () => {
+    it("a return: place is the sender's drop-off, collect the courier's collection (issue 22)", async () => {
       const order = await orderAtLocker({ pay: true, sendMessage: true, kind: 'RETURN', toUserPhone: '+996555000333' });
       const dropped = await post(`/orders/${order.id}/place`);
       assert.equal(dropped.status, 200, dropped.text);
@@ -88,7 +99,11 @@ for (const dialect of DIALECTS) {
       assert.equal(collected.body.status, 'COMPLETED');
       assert.equal(collected.body.cell, dropped.body.cell);
       assert.match(collected.body.display, /collect the return/);
-      assert.deepEqual((await outboxEvents(order.id)).sort(), ['COMPLETED', 'DROP_OFF_CODE'], 'the drop-off code to the sender, no pickup code to them');
+      assert.deepEqual(
+        (await outboxEvents(order.id)).sort(),
+        ['COMPLETED', 'DROP_OFF_CODE'],
+        'the drop-off code to the sender, no pickup code to them',
+      );
     });
 
     it('subtract: staff take a placed parcel back: SUBTRACTED', async () => {
@@ -101,7 +116,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('expire: a DELIVERED order ends a minute ago and counts in expiredAggregate; a CREATED one is archived and its code refused at the locker', async () => {
-      const before = (await w.cloud.request('GET', `${BASE}/order/list`, { token: w.company.key })).body.expiredAggregate._count;
+      const before = (await w.cloud.request('GET', `${BASE}/order/list`, { token: w.company.key })).body
+        .expiredAggregate._count;
       const delivered = await orderAtLocker();
       assert.equal((await post(`/orders/${delivered.id}/place`)).status, 200);
       const res = await post(`/orders/${delivered.id}/expire`);
@@ -122,15 +138,21 @@ for (const dialect of DIALECTS) {
       assert.equal(place.body.code, 'LOCKER_REFUSED');
     });
 
-    it('expire: a sized order (issue 22) is placed in a cell of its size, and another one\'s reservation lapses now: EXPIRED, capacity freed', async () => {
+    it("expire: a sized order (issue 22) is placed in a cell of its size, and another one's reservation lapses now: EXPIRED, capacity freed", async () => {
       const sized = await orderAtLocker({ pay: true, cellSize: 'L' });
       assert.equal(sized.cellSize, 'L');
       const placed = await post(`/orders/${sized.id}/place`);
       assert.equal(placed.status, 200, placed.text);
-      assert.equal(sim.hardwareCells().find((c) => c.cellId === placed.body.cell)?.size, 'L', 'L, the smallest size the order may take that is free');
+      assert.equal(
+        sim.hardwareCells().find((c) => c.cellId === placed.body.cell)?.size,
+        'L',
+        'L, the smallest size the order may take that is free',
+      );
 
       const availability = async () =>
-        (await w.cloud.request('GET', `${BASE}/postomat/${locker.id}/availability`, { token: w.company.key })).body.sizes.find((x: any) => x.size === 'M');
+        (
+          await w.cloud.request('GET', `${BASE}/postomat/${locker.id}/availability`, { token: w.company.key })
+        ).body.sizes.find((x: any) => x.size === 'M');
       const held = await orderAtLocker({ pay: true, cellSize: 'M' });
       assert.equal((await availability()).promised, 1);
       const res = await post(`/orders/${held.id}/expire`);
@@ -138,7 +160,9 @@ for (const dialect of DIALECTS) {
       assert.equal(res.body.status, 'EXPIRED');
       assert.equal(res.body.isActive, false);
       assert.equal((await availability()).promised, 0, 'its cell is available again');
-      const read = await w.cloud.request('GET', `${BASE}/order/${held.id}?withCurrentStatus=true`, { token: w.company.key });
+      const read = await w.cloud.request('GET', `${BASE}/order/${held.id}?withCurrentStatus=true`, {
+        token: w.company.key,
+      });
       assert.equal(read.body.currentStatus.type, 'EXPIRED');
       await untilAgent(sim, held.id, 'the locker drops the lapsed order', (o) => o === undefined);
       // EXPIRED is not CREATED: the sandbox refuses before typing (the keypad's "Wrong code" is in test/extensions/cell-sizes.test.ts).
@@ -159,7 +183,9 @@ for (const dialect of DIALECTS) {
       assert.equal(placed.body.reachedCloud, false);
       assert.equal(placed.body.status, 'CREATED');
       assert.equal((await post(`/lockers/${locker.id}/online`)).status, 200);
-      await until('the placement reaches the cloud', async () => ((await orderRow(w.db, order.id)).status === 'DELIVERED' ? true : undefined));
+      await until('the placement reaches the cloud', async () =>
+        (await orderRow(w.db, order.id)).status === 'DELIVERED' ? true : undefined,
+      );
     });
 
     it("a marketplace drives its parcel's locker order with its platform key: ARRIVED, then TRANSFERRED_TO_CLIENT", async () => {
@@ -168,7 +194,8 @@ for (const dialect of DIALECTS) {
       const created = await m.create(m.lockerBody(locker.id));
       assert.equal(created.status, 200, created.text);
       const { parcel, postomatOrder } = created.body;
-      const asMarket = (path: string, apiKey = market.keys.market) => w.cloud.request('POST', SANDBOX + path, { headers: { 'x-api-token': apiKey } });
+      const asMarket = (path: string, apiKey = market.keys.market) =>
+        w.cloud.request('POST', SANDBOX + path, { headers: { 'x-api-token': apiKey } });
       const placed = await asMarket(`/orders/${postomatOrder.id}/place`);
       assert.equal(placed.status, 200, placed.text);
       assert.equal((await m.request('GET', `/parcel/track-code/${parcel.trackCode}/status`)).body.status, 'ARRIVED');
@@ -179,12 +206,19 @@ for (const dialect of DIALECTS) {
       assert.equal((await post(`/orders/${postomatOrder.id}/collect`)).status, 404);
       const collected = await asMarket(`/orders/${postomatOrder.id}/collect`);
       assert.equal(collected.status, 200, collected.text);
-      assert.equal((await m.request('GET', `/parcel/track-code/${parcel.trackCode}/status`)).body.status, 'TRANSFERRED_TO_CLIENT');
+      assert.equal(
+        (await m.request('GET', `/parcel/track-code/${parcel.trackCode}/status`)).body.status,
+        'TRANSFERRED_TO_CLIENT',
+      );
     });
 
     it("another company's order is not found; an unknown locker is 404; no key is 401", async () => {
       const order = await orderAtLocker();
-      const other = await createLockerCompany(w.db, { title: 'Other Co', defaultDays: 2, balance: 0, orderPrice: 0 }, new Date());
+      const other = await createLockerCompany(
+        w.db,
+        { title: 'Other Co', defaultDays: 2, balance: 0, orderPrice: 0 },
+        new Date(),
+      );
       const otherKey = (await createLockerApiKey(w.db, other.id, undefined, new Date())).key;
       const res = await post(`/orders/${order.id}/place`, otherKey);
       assert.equal(res.status, 404, res.text);
@@ -200,7 +234,11 @@ describe('sandbox endpoints without SANDBOX=true', () => {
     const [dialect] = DIALECTS;
     const cloud = await startTestCloud(dialect);
     try {
-      const c = await createLockerCompany(cloud.storage.db, { title: 'Plain Co', defaultDays: 2, balance: 0, orderPrice: 0 }, new Date());
+      const c = await createLockerCompany(
+        cloud.storage.db,
+        { title: 'Plain Co', defaultDays: 2, balance: 0, orderPrice: 0 },
+        new Date(),
+      );
       const key = (await createLockerApiKey(cloud.storage.db, c.id, undefined, new Date())).key;
       for (const path of ['/orders/cm0000000000000000000000/place', '/lockers/cm0000000000000000000000/offline']) {
         const res = await cloud.request('POST', SANDBOX + path, { token: key });
@@ -211,7 +249,10 @@ describe('sandbox endpoints without SANDBOX=true', () => {
       // The document this cloud serves has no sandbox operations either (the committed one has them, tagged Sandbox).
       const doc = (await cloud.request('GET', '/api/v1/openapi.json')).body;
       assert.ok(Object.keys(doc.paths).length > 50);
-      assert.deepEqual(Object.keys(doc.paths).filter((p) => p.startsWith(SANDBOX)), []);
+      assert.deepEqual(
+        Object.keys(doc.paths).filter((p) => p.startsWith(SANDBOX)),
+        [],
+      );
     } finally {
       await cloud.stop();
     }

@@ -47,7 +47,11 @@ for (const dialect of DIALECTS) {
       let restored: TestStorage | undefined;
       try {
         const w = await seedLockerWorld(storage.db);
-        const create = (c: TestCloud, phone: string) => c.request('POST', `${BASE}/order/create`, { token: w.companyA.key, body: { toUserPhone: phone, postomatId: w.near.id, sendMessage: false } });
+        const create = (c: TestCloud, phone: string) =>
+          c.request('POST', `${BASE}/order/create`, {
+            token: w.companyA.key,
+            body: { toUserPhone: phone, postomatId: w.near.id, sendMessage: false },
+          });
         const before = await create(cloud, '+996555000301');
         assert.equal(before.status, 200, before.text);
         // Online: requests keep coming while the backup runs.
@@ -66,10 +70,16 @@ for (const dialect of DIALECTS) {
         cloud = await startTestCloud(dialect, { reuse: restored });
 
         assert.equal((await cloud.request('GET', '/ready')).status, 200);
-        const read = await cloud.request('GET', `${BASE}/order/${before.body.id}?withToUser=true`, { token: w.companyA.key });
+        const read = await cloud.request('GET', `${BASE}/order/${before.body.id}?withToUser=true`, {
+          token: w.companyA.key,
+        });
         assert.equal(read.status, 200);
         assert.equal(read.body.toUser.phone, '+996555000301');
-        assert.equal((await cloud.request('GET', `${BASE}/order/${afterBackup.body.id}`, { token: w.companyA.key })).status, 404, 'written after the backup');
+        assert.equal(
+          (await cloud.request('GET', `${BASE}/order/${afterBackup.body.id}`, { token: w.companyA.key })).status,
+          404,
+          'written after the backup',
+        );
         // The restored database takes new work.
         assert.equal((await create(cloud, '+996555000304')).status, 200);
       } finally {

@@ -17,7 +17,8 @@ export const cloudUser = (n: number) => ({ username: `plk-cloud-${n}`, password:
 
 /** Why the suite cannot run here, or undefined when it can. */
 export function missingParts(): string | undefined {
-  if (!process.env.TEST_DATABASE_URL) return 'set TEST_DATABASE_URL to a PostgreSQL database (several instances share one; SQLite is one machine\'s)';
+  if (!process.env.TEST_DATABASE_URL)
+    return "set TEST_DATABASE_URL to a PostgreSQL database (several instances share one; SQLite is one machine's)";
   if (!mosquittoInstalled()) return 'install mosquitto (the suite starts its own, configured with docs/mosquitto/acl)';
   return undefined;
 }
@@ -26,8 +27,13 @@ export function missingParts(): string | undefined {
 export async function startScaleBroker(instances: number): Promise<PrivateMosquitto> {
   const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'plk-scale-acl-'));
   const acl = path.join(dir, 'acl');
-  const extra = [...Array(instances).keys()].map((i) => `\nuser ${cloudUser(i + 1).username}\ntopic readwrite lockers/#\n`).join('');
-  fs.writeFileSync(acl, `${fs.readFileSync(DOCUMENTED_ACL, 'utf8') + extra}\nuser ${MONITOR.username}\ntopic read lockers/#\n`);
+  const extra = [...Array(instances).keys()]
+    .map((i) => `\nuser ${cloudUser(i + 1).username}\ntopic readwrite lockers/#\n`)
+    .join('');
+  fs.writeFileSync(
+    acl,
+    `${fs.readFileSync(DOCUMENTED_ACL, 'utf8') + extra}\nuser ${MONITOR.username}\ntopic read lockers/#\n`,
+  );
   try {
     const broker = await startMosquitto({ aclFile: acl });
     for (let i = 1; i <= instances; i++) await broker.allow(cloudUser(i).username, cloudUser(i).password);
@@ -71,18 +77,29 @@ export class BrokerMonitor {
 /** A cloud process of the suite: DATABASE_URL, the broker and its own MQTT user. */
 export async function cloudProcess(n: number, env: Record<string, string>, logs: LogCapture): Promise<CloudProcess> {
   const user = cloudUser(n);
-  const cloud = await CloudProcess.create({ ...env, MQTT_USERNAME: user.username, MQTT_PASSWORD: user.password, METRICS_PORT: '0' }, logs);
+  const cloud = await CloudProcess.create(
+    { ...env, MQTT_USERNAME: user.username, MQTT_PASSWORD: user.password, METRICS_PORT: '0' },
+    logs,
+  );
   await cloud.start();
   return cloud;
 }
 
 /** `cloud.request` of test/helpers/cloud.ts, for any instance's URL. */
 export function requester(base: string) {
-  return async (method: string, path: string, o: { body?: unknown; token?: string; headers?: Record<string, string> } = {}): Promise<TestResponse> => {
+  return async (
+    method: string,
+    path: string,
+    o: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+  ): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`;
     if (o.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(base + path, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+    const res = await fetch(base + path, {
+      method,
+      headers,
+      body: o.body === undefined ? undefined : JSON.stringify(o.body),
+    });
     const text = await res.text();
     let body: any;
     try {

@@ -11,7 +11,10 @@ import { promisify } from 'node:util';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = async (env: Record<string, string | undefined>) => {
-  const { stdout } = await promisify(execFile)('bash', ['scripts/test-databases.sh'], { cwd: ROOT, env: { ...process.env, TEST_DATABASE_URL: undefined, ...env } });
+  const { stdout } = await promisify(execFile)('bash', ['scripts/test-databases.sh'], {
+    cwd: ROOT,
+    env: { ...process.env, TEST_DATABASE_URL: undefined, ...env },
+  });
   return stdout.split('\n').filter(Boolean);
 };
 const postgresLine = (lines: string[]) => lines.find((l) => l.startsWith('PostgreSQL suites:'));
@@ -30,7 +33,10 @@ describe('scripts/test-databases.sh (printed by npm test before and after the ru
   it('says PostgreSQL was skipped, and how to include it, when it is running but TEST_DATABASE_URL is unset', async () => {
     const lines = await run({ PGHOST: '127.0.0.1', PGPORT: String(port) });
     assert.equal(lines[0], 'SQLite suites: included');
-    assert.equal(postgresLine(lines), `PostgreSQL suites: skipped (TEST_DATABASE_URL unset; PostgreSQL seems to be running on 127.0.0.1:${port} — set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:${port}/<database> to include it)`);
+    assert.equal(
+      postgresLine(lines),
+      `PostgreSQL suites: skipped (TEST_DATABASE_URL unset; PostgreSQL seems to be running on 127.0.0.1:${port} — set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:${port}/<database> to include it)`,
+    );
   });
 
   it('says PostgreSQL was skipped when nothing answers', async () => {
@@ -40,7 +46,10 @@ describe('scripts/test-databases.sh (printed by npm test before and after the ru
         s.close(() => resolve(p));
       });
     });
-    assert.equal(postgresLine(await run({ PGHOST: '127.0.0.1', PGPORT: String(closed) })), 'PostgreSQL suites: skipped (TEST_DATABASE_URL unset)');
+    assert.equal(
+      postgresLine(await run({ PGHOST: '127.0.0.1', PGPORT: String(closed) })),
+      'PostgreSQL suites: skipped (TEST_DATABASE_URL unset)',
+    );
   });
 
   it('says PostgreSQL was included, without the password of its URL', async () => {
@@ -51,6 +60,10 @@ describe('scripts/test-databases.sh (printed by npm test before and after the ru
   it('npm test prints the same lines', async () => {
     const script = await import('node:fs').then((fs) => fs.readFileSync(path.join(ROOT, 'scripts/test.sh'), 'utf8'));
     assert.match(script, /coverage="\$\(bash scripts\/test-databases\.sh\)"/);
-    assert.match(script, /printf '\\n%s\\n' "\$coverage"\nexit "\$status"/, 'after the run too, with the run\'s exit status');
+    assert.match(
+      script,
+      /printf '\\n%s\\n' "\$coverage"\nexit "\$status"/,
+      "after the run too, with the run's exit status",
+    );
   });
 });

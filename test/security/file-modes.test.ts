@@ -71,7 +71,8 @@ describe('files with secrets are owner-only', () => {
     const dataDir = path.join(dir, 'agent', 'data');
     const store = AgentStore.open(dataDir);
     try {
-      for (const f of ['agent.db', 'agent.db-wal', 'agent.db-shm']) assert.equal(octal(modeOf(path.join(dataDir, f))), '0600', f);
+      for (const f of ['agent.db', 'agent.db-wal', 'agent.db-shm'])
+        assert.equal(octal(modeOf(path.join(dataDir, f))), '0600', f);
       assert.equal(octal(modeOf(dataDir)), '0700');
     } finally {
       store.close();
@@ -85,6 +86,10 @@ describe('files with secrets are owner-only', () => {
     writePrivateFile(file, JSON.stringify({ cloud: { password: 'secret' } }));
     assert.equal(octal(modeOf(file)), '0600');
     assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).cloud.password, 'secret');
-    assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+      [],
+      'no temporary file left',
+    );
   });
 });

@@ -44,7 +44,11 @@ const BASE = '/api/v1/integration/company';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, guardMs = GUARD_MS): Promise<T> {
+async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  guardMs = GUARD_MS,
+): Promise<T> {
   const deadline = Date.now() + guardMs;
   for (;;) {
     const v = await check();
@@ -55,7 +59,13 @@ async function until<T>(what: string, check: () => Promise<T | undefined | false
 }
 
 /** Where an agent is killed in an order's flow. */
-const KILL_POINTS = ['door open for placement', 'placement closed', 'door open for pickup', 'pickup closed', 'none'] as const;
+const KILL_POINTS = [
+  'door open for placement',
+  'placement closed',
+  'door open for pickup',
+  'pickup closed',
+  'none',
+] as const;
 type KillPoint = (typeof KILL_POINTS)[number];
 
 interface SoakLocker {
@@ -93,13 +103,47 @@ for (const dialect of dialects) {
       db = storage.db;
       receiver = await startCountingReceiver();
       const now = new Date();
-      const company = await createLockerCompany(db, { title: 'Soak Co', defaultDays: 3, balance: 1_000_000, orderPrice: 0, notificationUrl: `${receiver.url}/notify` }, now);
+      const company = await createLockerCompany(
+        db,
+        {
+          title: 'Soak Co',
+          defaultDays: 3,
+          balance: 1_000_000,
+          orderPrice: 0,
+          notificationUrl: `${receiver.url}/notify`,
+        },
+        now,
+      );
       key = (await createLockerApiKey(db, company.id, undefined, now)).key;
       const logist = await createPlatformCompany(db, { title: 'Soak Logistics', type: 'LOGIST' }, now);
       await setLockerAccess(db, logist.id, { lockerCompanyId: company.id, enabled: true }, now);
-      await createWebhook(db, logist.id, { type: 'PARCEL', subtype: 'DELIVERED_TO_POSTOMAT', url: `${receiver.url}/placed`, apiKey: 'soak-webhook-api-key' }, now);
-      await createWebhook(db, logist.id, { type: 'PARCEL', subtype: 'TRANSFERRED_TO_CLIENT', url: `${receiver.url}/taken`, apiKey: 'soak-webhook-api-key' }, now);
-      secrets.add('locker API key', key).add('webhook api key', 'soak-webhook-api-key').add('JWT secret', TEST_JWT_SECRET).add('SMS gateway token', 'soak-sms-gateway-token');
+      await createWebhook(
+        db,
+        logist.id,
+        {
+          type: 'PARCEL',
+          subtype: 'DELIVERED_TO_POSTOMAT',
+          url: `${receiver.url}/placed`,
+          apiKey: 'soak-webhook-api-key',
+        },
+        now,
+      );
+      await createWebhook(
+        db,
+        logist.id,
+        {
+          type: 'PARCEL',
+          subtype: 'TRANSFERRED_TO_CLIENT',
+          url: `${receiver.url}/taken`,
+          apiKey: 'soak-webhook-api-key',
+        },
+        now,
+      );
+      secrets
+        .add('locker API key', key)
+        .add('webhook api key', 'soak-webhook-api-key')
+        .add('JWT secret', TEST_JWT_SECRET)
+        .add('SMS gateway token', 'soak-sms-gateway-token');
 
       cloud = await CloudProcess.create(
         {
@@ -138,7 +182,13 @@ for (const dialect of dialects) {
           unlockTimeMs: 20,
           onAgentLog: logs.sink(`agent ${n}`),
           agentConfig: {
-            cloud: { mqttUrl: cloud.mqttUrl, username: agent.username, password: agent.password, eventRetryMs: 1_000, reconnectMaxMs: 1_000 },
+            cloud: {
+              mqttUrl: cloud.mqttUrl,
+              username: agent.username,
+              password: agent.password,
+              eventRetryMs: 1_000,
+              reconnectMaxMs: 1_000,
+            },
             // Codes typed before the order reached the agent are "wrong": never lock the keypad for that.
             timing: { wrongCodeLimit: 1_000_000 },
           },
@@ -180,7 +230,11 @@ for (const dialect of dialects) {
     }
 
     async function codesOf(orderId: string): Promise<Record<string, string>> {
-      const rows = await db.selectFrom('order_code').select(['type', 'password']).where('orderId', '=', orderId).execute();
+      const rows = await db
+        .selectFrom('order_code')
+        .select(['type', 'password'])
+        .where('orderId', '=', orderId)
+        .execute();
       const codes = Object.fromEntries(rows.map((r) => [r.type, r.password]));
       for (const c of Object.values(codes)) secrets.add('order code', c);
       return codes;
@@ -204,7 +258,9 @@ for (const dialect of dialects) {
           });
           try {
             await l.sim.typeCode(code);
-            const cell = await until('an answer', () => openDoor() ?? (refused ? null : undefined), 10_000).catch(() => undefined);
+            const cell = await until('an answer', () => openDoor() ?? (refused ? null : undefined), 10_000).catch(
+              () => undefined,
+            );
             if (cell) return cell;
           } finally {
             stop();
@@ -213,7 +269,9 @@ for (const dialect of dialects) {
           return undefined;
         });
       } catch (err) {
-        throw new Error(`${(err as Error).message}; the locker answered: ${[...new Set(answers)].join(' | ')}; agent log:\n${l.sim.agent.output.slice(-30).join('\n')}`);
+        throw new Error(
+          `${(err as Error).message}; the locker answered: ${[...new Set(answers)].join(' | ')}; agent log:\n${l.sim.agent.output.slice(-30).join('\n')}`,
+        );
       }
     }
 
@@ -222,7 +280,8 @@ for (const dialect of dialects) {
       await l.sim.agent.kill();
     }
 
-    const orderStatus = async (id: string) => (await db.selectFrom('locker_order').select('status').where('id', '=', id).executeTakeFirst())?.status;
+    const orderStatus = async (id: string) =>
+      (await db.selectFrom('locker_order').select('status').where('id', '=', id).executeTakeFirst())?.status;
 
     /** One order's whole flow at one locker, with the agent killed where the plan says. */
     async function flow(l: SoakLocker, lockerIndex: number, i: number, kill: KillPoint): Promise<void> {
@@ -254,7 +313,10 @@ for (const dialect of dialects) {
           agentKills++;
         }
       }
-      await until(`order ${tag} DELIVERED`, async () => (await orderStatus(id)) === 'DELIVERED' || (await orderStatus(id)) === 'COMPLETED');
+      await until(
+        `order ${tag} DELIVERED`,
+        async () => (await orderStatus(id)) === 'DELIVERED' || (await orderStatus(id)) === 'COMPLETED',
+      );
 
       const again = await openWith(l, codes.UP, `the UP code of ${tag}`);
       assert.equal(again, cell, 'the pickup opens the cell the parcel went into');
@@ -295,14 +357,32 @@ for (const dialect of dialects) {
     /** What a failure report needs: the orders not COMPLETED, their events, and what the agents still hold. */
     async function stuck(ids: string[]): Promise<string> {
       const out: string[] = [`plan ${JSON.stringify(planned)}`];
-      const rows = await db.selectFrom('locker_order').select(['id', 'customData', 'status', 'postomatId']).where('id', 'in', ids).where('status', '!=', 'COMPLETED').execute();
+      const rows = await db
+        .selectFrom('locker_order')
+        .select(['id', 'customData', 'status', 'postomatId'])
+        .where('id', 'in', ids)
+        .where('status', '!=', 'COMPLETED')
+        .execute();
       for (const r of rows) {
-        const events = await db.selectFrom('locker_event').select(['type', 'outcome', 'note', 'eventId']).where('orderId', '=', r.id).execute();
+        const events = await db
+          .selectFrom('locker_event')
+          .select(['type', 'outcome', 'note', 'eventId'])
+          .where('orderId', '=', r.id)
+          .execute();
         out.push(`${r.customData} ${r.status}: ${JSON.stringify(events)}`);
         const l = lockers.find((x) => x.id === r.postomatId);
-        if (l) out.push(`  agent holds ${JSON.stringify(await l.sim.agent.pendingEvents().catch((e) => String(e)))}`, ...l.sim.agent.output.slice(-25).map((x) => `  | ${x}`));
+        if (l)
+          out.push(
+            `  agent holds ${JSON.stringify(await l.sim.agent.pendingEvents().catch((e) => String(e)))}`,
+            ...l.sim.agent.output.slice(-25).map((x) => `  | ${x}`),
+          );
       }
-      out.push(...logs.lines.filter((l) => l.source.startsWith('cloud') && /warn|error/.test(l.text)).slice(-20).map((l) => `  ${l.source}: ${l.text.slice(0, 400)}`));
+      out.push(
+        ...logs.lines
+          .filter((l) => l.source.startsWith('cloud') && /warn|error/.test(l.text))
+          .slice(-20)
+          .map((l) => `  ${l.source}: ${l.text.slice(0, 400)}`),
+      );
       return out.join('\n');
     }
     let planned: KillPoint[] = [];
@@ -310,7 +390,8 @@ for (const dialect of dialects) {
     it('lets every order through while processes die', async () => {
       // Every kill point appears at least once across the soak, in a seeded order.
       const plan: KillPoint[] = [];
-      for (let n = 0; n < LOCKERS * ORDERS; n++) plan.push(n < KILL_POINTS.length - 1 ? KILL_POINTS[n] : rnd.pick(KILL_POINTS));
+      for (let n = 0; n < LOCKERS * ORDERS; n++)
+        plan.push(n < KILL_POINTS.length - 1 ? KILL_POINTS[n] : rnd.pick(KILL_POINTS));
       for (let n = plan.length - 1; n > 0; n--) {
         const j = rnd.between(0, n);
         [plan[n], plan[j]] = [plan[j], plan[n]];
@@ -344,36 +425,80 @@ for (const dialect of dialects) {
         return true;
       });
       await until('every outbox row settled', async () => {
-        const open = await db.selectFrom('outbox_event').select('id').where('state', 'in', ['PENDING', 'SENDING']).execute();
+        const open = await db
+          .selectFrom('outbox_event')
+          .select('id')
+          .where('state', 'in', ['PENDING', 'SENDING'])
+          .execute();
         return open.length === 0;
       });
       phase('settled');
     });
 
     it('lost and doubled nothing: orders, codes, statuses, events', async () => {
-      const orders = await db.selectFrom('locker_order').select(['id', 'customData', 'status']).where('customData', 'like', `soak-${SEED}-%`).execute();
+      const orders = await db
+        .selectFrom('locker_order')
+        .select(['id', 'customData', 'status'])
+        .where('customData', 'like', `soak-${SEED}-%`)
+        .execute();
       assert.equal(orders.length, LOCKERS * ORDERS, 'one order per flow: none lost, none made twice');
       assert.deepEqual(new Set(orders.map((o) => o.customData)).size, orders.length);
       for (const o of orders) {
-        const codes = await db.selectFrom('order_code').select(['type', 'password']).where('orderId', '=', o.id).execute();
+        const codes = await db
+          .selectFrom('order_code')
+          .select(['type', 'password'])
+          .where('orderId', '=', o.id)
+          .execute();
         assert.deepEqual(codes.map((c) => c.type).sort(), ['DOWN', 'SUBTRACT', 'UP'], `codes of ${o.customData}`);
         assert.ok(codes.every((c) => /^\d{4}$/.test(c.password)));
-        const statuses = await db.selectFrom('order_status').select('type').where('orderId', '=', o.id).orderBy('createdAt').execute();
-        assert.deepEqual(statuses.map((s) => s.type), ['CREATED', 'DELIVERED', 'COMPLETED'], `history of ${o.customData}`);
+        const statuses = await db
+          .selectFrom('order_status')
+          .select('type')
+          .where('orderId', '=', o.id)
+          .orderBy('createdAt')
+          .execute();
+        assert.deepEqual(
+          statuses.map((s) => s.type),
+          ['CREATED', 'DELIVERED', 'COMPLETED'],
+          `history of ${o.customData}`,
+        );
         // The door cycles change the order, each exactly once. Other events are only stored: codes
         // typed before the order reached the agent (CODE_REJECTED), and on a loaded machine a
         // door slow to read open after an unlock (CELL_FAULT).
-        const events = await db.selectFrom('locker_event').select(['type', 'outcome']).where('orderId', '=', o.id).execute();
+        const events = await db
+          .selectFrom('locker_event')
+          .select(['type', 'outcome'])
+          .where('orderId', '=', o.id)
+          .execute();
         const doors = events.filter((e) => ['PLACED', 'PICKED_UP', 'SUBTRACTED'].includes(e.type));
-        assert.deepEqual(doors.map((e) => `${e.type}:${e.outcome}`).sort(), ['PICKED_UP:APPLIED', 'PLACED:APPLIED'], `events of ${o.customData}`);
+        assert.deepEqual(
+          doors.map((e) => `${e.type}:${e.outcome}`).sort(),
+          ['PICKED_UP:APPLIED', 'PLACED:APPLIED'],
+          `events of ${o.customData}`,
+        );
         const others = events.filter((e) => !doors.includes(e));
-        assert.deepEqual(others.filter((e) => e.outcome !== 'STORED'), [], `other events of ${o.customData} are stored only`);
+        assert.deepEqual(
+          others.filter((e) => e.outcome !== 'STORED'),
+          [],
+          `other events of ${o.customData} are stored only`,
+        );
       }
     });
 
     it('every counter equals a recount', async () => {
-      const company = (await db.selectFrom('locker_order').select('companyId').where('customData', 'like', `soak-${SEED}-%`).executeTakeFirstOrThrow()).companyId;
-      const orders = await db.selectFrom('locker_order').selectAll().where('companyId', '=', company).where('isActive', '=', 1).execute();
+      const company = (
+        await db
+          .selectFrom('locker_order')
+          .select('companyId')
+          .where('customData', 'like', `soak-${SEED}-%`)
+          .executeTakeFirstOrThrow()
+      ).companyId;
+      const orders = await db
+        .selectFrom('locker_order')
+        .selectAll()
+        .where('companyId', '=', company)
+        .where('isActive', '=', 1)
+        .execute();
       const recount = new Map<string, Record<string, number>>();
       for (const o of orders) {
         const r = recount.get(o.status) ?? Object.fromEntries([['count', 0], ...MONEY_FIELDS.map((f) => [f, 0])]);
@@ -382,30 +507,55 @@ for (const dialect of dialects) {
         recount.set(o.status, r);
       }
       const stats = await db.selectFrom('order_stats').selectAll().where('companyId', '=', company).execute();
-      const kept = new Map(stats.filter((s) => Number(s.count) !== 0 || MONEY_FIELDS.some((f) => Number(s[f]) !== 0)).map((s) => [s.status, Object.fromEntries([['count', Number(s.count)], ...MONEY_FIELDS.map((f) => [f, Number(s[f])])])]));
+      const kept = new Map(
+        stats
+          .filter((s) => Number(s.count) !== 0 || MONEY_FIELDS.some((f) => Number(s[f]) !== 0))
+          .map((s) => [
+            s.status,
+            Object.fromEntries([['count', Number(s.count)], ...MONEY_FIELDS.map((f) => [f, Number(s[f])])]),
+          ]),
+      );
       assert.deepEqual(Object.fromEntries(kept), Object.fromEntries(recount));
     });
 
     it('sent every outbox row, each once unless a kill interrupted its sending', async () => {
       const ids = [...created.values()];
-      const rows = await db.selectFrom('outbox_event').select(['id', 'kind', 'event', 'orderId', 'target', 'state', 'error']).where('orderId', 'in', ids).execute();
+      const rows = await db
+        .selectFrom('outbox_event')
+        .select(['id', 'kind', 'event', 'orderId', 'target', 'state', 'error'])
+        .where('orderId', 'in', ids)
+        .execute();
       assert.equal(rows.length, ids.length * 4, 'an SMS, two webhooks and a notification per order');
-      assert.deepEqual(rows.filter((r) => r.state !== 'SENT').map((r) => `${r.kind} ${r.state} ${r.error}`), []);
+      assert.deepEqual(
+        rows.filter((r) => r.state !== 'SENT').map((r) => `${r.kind} ${r.state} ${r.error}`),
+        [],
+      );
       const keyOf = (r: (typeof rows)[number]) =>
-        r.kind === 'SMS' ? `SMS:${r.target}` : r.kind === 'COMPANY_NOTIFICATION' ? `COMPANY_NOTIFICATION:${r.orderId}` : `WEBHOOK:${new URL(r.target).pathname}:${r.orderId}`;
+        r.kind === 'SMS'
+          ? `SMS:${r.target}`
+          : r.kind === 'COMPANY_NOTIFICATION'
+            ? `COMPANY_NOTIFICATION:${r.orderId}`
+            : `WEBHOOK:${new URL(r.target).pathname}:${r.orderId}`;
       const expected = new Set(rows.map(keyOf));
       assert.equal(expected.size, rows.length, 'one key per event');
       const wrong: string[] = [];
       for (const r of rows) {
         const got = receiver.counts.get(keyOf(r)) ?? 0;
         const allowed = 1 + (interrupted.get(r.id) ?? 0);
-        if (got < 1 || got > allowed) wrong.push(`${keyOf(r)}: received ${got}, interrupted ${interrupted.get(r.id) ?? 0} times`);
+        if (got < 1 || got > allowed)
+          wrong.push(`${keyOf(r)}: received ${got}, interrupted ${interrupted.get(r.id) ?? 0} times`);
       }
       assert.deepEqual(wrong, []);
-      assert.deepEqual([...receiver.counts.keys()].filter((k) => !expected.has(k)), [], 'nothing the outbox did not hold');
+      assert.deepEqual(
+        [...receiver.counts.keys()].filter((k) => !expected.has(k)),
+        [],
+        'nothing the outbox did not hold',
+      );
       const twice = rows.filter((r) => (receiver.counts.get(keyOf(r)) ?? 0) > 1).length;
       // For the record of a run: how often the at-least-once edge was actually hit.
-      console.log(`kill soak (${dialect.name}, seed ${SEED}): ${cloud.kills} cloud kills, ${agentKills} agent kills, ${rows.length} events, ${interrupted.size} interrupted, ${twice} delivered twice; ${phases.join(', ')}`);
+      console.log(
+        `kill soak (${dialect.name}, seed ${SEED}): ${cloud.kills} cloud kills, ${agentKills} agent kills, ${rows.length} events, ${interrupted.size} interrupted, ${twice} delivered twice; ${phases.join(', ')}`,
+      );
     });
 
     it('leaked no secret into what the cloud processes and the agents logged', () => {

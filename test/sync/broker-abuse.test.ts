@@ -20,7 +20,12 @@ import { connectPacket, publishHead, pushUntilClosed, rawClient, type RawClient 
 const MB = 1024 * 1024;
 
 /** An mqtt.js client whose socket leaves from `localAddress` (another "client address"). */
-function lockerClient(port: number, locker: { username: string; password: string }, localAddress = '127.0.0.1', clientId = `locker-${locker.username}`) {
+function lockerClient(
+  port: number,
+  locker: { username: string; password: string },
+  localAddress = '127.0.0.1',
+  clientId = `locker-${locker.username}`,
+) {
   return new mqtt.MqttClient(() => net.createConnection({ host: '127.0.0.1', port, localAddress }), {
     clientId,
     username: locker.username,
@@ -60,7 +65,12 @@ for (const dialect of DIALECTS) {
       return c;
     };
     const newLocker = async (title: string) => {
-      const p = await createPostomat(cloud.storage.db, { title, shortId: `B${Math.random().toString(36).slice(2, 8).toUpperCase()}` }, CELLS, new Date());
+      const p = await createPostomat(
+        cloud.storage.db,
+        { title, shortId: `B${Math.random().toString(36).slice(2, 8).toUpperCase()}` },
+        CELLS,
+        new Date(),
+      );
       return resetAgentCredentials(cloud.storage.db, p.id, new Date());
     };
     /** Closes this test's sockets and waits until the broker has let go of them (only the cloud's own client left). */
@@ -131,7 +141,10 @@ for (const dialect of DIALECTS) {
         const sixth = await raw('127.0.0.3');
         assert.equal(await sixth.connack(), 3);
         await closedWithin(sixth, 'sixth closed');
-        assert.ok(held.every((c) => !c.isClosed()), 'the five within the cap stay');
+        assert.ok(
+          held.every((c) => !c.isClosed()),
+          'the five within the cap stay',
+        );
         assert.equal(refusals()['address-cap'], before + 1);
 
         const other = lockerClient(port, a, '127.0.0.4');
@@ -144,7 +157,11 @@ for (const dialect of DIALECTS) {
       it('at MQTT_MAX_CONNECTIONS every address is refused', async () => {
         const before = refusals()['connection-cap'];
         // The cloud's own client holds one place: 5 + 5 + 1 more make 12.
-        await Promise.all([...Array.from({ length: 5 }, () => raw('127.0.0.5')), ...Array.from({ length: 5 }, () => raw('127.0.0.6')), raw('127.0.0.7')]);
+        await Promise.all([
+          ...Array.from({ length: 5 }, () => raw('127.0.0.5')),
+          ...Array.from({ length: 5 }, () => raw('127.0.0.6')),
+          raw('127.0.0.7'),
+        ]);
         await until('12 open', () => cloud.sync.broker!.openConnections() === 12 || undefined);
         const late = await raw('127.0.0.8');
         assert.equal(await late.connack(), 3);
@@ -184,7 +201,9 @@ for (const dialect of DIALECTS) {
         const codes = await Promise.all(
           Array.from({ length: 20 }, async (_, i) => {
             const c = await raw('127.0.0.11');
-            await c.write(connectPacket({ clientId: `locker-${b.username}`, username: b.username, password: `guess-${i}` }));
+            await c.write(
+              connectPacket({ clientId: `locker-${b.username}`, username: b.username, password: `guess-${i}` }),
+            );
             return c.connack();
           }),
         );
@@ -208,8 +227,28 @@ for (const dialect of DIALECTS) {
 
         const other = lockerClient(port, b, '127.0.0.12');
         assert.equal(await connectOutcome(other), undefined);
-        await other.publishAsync(topics.connection(b.username), JSON.stringify({ v: CONTRACT_VERSION, online: true, agentVersion: 'abuse', syncVersion: 0, at: new Date().toISOString() }), { qos: 1 });
-        await until('B online', async () => (await cloud.storage.db.selectFrom('locker_link').select('online').where('postomatId', '=', b.username).executeTakeFirst())?.online === 1 || undefined);
+        await other.publishAsync(
+          topics.connection(b.username),
+          JSON.stringify({
+            v: CONTRACT_VERSION,
+            online: true,
+            agentVersion: 'abuse',
+            syncVersion: 0,
+            at: new Date().toISOString(),
+          }),
+          { qos: 1 },
+        );
+        await until(
+          'B online',
+          async () =>
+            (
+              await cloud.storage.db
+                .selectFrom('locker_link')
+                .select('online')
+                .where('postomatId', '=', b.username)
+                .executeTakeFirst()
+            )?.online === 1 || undefined,
+        );
         await other.endAsync();
         await settle();
       });
@@ -220,15 +259,30 @@ for (const dialect of DIALECTS) {
         const acks: string[] = [];
         client.on('message', (_t, p) => acks.push(JSON.parse(p.toString()).eventId));
         await client.subscribeAsync(topics.acks(a.username), { qos: 1 });
-        const event = (eventId: string) => ({ v: CONTRACT_VERSION, eventId, seq: 1, type: 'CELL_FAULT', cellId: '1', fault: 'JAMMED', at: new Date().toISOString() });
+        const event = (eventId: string) => ({
+          v: CONTRACT_VERSION,
+          eventId,
+          seq: 1,
+          type: 'CELL_FAULT',
+          cellId: '1',
+          fault: 'JAMMED',
+          at: new Date().toISOString(),
+        });
 
         const logged = lines.length;
         await client.publishAsync(topics.events(a.username), JSON.stringify(event('x'.repeat(200_000))), { qos: 1 });
         await client.publishAsync(topics.events(a.username), JSON.stringify(event('after-big-1')), { qos: 1 });
         await until('the valid event acked', () => (acks.includes('after-big-1') ? true : undefined));
         assert.deepEqual(acks, ['after-big-1'], 'the oversized id was never acknowledged');
-        const stored = await cloud.storage.db.selectFrom('locker_event').select('eventId').where('postomatId', '=', a.username).execute();
-        assert.deepEqual(stored.map((e) => e.eventId), ['after-big-1']);
+        const stored = await cloud.storage.db
+          .selectFrom('locker_event')
+          .select('eventId')
+          .where('postomatId', '=', a.username)
+          .execute();
+        assert.deepEqual(
+          stored.map((e) => e.eventId),
+          ['after-big-1'],
+        );
         const longest = Math.max(...lines.slice(logged).map((l) => JSON.stringify(l).length));
         assert.ok(longest < 2_000, `a log line of ${longest} characters`);
 
@@ -242,20 +296,41 @@ for (const dialect of DIALECTS) {
       });
 
       it("publishing on another locker's topics, on the cloud's, or outside lockers/ closes the connection and changes nothing", async () => {
-        const forbidden = [topics.events(b.username), topics.connection(b.username), topics.acks(a.username), topics.sync(a.username), topics.commands(a.username), 'lockers/x/events', '$SYS/broker/x', 'other'];
+        const forbidden = [
+          topics.events(b.username),
+          topics.connection(b.username),
+          topics.acks(a.username),
+          topics.sync(a.username),
+          topics.commands(a.username),
+          'lockers/x/events',
+          '$SYS/broker/x',
+          'other',
+        ];
         const before = refusals()['publish-denied'];
         for (const topic of forbidden) {
           const client = lockerClient(port, a, '127.0.0.14');
           assert.equal(await connectOutcome(client), undefined);
           const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
-          const forged = { v: CONTRACT_VERSION, eventId: `forged-${forbidden.indexOf(topic)}`, seq: 1, type: 'CELL_FAULT', cellId: '1', fault: 'JAMMED', at: new Date().toISOString() };
+          const forged = {
+            v: CONTRACT_VERSION,
+            eventId: `forged-${forbidden.indexOf(topic)}`,
+            seq: 1,
+            type: 'CELL_FAULT',
+            cellId: '1',
+            fault: 'JAMMED',
+            at: new Date().toISOString(),
+          };
           client.publish(topic, JSON.stringify(forged), { qos: 1 });
           await closed;
           client.end(true);
         }
         assert.equal(refusals()['publish-denied'], before + forbidden.length);
         await cloud.sync.inbound.idle();
-        const forged = await cloud.storage.db.selectFrom('locker_event').select('eventId').where('eventId', 'like', 'forged-%').execute();
+        const forged = await cloud.storage.db
+          .selectFrom('locker_event')
+          .select('eventId')
+          .where('eventId', 'like', 'forged-%')
+          .execute();
         assert.equal(forged.length, 0);
         await settle();
       });
@@ -274,10 +349,12 @@ for (const dialect of DIALECTS) {
           '#',
           '$SYS/#',
         ];
-        const granted = await client.subscribeAsync(Object.fromEntries(filters.map((f) => [f, { qos: 1 as const }]))).then(
-          (g) => g.map((x) => x.qos),
-          (err) => err.packet.granted,
-        );
+        const granted = await client
+          .subscribeAsync(Object.fromEntries(filters.map((f) => [f, { qos: 1 as const }])))
+          .then(
+            (g) => g.map((x) => x.qos),
+            (err) => err.packet.granted,
+          );
         assert.deepEqual(granted, [1, 128, 128, 128, 128, 128, 128, 128, 128]);
         await client.endAsync();
         await settle();

@@ -15,7 +15,8 @@ import { connectionCapWithin, DEFAULT_BROKER_LIMITS, openFileLimit } from '../..
 import { brokerLimitsOf, loadConfig } from '../../cloud/config.ts';
 import { connectPacket, publishHead, varint } from './raw-mqtt.ts';
 
-const bytes = (...parts: Array<number[] | Buffer>) => Buffer.concat(parts.map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(p))));
+const bytes = (...parts: Array<number[] | Buffer>) =>
+  Buffer.concat(parts.map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(p))));
 
 describe('FrameScanner: the size of every packet from its first bytes', () => {
   it('follows packets split across chunks and several packets in one chunk', () => {
@@ -37,9 +38,18 @@ describe('FrameScanner: the size of every packet from its first bytes', () => {
   it('refuses a packet announced larger than allowed as soon as its length is read, before any of its body', () => {
     const s = new FrameScanner(() => 4_096);
     // 250 MB announced: four length bytes, nothing else needed to refuse it.
-    assert.deepEqual(s.scan(bytes([0x10], varint(250 * 1024 * 1024))), { ok: false, reason: 'too-large', size: 1 + 4 + 250 * 1024 * 1024, limit: 4_096 });
+    assert.deepEqual(s.scan(bytes([0x10], varint(250 * 1024 * 1024))), {
+      ok: false,
+      reason: 'too-large',
+      size: 1 + 4 + 250 * 1024 * 1024,
+      limit: 4_096,
+    });
     const edge = new FrameScanner(() => 4_096);
-    assert.deepEqual(edge.scan(bytes([0x30], varint(4_093))), { ok: true }, 'exactly the limit, header included (1 + 2 + 4,093)');
+    assert.deepEqual(
+      edge.scan(bytes([0x30], varint(4_093))),
+      { ok: true },
+      'exactly the limit, header included (1 + 2 + 4,093)',
+    );
     const over = new FrameScanner(() => 4_096);
     assert.equal(over.scan(bytes([0x30], varint(4_094))).ok, false);
   });
@@ -128,7 +138,10 @@ describe('RefusalLog: one line, then one summary per interval', () => {
     for (let i = 0; i < 500; i++) log.note('address-cap', `10.0.0.${i % 7}`);
     log.note('login-backoff', '10.0.0.1');
     assert.equal(lines.length, 1);
-    assert.deepEqual([lines[0].msg, lines[0].reason, lines[0].address, lines[0].username], ['mqtt refused', 'bad-login', '10.0.0.1', 'x']);
+    assert.deepEqual(
+      [lines[0].msg, lines[0].reason, lines[0].address, lines[0].username],
+      ['mqtt refused', 'bad-login', '10.0.0.1', 'x'],
+    );
     await new Promise((r) => setTimeout(r, 120));
     assert.equal(lines.length, 2);
     assert.equal(lines[1].msg, 'mqtt refused more');
@@ -171,8 +184,26 @@ describe('the connection cap the descriptor limit leaves', () => {
 describe('the broker variables', () => {
   it('default to DEFAULT_BROKER_LIMITS and are read by name', () => {
     assert.deepEqual(brokerLimitsOf(loadConfig({})), DEFAULT_BROKER_LIMITS);
-    const c = brokerLimitsOf(loadConfig({ MQTT_MAX_CONNECTIONS: '10', MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0', MQTT_CONNECT_TIMEOUT_MS: '250', MQTT_MAX_CONNECT_BYTES: '1024', MQTT_MAX_PACKET_BYTES: '65536', MQTT_LOGIN_FAILURE_MAX: '3', MQTT_LOGIN_FAILURE_WINDOW_MS: '5000' }));
-    assert.deepEqual(c, { maxConnections: 10, maxConnectionsPerAddress: 0, connectTimeoutMs: 250, maxConnectBytes: 1024, maxPacketBytes: 65536, loginFailureMax: 3, loginFailureWindowMs: 5000 });
+    const c = brokerLimitsOf(
+      loadConfig({
+        MQTT_MAX_CONNECTIONS: '10',
+        MQTT_MAX_CONNECTIONS_PER_ADDRESS: '0',
+        MQTT_CONNECT_TIMEOUT_MS: '250',
+        MQTT_MAX_CONNECT_BYTES: '1024',
+        MQTT_MAX_PACKET_BYTES: '65536',
+        MQTT_LOGIN_FAILURE_MAX: '3',
+        MQTT_LOGIN_FAILURE_WINDOW_MS: '5000',
+      }),
+    );
+    assert.deepEqual(c, {
+      maxConnections: 10,
+      maxConnectionsPerAddress: 0,
+      connectTimeoutMs: 250,
+      maxConnectBytes: 1024,
+      maxPacketBytes: 65536,
+      loginFailureMax: 3,
+      loginFailureWindowMs: 5000,
+    });
   });
 
   it('refuse to start with a value that would disarm a limit, naming the variable', () => {

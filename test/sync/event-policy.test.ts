@@ -13,7 +13,21 @@ import { actsNow, chooseByCode } from '../../shared/locker-codes.ts';
 
 describe('isTransientDbError: the database cannot answer now', () => {
   it('a busy or locked SQLite, a full disk, PostgreSQL restarting or out of connections, a serialization failure, a lost connection', () => {
-    for (const code of ['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_LOCKED', 'SQLITE_IOERR_WRITE', 'SQLITE_FULL', '57P01', '57P03', '53300', '08006', '40001', '40P01', 'ECONNREFUSED', 'ECONNRESET']) {
+    for (const code of [
+      'SQLITE_BUSY',
+      'SQLITE_BUSY_SNAPSHOT',
+      'SQLITE_LOCKED',
+      'SQLITE_IOERR_WRITE',
+      'SQLITE_FULL',
+      '57P01',
+      '57P03',
+      '53300',
+      '08006',
+      '40001',
+      '40P01',
+      'ECONNREFUSED',
+      'ECONNRESET',
+    ]) {
       assert.equal(isTransientDbError(Object.assign(new Error('x'), { code })), true, code);
     }
     assert.equal(isTransientDbError(new Error('Connection terminated unexpectedly')), true);
@@ -43,7 +57,13 @@ describe('giveUpAfter and alarmsOperator', () => {
 });
 
 describe('decideLockerEvent: a pickup of an order whose placement was refused', () => {
-  const facts = { type: 'PICKED_UP', orderId: 'o1', cellKnown: false, order: { postomatId: 'L1', status: 'CREATED' }, lockerId: 'L1' };
+  const facts = {
+    type: 'PICKED_UP',
+    orderId: 'o1',
+    cellKnown: false,
+    order: { postomatId: 'L1', status: 'CREATED' },
+    lockerId: 'L1',
+  };
   it('waits while the placement may still come', () => assert.equal(decideLockerEvent(facts).action, 'wait'));
   it('is refused at once when it cannot come any more', () => {
     const d = decideLockerEvent({ ...facts, placementRefused: true });
@@ -64,16 +84,28 @@ describe('the keypad rule shared by cloud and agent', () => {
     const down = { kind: 'DOWN' as const, order: { status: 'CREATED' as const }, id: 'a' };
     assert.equal(chooseByCode([up, down])?.id, 'a');
     assert.equal(chooseByCode([down, up])?.id, 'a');
-    assert.equal(chooseByCode([up, { ...down, order: { status: 'DELIVERED' as const } }])?.id, 'b', 'a used DOWN code is no match');
-    assert.equal(chooseByCode([{ ...up, order: { status: 'CREATED' as const } }]), undefined, 'an UP code before placement opens nothing');
+    assert.equal(
+      chooseByCode([up, { ...down, order: { status: 'DELIVERED' as const } }])?.id,
+      'b',
+      'a used DOWN code is no match',
+    );
+    assert.equal(
+      chooseByCode([{ ...up, order: { status: 'CREATED' as const } }]),
+      undefined,
+      'an UP code before placement opens nothing',
+    );
   });
 });
 
 describe('compareCellMaps', () => {
-  it('nothing when the agent has exactly the cloud\'s cells', () => assert.equal(compareCellMaps(['2', '1'], ['1', '2']), undefined));
+  it("nothing when the agent has exactly the cloud's cells", () =>
+    assert.equal(compareCellMaps(['2', '1'], ['1', '2']), undefined));
   it('names the cells on each side, in number order', () => {
     const d = compareCellMaps(['1', '9', '10'], ['1', '2', '3'])!;
     assert.deepEqual(d, { unknownToCloud: ['9', '10'], missingAtLocker: ['2', '3'] });
-    assert.equal(describeDifference(d), 'the agent has cells the cloud does not know (never used for parcels): 9, 10; cells of the cloud the agent does not have: 2, 3');
+    assert.equal(
+      describeDifference(d),
+      'the agent has cells the cloud does not know (never used for parcels): 9, 10; cells of the cloud the agent does not have: 2, 3',
+    );
   });
 });

@@ -14,7 +14,12 @@ import { codesOf, eventsOf, orderRow, startSyncWorld, until, type CloudLocker, t
 
 /** A stand-in agent speaking the contract by hand (no agent runs for this locker). */
 async function handAgent(w: SyncWorld, locker: CloudLocker) {
-  const client = await mqtt.connectAsync(w.mqttUrl, { clientId: `locker-${locker.id}`, username: locker.id, password: locker.agent.password, reconnectPeriod: 0 });
+  const client = await mqtt.connectAsync(w.mqttUrl, {
+    clientId: `locker-${locker.id}`,
+    username: locker.id,
+    password: locker.agent.password,
+    reconnectPeriod: 0,
+  });
   const acks: string[] = [];
   client.on('message', (_t, payload) => acks.push(JSON.parse(payload.toString()).eventId));
   await client.subscribeAsync(topics.acks(locker.id), { qos: 1 });
@@ -22,15 +27,26 @@ async function handAgent(w: SyncWorld, locker: CloudLocker) {
   return {
     acks,
     event(e: Partial<LockerEvent> & { type: LockerEvent['type'] }): LockerEvent {
-      return { v: CONTRACT_VERSION, eventId: `e-${Math.random().toString(36).slice(2)}`, seq: ++seq, at: new Date().toISOString(), ...e };
+      return {
+        v: CONTRACT_VERSION,
+        eventId: `e-${Math.random().toString(36).slice(2)}`,
+        seq: ++seq,
+        at: new Date().toISOString(),
+        ...e,
+      };
     },
-    send: (e: unknown) => client.publishAsync(topics.events(locker.id), typeof e === 'string' ? e : JSON.stringify(e), { qos: 1 }),
-    acked: (eventId: string, times = 1) => until(`${times} ack(s) of ${eventId}`, () => (acks.filter((a) => a === eventId).length >= times ? true : undefined)),
+    send: (e: unknown) =>
+      client.publishAsync(topics.events(locker.id), typeof e === 'string' ? e : JSON.stringify(e), { qos: 1 }),
+    acked: (eventId: string, times = 1) =>
+      until(`${times} ack(s) of ${eventId}`, () =>
+        acks.filter((a) => a === eventId).length >= times ? true : undefined,
+      ),
     close: () => client.endAsync(),
   };
 }
 
-const statusRows = (w: SyncWorld, orderId: string) => w.db.selectFrom('order_status').select('type').where('orderId', '=', orderId).execute();
+const statusRows = (w: SyncWorld, orderId: string) =>
+  w.db.selectFrom('order_status').select('type').where('orderId', '=', orderId).execute();
 
 for (const dialect of DIALECTS) {
   describe(`[${dialect.name}] events in`, () => {
@@ -68,9 +84,19 @@ for (const dialect of DIALECTS) {
       await agent.send(picked);
       await agent.acked(placed.eventId, 3);
       await agent.acked(picked.eventId, 2);
-      assert.deepEqual((await statusRows(w, order.id)).map((s) => s.type).sort(), ['COMPLETED', 'CREATED', 'DELIVERED']);
-      assert.deepEqual((await eventsOf(w.db, order.id)).map((e) => `${e.type}:${e.outcome}`), ['PLACED:APPLIED', 'PICKED_UP:APPLIED']);
-      assert.equal((await w.db.selectFrom('outbox_event').select('id').where('orderId', '=', order.id).execute()).length, outbox.length);
+      assert.deepEqual((await statusRows(w, order.id)).map((s) => s.type).sort(), [
+        'COMPLETED',
+        'CREATED',
+        'DELIVERED',
+      ]);
+      assert.deepEqual(
+        (await eventsOf(w.db, order.id)).map((e) => `${e.type}:${e.outcome}`),
+        ['PLACED:APPLIED', 'PICKED_UP:APPLIED'],
+      );
+      assert.equal(
+        (await w.db.selectFrom('outbox_event').select('id').where('orderId', '=', order.id).execute()).length,
+        outbox.length,
+      );
     });
 
     it("an event about another locker's order is rejected, logged without codes, acknowledged, never applied", async () => {
@@ -80,18 +106,27 @@ for (const dialect of DIALECTS) {
       await agent.send(forged);
       await agent.acked(forged.eventId);
       assert.equal((await orderRow(w.db, theirs.id)).status, 'CREATED');
-      assert.deepEqual(await eventsOf(w.db, theirs.id), [{ type: 'PLACED', outcome: 'REJECTED', note: 'not an order of this locker' }]);
+      assert.deepEqual(await eventsOf(w.db, theirs.id), [
+        { type: 'PLACED', outcome: 'REJECTED', note: 'not an order of this locker' },
+      ]);
       const line = logs.find((l) => l.includes(forged.eventId));
       assert.match(String(line), /locker event rejected/);
-      for (const code of Object.values(codes)) assert.ok(!logs.some((l) => l.includes(`"${code}"`) || l.includes(` ${code}`)), 'no code in any log line');
+      for (const code of Object.values(codes))
+        assert.ok(!logs.some((l) => l.includes(`"${code}"`) || l.includes(` ${code}`)), 'no code in any log line');
     });
 
     it('a step the state machine forbids is rejected; one that comes before its placement waits', async () => {
       const order = await w.createOrder(mine.id);
       const early = agent.event({ type: 'PICKED_UP', orderId: order.id, cellId: '1' });
       await agent.send(early);
-      await until('the early pickup handled', () => (logs.some((l) => l.includes(early.eventId) && l.includes('not applicable yet')) ? true : undefined));
-      assert.equal(agent.acks.includes(early.eventId), false, 'not acknowledged: the agent keeps it and sends it again');
+      await until('the early pickup handled', () =>
+        logs.some((l) => l.includes(early.eventId) && l.includes('not applicable yet')) ? true : undefined,
+      );
+      assert.equal(
+        agent.acks.includes(early.eventId),
+        false,
+        'not acknowledged: the agent keeps it and sends it again',
+      );
       assert.deepEqual(await eventsOf(w.db, order.id), []);
 
       const badCell = agent.event({ type: 'PLACED', orderId: order.id, cellId: '99' });
@@ -107,19 +142,26 @@ for (const dialect of DIALECTS) {
       await agent.send(again);
       await agent.acked(again.eventId);
       assert.equal((await orderRow(w.db, order.id)).status, 'COMPLETED');
-      assert.deepEqual((await eventsOf(w.db, order.id)).map((e) => `${e.type}:${e.outcome}:${e.note ?? ''}`), [
-        'PLACED:REJECTED:no such cell at this locker',
-        'PLACED:APPLIED:',
-        'PICKED_UP:APPLIED:',
-        'PLACED:REJECTED:order is COMPLETED, cannot become DELIVERED',
-      ]);
+      assert.deepEqual(
+        (await eventsOf(w.db, order.id)).map((e) => `${e.type}:${e.outcome}:${e.note ?? ''}`),
+        [
+          'PLACED:REJECTED:no such cell at this locker',
+          'PLACED:APPLIED:',
+          'PICKED_UP:APPLIED:',
+          'PLACED:REJECTED:order is COMPLETED, cannot become DELIVERED',
+        ],
+      );
     });
 
     it('stores the events that change no order for the operator', async () => {
       const fault = agent.event({ type: 'CELL_FAULT', cellId: '3', fault: 'JAMMED' });
       await agent.send(fault);
       await agent.acked(fault.eventId);
-      const row = await w.db.selectFrom('locker_event').selectAll().where('eventId', '=', fault.eventId).executeTakeFirstOrThrow();
+      const row = await w.db
+        .selectFrom('locker_event')
+        .selectAll()
+        .where('eventId', '=', fault.eventId)
+        .executeTakeFirstOrThrow();
       assert.deepEqual([row.type, row.outcome, row.detail, row.cellId], ['CELL_FAULT', 'STORED', 'JAMMED', '3']);
     });
 
@@ -130,7 +172,14 @@ for (const dialect of DIALECTS) {
       await agent.send(ok);
       await agent.acked(ok.eventId);
       assert.equal(logs.filter((l) => l.includes('does not parse')).length, 2);
-      assert.equal(await w.db.selectFrom('locker_event').select('eventId').where('eventId', '=', 'old-contract').executeTakeFirst(), undefined);
+      assert.equal(
+        await w.db
+          .selectFrom('locker_event')
+          .select('eventId')
+          .where('eventId', '=', 'old-contract')
+          .executeTakeFirst(),
+        undefined,
+      );
     });
   });
 }

@@ -24,7 +24,11 @@ export const BASE = '/api/v1/integration/company';
 /** Guard against a hang, not a timing assertion. */
 const GUARD_MS = 15_000;
 
-export async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, guardMs = GUARD_MS): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  guardMs = GUARD_MS,
+): Promise<T> {
   const deadline = Date.now() + guardMs;
   for (;;) {
     const v = await check();
@@ -35,7 +39,12 @@ export async function until<T>(what: string, check: () => Promise<T | undefined>
 }
 
 /** Eight cells on board 0, numbered as their locks. */
-export const CELLS: CellInput[] = (['S', 'S', 'M', 'M', 'M', 'L', 'L', 'XL'] as const).map((size, i) => ({ number: i + 1, size, board: 0, lock: i + 1 }));
+export const CELLS: CellInput[] = (['S', 'S', 'M', 'M', 'M', 'L', 'L', 'XL'] as const).map((size, i) => ({
+  number: i + 1,
+  size,
+  board: 0,
+  lock: i + 1,
+}));
 
 export interface CloudLocker {
   id: string;
@@ -56,7 +65,10 @@ export interface SyncWorld {
    * starts a simulated locker whose agent connects to the cloud with the locker's credentials;
    * `cells`: the simulated hardware and the agent's cell map, when they are to differ from CELLS
    */
-  startAgent(locker: CloudLocker, opts?: { agentMode?: 'child' | 'inprocess'; password?: string; cells?: CellInput[] }): Promise<SimLocker>;
+  startAgent(
+    locker: CloudLocker,
+    opts?: { agentMode?: 'child' | 'inprocess'; password?: string; cells?: CellInput[] },
+  ): Promise<SimLocker>;
   createOrder(lockerId: string, body?: Record<string, unknown>): Promise<any>;
   order(id: string): Promise<any>;
   /** stops the cloud (HTTP, broker, publisher), keeping its storage */
@@ -81,7 +93,17 @@ export async function startSyncWorld(dialect: TestDialect, options: WorldOptions
   let brokerPort: number | undefined;
   const db = cloud.storage.db;
   // Notifications go nowhere (port 9 refuses): the outbox rows are what the tests look at.
-  const c = await createLockerCompany(db, { title: 'Sync Co', defaultDays: 2, balance: 1_000_000, orderPrice: options.orderPrice ?? 0, notificationUrl: 'http://127.0.0.1:9/n' }, new Date());
+  const c = await createLockerCompany(
+    db,
+    {
+      title: 'Sync Co',
+      defaultDays: 2,
+      balance: 1_000_000,
+      orderPrice: options.orderPrice ?? 0,
+      notificationUrl: 'http://127.0.0.1:9/n',
+    },
+    new Date(),
+  );
   const company = { id: c.id, key: (await createLockerApiKey(db, c.id, undefined, new Date())).key };
   const dirs: Array<{ remove(): void }> = [];
   const lockerIds: string[] = [];
@@ -96,7 +118,12 @@ export async function startSyncWorld(dialect: TestDialect, options: WorldOptions
     company,
     mqttUrl,
     async newLocker(title = `Locker ${++n}`, cells = CELLS) {
-      const p = await createPostomat(db, { title, shortId: `S${Math.random().toString(36).slice(2, 8).toUpperCase()}` }, cells, new Date());
+      const p = await createPostomat(
+        db,
+        { title, shortId: `S${Math.random().toString(36).slice(2, 8).toUpperCase()}` },
+        cells,
+        new Date(),
+      );
       const agent = await resetAgentCredentials(db, p.id, new Date());
       lockerIds.push(p.id);
       return { id: p.id, shortId: p.shortId, cells: p.cells.map((x) => ({ id: x.id, number: x.number })), agent };
@@ -108,13 +135,24 @@ export async function startSyncWorld(dialect: TestDialect, options: WorldOptions
         id: locker.id,
         boards: [...new Set((opts.cells ?? CELLS).map((x) => x.board))],
         // The agent names cells by their number in the cloud.
-        cells: (opts.cells ?? CELLS).map((x) => ({ cellId: String(x.number), board: x.board, lock: x.lock, size: x.size })),
+        cells: (opts.cells ?? CELLS).map((x) => ({
+          cellId: String(x.number),
+          board: x.board,
+          lock: x.lock,
+          size: x.size,
+        })),
         dir: dir.path,
         transport: 'pty',
         agentMode: opts.agentMode ?? 'inprocess',
         unlockTimeMs: 20,
         agentConfig: {
-          cloud: { mqttUrl, username: locker.agent.username, password: opts.password ?? locker.agent.password, eventRetryMs: 1_000, reconnectMaxMs: 1_000 },
+          cloud: {
+            mqttUrl,
+            username: locker.agent.username,
+            password: opts.password ?? locker.agent.password,
+            eventRetryMs: 1_000,
+            reconnectMaxMs: 1_000,
+          },
         },
       });
       sims.push(sim);
@@ -130,7 +168,9 @@ export async function startSyncWorld(dialect: TestDialect, options: WorldOptions
       return res.body;
     },
     async order(id) {
-      const res = await cloud.request('GET', `${BASE}/order/${id}?withStatuses=true&withCell=true`, { token: company.key });
+      const res = await cloud.request('GET', `${BASE}/order/${id}?withStatuses=true&withCell=true`, {
+        token: company.key,
+      });
       assert.equal(res.status, 200, res.text);
       return res.body;
     },
@@ -139,7 +179,12 @@ export async function startSyncWorld(dialect: TestDialect, options: WorldOptions
       await cloud.close();
     },
     async startCloud() {
-      cloud = await startTestCloud(dialect, { env: { ...env, ...(brokerPort ? { MQTT_PORT: String(brokerPort) } : {}) }, reuse: cloud.storage, clock: systemClock, logger: options.logger });
+      cloud = await startTestCloud(dialect, {
+        env: { ...env, ...(brokerPort ? { MQTT_PORT: String(brokerPort) } : {}) },
+        reuse: cloud.storage,
+        clock: systemClock,
+        logger: options.logger,
+      });
     },
     async close() {
       for (const s of sims) await s.close().catch(() => undefined);
@@ -152,8 +197,13 @@ export async function startSyncWorld(dialect: TestDialect, options: WorldOptions
 }
 
 /** Codes of an order as the company reads them over HTTP. */
-export async function codesOf(world: SyncWorld, orderId: string): Promise<{ DOWN: string; UP: string; SUBTRACT: string }> {
-  const get = async (path: string) => (await world.cloud.request('GET', `${BASE}/order/${orderId}/${path}`, { token: world.company.key })).body.password as string;
+export async function codesOf(
+  world: SyncWorld,
+  orderId: string,
+): Promise<{ DOWN: string; UP: string; SUBTRACT: string }> {
+  const get = async (path: string) =>
+    (await world.cloud.request('GET', `${BASE}/order/${orderId}/${path}`, { token: world.company.key })).body
+      .password as string;
   return { DOWN: await get('down-code'), UP: await get('up-code'), SUBTRACT: await get('subtract-code') };
 }
 
@@ -163,7 +213,10 @@ export async function link(db: Db, lockerId: string) {
 
 /** Waits until the cloud has the agent online (its announcement handled). */
 export function untilOnline(world: SyncWorld, lockerId: string, online = true) {
-  return until(`locker ${online ? 'online' : 'offline'}`, async () => (await link(world.db, lockerId))?.online === (online ? 1 : 0));
+  return until(
+    `locker ${online ? 'online' : 'offline'}`,
+    async () => (await link(world.db, lockerId))?.online === (online ? 1 : 0),
+  );
 }
 
 /** The agent's own copy of an order (in-process agents only). */
@@ -173,7 +226,12 @@ export function agentOrder(sim: SimLocker, orderId: string) {
 }
 
 /** Waits until the agent's store satisfies `check` for the order. */
-export function untilAgent(sim: SimLocker, orderId: string, what: string, check: (o: ReturnType<typeof agentOrder>) => boolean) {
+export function untilAgent(
+  sim: SimLocker,
+  orderId: string,
+  what: string,
+  check: (o: ReturnType<typeof agentOrder>) => boolean,
+) {
   return until(`agent: ${what}`, () => check(agentOrder(sim, orderId)) || undefined);
 }
 
@@ -189,14 +247,25 @@ export async function orderRow(db: Db, id: string) {
 }
 
 export async function eventsOf(db: Db, orderId: string) {
-  return db.selectFrom('locker_event').select(['type', 'outcome', 'note']).where('orderId', '=', orderId).orderBy('receivedAt').orderBy('seq').execute();
+  return db
+    .selectFrom('locker_event')
+    .select(['type', 'outcome', 'note'])
+    .where('orderId', '=', orderId)
+    .orderBy('receivedAt')
+    .orderBy('seq')
+    .execute();
 }
 
 /** An external broker keeps retained messages: leave nothing of this test's lockers behind. */
 async function clearRetained(env: Record<string, string>, lockerIds: string[]): Promise<void> {
-  const client = await mqtt.connectAsync(env.MQTT_URL, { username: env.MQTT_USERNAME, password: env.MQTT_PASSWORD, reconnectPeriod: 0 });
+  const client = await mqtt.connectAsync(env.MQTT_URL, {
+    username: env.MQTT_USERNAME,
+    password: env.MQTT_PASSWORD,
+    reconnectPeriod: 0,
+  });
   for (const id of lockerIds) {
-    for (const t of [topics.connection(id), topics.cells(id)]) await client.publishAsync(t, '', { qos: 1, retain: true });
+    for (const t of [topics.connection(id), topics.cells(id)])
+      await client.publishAsync(t, '', { qos: 1, retain: true });
   }
   await client.endAsync();
 }
@@ -204,7 +273,10 @@ async function clearRetained(env: Record<string, string>, lockerIds: string[]): 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** `npm run operator -- …` as its own process on the test storage. */
-export function operatorProcess(w: SyncWorld, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function operatorProcess(
+  w: SyncWorld,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'cloud/operator/cli.ts', ...args], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: w.cloud.storage.databaseUrl, ...w.cloud.storage.childEnv },
@@ -216,4 +288,3 @@ export function operatorProcess(w: SyncWorld, args: string[]): Promise<{ code: n
   child.stderr.on('data', (d) => (stderr += d));
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
-

@@ -12,7 +12,17 @@ import { startTestCloud } from '../helpers/cloud.ts';
 import { DIALECTS } from '../helpers/storage.ts';
 import { typeAndWaitOpen } from '../helpers/sim-harness.ts';
 import { lockerLinkStatus } from '../../cloud/sync/status.ts';
-import { BASE, codesOf, link, startSyncWorld, until, untilAgent, untilOnline, type CloudLocker, type SyncWorld } from './harness.ts';
+import {
+  BASE,
+  codesOf,
+  link,
+  startSyncWorld,
+  until,
+  untilAgent,
+  untilOnline,
+  type CloudLocker,
+  type SyncWorld,
+} from './harness.ts';
 
 function rawClient(url: string, username: string, password: string, clientId = `locker-${username}`) {
   return mqtt.connect(url, { clientId, username, password, reconnectPeriod: 0, connectTimeout: 5_000 });
@@ -42,7 +52,16 @@ for (const dialect of DIALECTS) {
       const sim = await w.startAgent(a);
       await untilOnline(w, a.id);
       const state = await until('cells reported', async () => (await link(w.db, a.id))?.cells ?? undefined);
-      assert.deepEqual(JSON.parse(state).map((c: any) => [c.cellId, c.state]).slice(0, 3), [['1', 'OK'], ['2', 'OK'], ['3', 'OK']]);
+      assert.deepEqual(
+        JSON.parse(state)
+          .map((c: any) => [c.cellId, c.state])
+          .slice(0, 3),
+        [
+          ['1', 'OK'],
+          ['2', 'OK'],
+          ['3', 'OK'],
+        ],
+      );
       assert.equal(JSON.parse(state).length, 8);
       const locker = await w.cloud.request('GET', `${BASE}/postomat/${a.id}`, { token: w.company.key });
       assert.equal(locker.body.isConnected, true);
@@ -54,7 +73,7 @@ for (const dialect of DIALECTS) {
       assert.match(await typeAndWaitOpen(sim, codes.DOWN), /^[1-8]$/);
     });
 
-    it('refuses a wrong password and a client id that is not the locker\'s own', async () => {
+    it("refuses a wrong password and a client id that is not the locker's own", async () => {
       const bad = rawClient(w.mqttUrl, b.id, 'not-the-password');
       const err = await connectOutcome(bad);
       bad.end(true);
@@ -70,29 +89,64 @@ for (const dialect of DIALECTS) {
     it("refuses a locker's credentials publishing or subscribing as another locker", async () => {
       const client = rawClient(w.mqttUrl, b.id, b.agent.password);
       assert.equal(await connectOutcome(client), undefined);
-      const refused = await client.subscribeAsync({ [topics.sync(a.id)]: { qos: 1 }, [topics.sync(b.id)]: { qos: 1 }, 'lockers/+/sync': { qos: 1 } }).then(
-        () => undefined,
-        (err) => err.packet.granted,
-      );
+      const refused = await client
+        .subscribeAsync({
+          [topics.sync(a.id)]: { qos: 1 },
+          [topics.sync(b.id)]: { qos: 1 },
+          'lockers/+/sync': { qos: 1 },
+        })
+        .then(
+          () => undefined,
+          (err) => err.packet.granted,
+        );
       assert.deepEqual(refused, [128, 1, 128]);
 
       const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
-      const forged = { v: CONTRACT_VERSION, eventId: 'forged-1', seq: 1, type: 'CELL_FAULT', cellId: '1', fault: 'JAMMED', at: new Date().toISOString() };
+      const forged = {
+        v: CONTRACT_VERSION,
+        eventId: 'forged-1',
+        seq: 1,
+        type: 'CELL_FAULT',
+        cellId: '1',
+        fault: 'JAMMED',
+        at: new Date().toISOString(),
+      };
       client.publish(topics.events(a.id), JSON.stringify(forged), { qos: 1 });
       await closed; // the broker drops a connection that publishes outside its topics
       client.end(true);
       await w.cloud.sync.inbound.idle();
-      const stored = await w.db.selectFrom('locker_event').select('eventId').where('eventId', '=', 'forged-1').execute();
+      const stored = await w.db
+        .selectFrom('locker_event')
+        .select('eventId')
+        .where('eventId', '=', 'forged-1')
+        .execute();
       assert.equal(stored.length, 0);
     });
 
     it('marks the locker offline from its Last Will when the connection drops, since when the cloud learned it', async () => {
       // The agent connected an hour ago; its Will carries that time.
       const at = new Date(Date.now() - 3_600_000).toISOString();
-      const will = { topic: topics.connection(b.id), payload: Buffer.from(JSON.stringify({ v: CONTRACT_VERSION, online: false, agentVersion: 't', syncVersion: 0, at })), qos: 1 as const, retain: true };
-      const client = mqtt.connect(w.mqttUrl, { clientId: `locker-${b.id}`, username: b.id, password: b.agent.password, reconnectPeriod: 0, will });
+      const will = {
+        topic: topics.connection(b.id),
+        payload: Buffer.from(
+          JSON.stringify({ v: CONTRACT_VERSION, online: false, agentVersion: 't', syncVersion: 0, at }),
+        ),
+        qos: 1 as const,
+        retain: true,
+      };
+      const client = mqtt.connect(w.mqttUrl, {
+        clientId: `locker-${b.id}`,
+        username: b.id,
+        password: b.agent.password,
+        reconnectPeriod: 0,
+        will,
+      });
       assert.equal(await connectOutcome(client), undefined);
-      await client.publishAsync(topics.connection(b.id), JSON.stringify({ v: CONTRACT_VERSION, online: true, agentVersion: 't', syncVersion: 0, at }), { qos: 1, retain: true });
+      await client.publishAsync(
+        topics.connection(b.id),
+        JSON.stringify({ v: CONTRACT_VERSION, online: true, agentVersion: 't', syncVersion: 0, at }),
+        { qos: 1, retain: true },
+      );
       await untilOnline(w, b.id);
       client.end(true); // no DISCONNECT: the broker publishes the will
       await untilOnline(w, b.id, false);
@@ -112,7 +166,10 @@ describe('the embedded broker at start-up', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', () => resolve()));
     const port = (taken.address() as net.AddressInfo).port;
     try {
-      await assert.rejects(startTestCloud(DIALECTS[0], { env: { MQTT_PORT: String(port) } }), /MQTT_PORT \d+ is already in use: choose another with MQTT_PORT=…, or use an external broker with MQTT_URL/);
+      await assert.rejects(
+        startTestCloud(DIALECTS[0], { env: { MQTT_PORT: String(port) } }),
+        /MQTT_PORT \d+ is already in use: choose another with MQTT_PORT=…, or use an external broker with MQTT_URL/,
+      );
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }

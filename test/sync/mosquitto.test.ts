@@ -14,11 +14,21 @@ import mqtt from 'mqtt';
 import { CONTRACT_VERSION, topics } from '../../shared/mqtt/index.ts';
 import { DIALECTS } from '../helpers/storage.ts';
 import { typeAndWaitOpen } from '../helpers/sim-harness.ts';
-import { codesOf, startSyncWorld, until, untilAgent, untilOnline, useCell, type CloudLocker, type SyncWorld } from './harness.ts';
+import {
+  codesOf,
+  startSyncWorld,
+  until,
+  untilAgent,
+  untilOnline,
+  useCell,
+  type CloudLocker,
+  type SyncWorld,
+} from './harness.ts';
 import { brokerScenarios, untilStatus } from './scenarios.ts';
 import { DOCUMENTED_ACL, mosquittoInstalled, reachable, startMosquitto } from '../helpers/mosquitto.ts';
 
-if (await reachable(1883)) brokerScenarios('Mosquitto on 127.0.0.1:1883', { env: { MQTT_URL: 'mqtt://127.0.0.1:1883' } });
+if (await reachable(1883))
+  brokerScenarios('Mosquitto on 127.0.0.1:1883', { env: { MQTT_URL: 'mqtt://127.0.0.1:1883' } });
 
 if (mosquittoInstalled()) {
   describe('a private Mosquitto started from a clone only its owner may enter', () => {
@@ -33,12 +43,20 @@ if (mosquittoInstalled()) {
         try {
           assert.ok(fs.readFileSync(path.join(broker.dir, 'acl'), 'utf8').includes('pattern write lockers/%u/events'));
           await broker.allow('locker-x', 'pw-x-123');
-          const c = await mqtt.connectAsync(broker.url, { username: 'locker-x', password: 'pw-x-123', reconnectPeriod: 0 });
+          const c = await mqtt.connectAsync(broker.url, {
+            username: 'locker-x',
+            password: 'pw-x-123',
+            reconnectPeriod: 0,
+          });
           const seen: string[] = [];
           c.on('message', (t) => seen.push(t));
           await c.subscribeAsync(topics.acks('locker-x'), { qos: 1 });
           // The cloud's user may publish there; an ACL the broker could not read would refuse or drop it.
-          const cloud = await mqtt.connectAsync(broker.url, { username: 'plk-cloud', password: broker.cloudPassword, reconnectPeriod: 0 });
+          const cloud = await mqtt.connectAsync(broker.url, {
+            username: 'plk-cloud',
+            password: broker.cloudPassword,
+            reconnectPeriod: 0,
+          });
           await cloud.publishAsync(topics.acks('locker-x'), '{}', { qos: 1 });
           await until('the ack through the ACL', () => (seen.length ? true : undefined));
           await cloud.endAsync();
@@ -60,7 +78,9 @@ if (mosquittoInstalled()) {
       let b: CloudLocker;
       before(async () => {
         broker = await startMosquitto();
-        w = await startSyncWorld(dialect, { env: { MQTT_URL: broker.url, MQTT_USERNAME: 'plk-cloud', MQTT_PASSWORD: broker.cloudPassword } });
+        w = await startSyncWorld(dialect, {
+          env: { MQTT_URL: broker.url, MQTT_USERNAME: 'plk-cloud', MQTT_PASSWORD: broker.cloudPassword },
+        });
         a = await w.newLocker('A');
         b = await w.newLocker('B');
         await broker.allow(a.id, a.agent.password);
@@ -83,17 +103,33 @@ if (mosquittoInstalled()) {
       });
 
       it("keeps another locker's credentials out of its topics, and refuses a wrong password", async () => {
-        const wrong = await mqtt.connectAsync(broker.url, { username: b.id, password: 'wrong', reconnectPeriod: 0 }).then(
-          (c) => (c.end(true), undefined),
-          (err) => err as Error,
-        );
+        const wrong = await mqtt
+          .connectAsync(broker.url, { username: b.id, password: 'wrong', reconnectPeriod: 0 })
+          .then(
+            (c) => (c.end(true), undefined),
+            (err) => err as Error,
+          );
         assert.match(String(wrong?.message), /Not authorized|Bad username or password/i);
 
-        const intruder = await mqtt.connectAsync(broker.url, { username: b.id, password: b.agent.password, reconnectPeriod: 0 });
+        const intruder = await mqtt.connectAsync(broker.url, {
+          username: b.id,
+          password: b.agent.password,
+          reconnectPeriod: 0,
+        });
         const seen: string[] = [];
         intruder.on('message', (topic) => seen.push(topic));
-        await intruder.subscribeAsync([topics.sync(a.id), topics.commands(a.id), topics.events(a.id)], { qos: 1 }).catch(() => undefined);
-        const forged = { v: CONTRACT_VERSION, eventId: 'forged-m', seq: 1, type: 'CELL_FAULT', cellId: '1', fault: 'JAMMED', at: new Date().toISOString() };
+        await intruder
+          .subscribeAsync([topics.sync(a.id), topics.commands(a.id), topics.events(a.id)], { qos: 1 })
+          .catch(() => undefined);
+        const forged = {
+          v: CONTRACT_VERSION,
+          eventId: 'forged-m',
+          seq: 1,
+          type: 'CELL_FAULT',
+          cellId: '1',
+          fault: 'JAMMED',
+          at: new Date().toISOString(),
+        };
         await intruder.publishAsync(topics.events(a.id), JSON.stringify(forged), { qos: 1 }).catch(() => undefined);
         // Its own topic works, so whatever it sent before has been through the broker.
         await intruder.subscribeAsync(topics.acks(b.id), { qos: 1 });
@@ -106,9 +142,17 @@ if (mosquittoInstalled()) {
         await new Promise((r) => setTimeout(r, 200));
         await intruder.endAsync();
         await w.cloud.sync.inbound.idle();
-        assert.deepEqual(seen.filter((t) => t.includes(a.id)), []);
-        assert.equal(await w.db.selectFrom('locker_event').select('eventId').where('eventId', '=', 'forged-m').executeTakeFirst(), undefined);
-        assert.ok(await w.db.selectFrom('locker_event').select('eventId').where('eventId', '=', 'own-m').executeTakeFirst());
+        assert.deepEqual(
+          seen.filter((t) => t.includes(a.id)),
+          [],
+        );
+        assert.equal(
+          await w.db.selectFrom('locker_event').select('eventId').where('eventId', '=', 'forged-m').executeTakeFirst(),
+          undefined,
+        );
+        assert.ok(
+          await w.db.selectFrom('locker_event').select('eventId').where('eventId', '=', 'own-m').executeTakeFirst(),
+        );
       });
     });
   }

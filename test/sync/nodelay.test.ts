@@ -29,7 +29,14 @@ describe("Nagle's algorithm is off on the broker's and the links' sockets", () =
       return original.call(this, on);
     };
     storage = await openTestStorage(DIALECTS[0]);
-    broker = await startEmbeddedBroker({ port: 0, host: '127.0.0.1', credentials: new AgentCredentials(storage.db), logger: silentLogger, clock: new ManualClock(new Date()), limits: DEFAULT_BROKER_LIMITS });
+    broker = await startEmbeddedBroker({
+      port: 0,
+      host: '127.0.0.1',
+      credentials: new AgentCredentials(storage.db),
+      logger: silentLogger,
+      clock: new ManualClock(new Date()),
+      limits: DEFAULT_BROKER_LIMITS,
+    });
   });
   after(async () => {
     net.Socket.prototype.setNoDelay = original;
@@ -41,7 +48,14 @@ describe("Nagle's algorithm is off on the broker's and the links' sockets", () =
     const from = calls.length;
     const socket = net.connect(broker.port, '127.0.0.1');
     try {
-      await eventually(() => assert.ok(calls.slice(from).some((c) => c.server && c.on), 'the accepted socket asked for TCP_NODELAY'), 3_000);
+      await eventually(
+        () =>
+          assert.ok(
+            calls.slice(from).some((c) => c.server && c.on),
+            'the accepted socket asked for TCP_NODELAY',
+          ),
+        3_000,
+      );
     } finally {
       socket.destroy();
     }
@@ -50,7 +64,15 @@ describe("Nagle's algorithm is off on the broker's and the links' sockets", () =
   it("an MQTT link sets it on its client's socket, on every connection", async () => {
     const streams: unknown[] = [];
     const link = new MqttLink(
-      { url: `mqtt://127.0.0.1:${broker.port}`, clientOptions: () => ({ clientId: `cloud-nodelay-${streams.length}`, username: CLOUD_USERNAME, password: broker.cloudSecret, clean: true }) },
+      {
+        url: `mqtt://127.0.0.1:${broker.port}`,
+        clientOptions: () => ({
+          clientId: `cloud-nodelay-${streams.length}`,
+          username: CLOUD_USERNAME,
+          password: broker.cloudSecret,
+          clean: true,
+        }),
+      },
       {
         connect: (url, options) => {
           const client = mqtt.connect(url, options);
@@ -67,7 +89,10 @@ describe("Nagle's algorithm is off on the broker's and the links' sockets", () =
     try {
       await connected;
       assert.equal(streams.length, 1);
-      assert.ok(calls.slice(from).some((c) => !c.server && c.on), 'the client socket asked for TCP_NODELAY');
+      assert.ok(
+        calls.slice(from).some((c) => !c.server && c.on),
+        'the client socket asked for TCP_NODELAY',
+      );
     } finally {
       await link.stop();
     }

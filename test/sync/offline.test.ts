@@ -9,9 +9,18 @@ import { after, before, describe, it } from 'node:test';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
 import { DIALECTS } from '../helpers/storage.ts';
 import { typeAndWaitOpen } from '../helpers/sim-harness.ts';
-import { codesOf, eventsOf, startSyncWorld, until, untilAgent, untilOnline, useCell, type CloudLocker, type SyncWorld } from './harness.ts';
+import {
+  codesOf,
+  eventsOf,
+  startSyncWorld,
+  until,
+  untilAgent,
+  untilOnline,
+  useCell,
+  type CloudLocker,
+  type SyncWorld,
+} from './harness.ts';
 import { outboxEmpty, untilStatus } from './scenarios.ts';
-
 
 for (const dialect of DIALECTS) {
   describe(`[${dialect.name}] the embedded broker restarted, a delta lost`, () => {
@@ -47,7 +56,10 @@ for (const dialect of DIALECTS) {
       await untilStatus(w, order.id, 'DELIVERED');
       await untilAgent(sim, later!.id, 'order created during the outage', (o) => o !== undefined);
       await outboxEmpty(sim);
-      assert.deepEqual((await eventsOf(w.db, order.id)).map((e) => `${e.type}:${e.outcome}`), ['PLACED:APPLIED']);
+      assert.deepEqual(
+        (await eventsOf(w.db, order.id)).map((e) => `${e.type}:${e.outcome}`),
+        ['PLACED:APPLIED'],
+      );
     });
 
     it('a delta that skips versions the agent does not hold is refused, and the agent asks again', async () => {
@@ -61,8 +73,16 @@ for (const dialect of DIALECTS) {
       await untilAgent(sim, missed.id, 'caught up on reconnect', (o) => o !== undefined);
       // Now lose a delta on purpose: mark a version published that the agent never got.
       await w.db.transaction().execute(async (trx) => {
-        const v = await trx.selectFrom('locker_sync').select('version').where('postomatId', '=', locker.id).executeTakeFirstOrThrow();
-        await trx.updateTable('locker_sync').set({ version: Number(v.version) + 1, publishedVersion: Number(v.version) + 1 }).where('postomatId', '=', locker.id).execute();
+        const v = await trx
+          .selectFrom('locker_sync')
+          .select('version')
+          .where('postomatId', '=', locker.id)
+          .executeTakeFirstOrThrow();
+        await trx
+          .updateTable('locker_sync')
+          .set({ version: Number(v.version) + 1, publishedVersion: Number(v.version) + 1 })
+          .where('postomatId', '=', locker.id)
+          .execute();
       });
       const next = await w.createOrder(locker.id, { pay: true });
       await untilAgent(sim, next.id, 'the next order after the gap', (o) => o !== undefined);
@@ -82,8 +102,14 @@ for (const dialect of DIALECTS) {
       await untilOnline(w, locker.id);
       const order = await w.createOrder(locker.id);
       const codes = await codesOf(w, order.id);
-      const { version } = await w.db.selectFrom('locker_sync').select('version').where('postomatId', '=', locker.id).executeTakeFirstOrThrow();
-      await until('the agent holds the order', async () => ((await sim.agent.syncVersion()) >= Number(version) ? true : undefined));
+      const { version } = await w.db
+        .selectFrom('locker_sync')
+        .select('version')
+        .where('postomatId', '=', locker.id)
+        .executeTakeFirstOrThrow();
+      await until('the agent holds the order', async () =>
+        (await sim.agent.syncVersion()) >= Number(version) ? true : undefined,
+      );
       const cell = await typeAndWaitOpen(sim, codes.DOWN);
 
       await sim.restartAgent({ kill: true });
@@ -91,7 +117,10 @@ for (const dialect of DIALECTS) {
       sim.closeDoor(cell);
       await untilStatus(w, order.id, 'DELIVERED');
       await until('outbox empty', async () => ((await sim.agent.pendingEvents()).length === 0 ? true : undefined));
-      assert.deepEqual((await eventsOf(w.db, order.id)).filter((e) => e.type === 'PLACED').map((e) => e.outcome), ['APPLIED']);
+      assert.deepEqual(
+        (await eventsOf(w.db, order.id)).filter((e) => e.type === 'PLACED').map((e) => e.outcome),
+        ['APPLIED'],
+      );
       await untilOnline(w, locker.id);
     });
   });

@@ -24,7 +24,12 @@ const str = (s: string | Buffer) => {
   return Buffer.concat([len, b]);
 };
 
-export function connectPacket(o: { clientId: string; username?: string; password?: string; keepalive?: number }): Buffer {
+export function connectPacket(o: {
+  clientId: string;
+  username?: string;
+  password?: string;
+  keepalive?: number;
+}): Buffer {
   const flags = 0x02 | (o.username !== undefined ? 0x80 : 0) | (o.password !== undefined ? 0x40 : 0);
   const keepalive = Buffer.alloc(2);
   keepalive.writeUInt16BE(o.keepalive ?? 30);

@@ -22,12 +22,23 @@ describe('retained messages by topic', () => {
   let storage: TestStorage;
   let broker: EmbeddedBroker;
   let publisher: MqttClient;
-  const connect = (id: string) => mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, { clientId: id, username: CLOUD_USERNAME, password: broker.cloudSecret, reconnectPeriod: 0 });
+  const connect = (id: string) =>
+    mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, {
+      clientId: id,
+      username: CLOUD_USERNAME,
+      password: broker.cloudSecret,
+      reconnectPeriod: 0,
+    });
   /** Subscribes a fresh client and collects what arrives until `count` messages have (or `ms` passed). */
   async function retainedFor(patterns: string[], count: number): Promise<Array<[string, string]>> {
     const c = await connect(`reader-${Math.random().toString(36).slice(2)}`);
     const got: Array<[string, string]> = [];
-    const done = new Promise<void>((resolve) => c.on('message', (t, p) => { got.push([t, p.toString()]); if (got.length >= count) resolve(); }));
+    const done = new Promise<void>((resolve) =>
+      c.on('message', (t, p) => {
+        got.push([t, p.toString()]);
+        if (got.length >= count) resolve();
+      }),
+    );
     await c.subscribeAsync(patterns, { qos: 1 });
     await done;
     await c.endAsync();
@@ -36,10 +47,18 @@ describe('retained messages by topic', () => {
 
   before(async () => {
     storage = await openTestStorage(DIALECTS[0]);
-    broker = await startEmbeddedBroker({ port: 0, host: '127.0.0.1', credentials: new AgentCredentials(storage.db), logger: silentLogger, clock: new ManualClock(new Date()), limits: DEFAULT_BROKER_LIMITS });
+    broker = await startEmbeddedBroker({
+      port: 0,
+      host: '127.0.0.1',
+      credentials: new AgentCredentials(storage.db),
+      logger: silentLogger,
+      clock: new ManualClock(new Date()),
+      limits: DEFAULT_BROKER_LIMITS,
+    });
     publisher = await connect('publisher');
     for (let i = 0; i < LOCKERS; i++) {
-      for (const name of ['connection', 'health']) await publisher.publishAsync(topic(i, name), `${name} ${i}`, { qos: 1, retain: true });
+      for (const name of ['connection', 'health'])
+        await publisher.publishAsync(topic(i, name), `${name} ${i}`, { qos: 1, retain: true });
     }
     await publisher.publishAsync(topic(7, 'health'), '', { qos: 1, retain: true });
   });
@@ -56,7 +75,10 @@ describe('retained messages by topic', () => {
   it('several exact topics at once, a cleared one giving nothing', async () => {
     // The cleared topic first: its message, were it kept, would come before the others.
     const got = await retainedFor([topic(7, 'health'), topic(8, 'health'), topic(9, 'connection')], 2);
-    assert.deepEqual(got.sort(), [[topic(8, 'health'), 'health 8'], [topic(9, 'connection'), 'connection 9']]);
+    assert.deepEqual(got.sort(), [
+      [topic(8, 'health'), 'health 8'],
+      [topic(9, 'connection'), 'connection 9'],
+    ]);
   });
 
   it('a wildcard subscription still gets every matching retained message', async () => {
@@ -76,7 +98,10 @@ describe('retained messages by topic', () => {
     });
     store.storeRetained({ topic: 'a/b', payload: Buffer.from('x') });
     const exact = await store.createRetainedStreamCombi(['a/b', 'a/c']).toArray();
-    assert.deepEqual(exact.map((p: { topic: string }) => p.topic), ['a/b']);
+    assert.deepEqual(
+      exact.map((p: { topic: string }) => p.topic),
+      ['a/b'],
+    );
     assert.equal(walked, 0);
     await store.createRetainedStreamCombi(['a/+']).toArray();
     assert.equal(walked, 1);

@@ -7,7 +7,8 @@ import { isLockerUsername, mayPublish, maySubscribe } from '../../cloud/sync/acl
 
 describe('planSync: what an agent that announced its version gets', () => {
   it('nothing when it is up to date', () => assert.deepEqual(planSync(7, 7, 0), { kind: 'none' }));
-  it('a delta since its version when the changes after it are on record', () => assert.deepEqual(planSync(3, 7, 2), { kind: 'delta', since: 3 }));
+  it('a delta since its version when the changes after it are on record', () =>
+    assert.deepEqual(planSync(3, 7, 2), { kind: 'delta', since: 3 }));
   it('a full snapshot for a fresh store, an agent ahead of the cloud, or one older than the record', () => {
     assert.deepEqual(planSync(0, 7, 0), { kind: 'full' });
     assert.deepEqual(planSync(9, 7, 0), { kind: 'full' });
@@ -30,7 +31,14 @@ describe('heldByLocker: the orders an agent holds', () => {
 });
 
 describe('decideLockerEvent: what an event from a locker may do', () => {
-  const facts = (type: string, status: string, extra: object = {}) => ({ type, orderId: 'o1', cellKnown: true, order: { postomatId: 'L1', status }, lockerId: 'L1', ...extra });
+  const facts = (type: string, status: string, extra: object = {}) => ({
+    type,
+    orderId: 'o1',
+    cellKnown: true,
+    order: { postomatId: 'L1', status },
+    lockerId: 'L1',
+    ...extra,
+  });
 
   it('moves its own order one step along the state machine', () => {
     assert.deepEqual(decideLockerEvent(facts('PLACED', 'CREATED')), { action: 'apply', to: 'DELIVERED' });
@@ -39,7 +47,8 @@ describe('decideLockerEvent: what an event from a locker may do', () => {
   });
 
   it('stores the events that change no order', () => {
-    for (const type of ['CODE_REJECTED', 'LOCKOUT', 'DOOR_LEFT_OPEN', 'CELL_FAULT']) assert.deepEqual(decideLockerEvent({ type, cellKnown: false, lockerId: 'L1' }), { action: 'store' });
+    for (const type of ['CODE_REJECTED', 'LOCKOUT', 'DOOR_LEFT_OPEN', 'CELL_FAULT'])
+      assert.deepEqual(decideLockerEvent({ type, cellKnown: false, lockerId: 'L1' }), { action: 'store' });
   });
 
   it("rejects another locker's order and an unknown one alike", () => {
@@ -50,8 +59,14 @@ describe('decideLockerEvent: what an event from a locker may do', () => {
   });
 
   it('rejects what the state machine forbids, a placement in an unknown cell, an order event without an order', () => {
-    assert.deepEqual(decideLockerEvent(facts('PLACED', 'DELIVERED')), { action: 'reject', reason: 'order is DELIVERED, cannot become DELIVERED' });
-    assert.deepEqual(decideLockerEvent(facts('PICKED_UP', 'SUBTRACTED')), { action: 'reject', reason: 'order is SUBTRACTED, cannot become COMPLETED' });
+    assert.deepEqual(decideLockerEvent(facts('PLACED', 'DELIVERED')), {
+      action: 'reject',
+      reason: 'order is DELIVERED, cannot become DELIVERED',
+    });
+    assert.deepEqual(decideLockerEvent(facts('PICKED_UP', 'SUBTRACTED')), {
+      action: 'reject',
+      reason: 'order is SUBTRACTED, cannot become COMPLETED',
+    });
     assert.equal(decideLockerEvent(facts('PLACED', 'CREATED', { cellKnown: false })).action, 'reject');
     assert.equal(decideLockerEvent(facts('PICKED_UP', 'DELIVERED', { orderId: undefined })).action, 'reject');
   });
@@ -71,25 +86,36 @@ describe('decideLockerEvent: what an event from a locker may do', () => {
 describe('eventTime: when a locker says it happened', () => {
   const now = new Date('2026-05-01T12:00:00.000Z');
   it("takes the locker's time (a placement recorded offline counts from the placement)", () => {
-    assert.equal(eventTime('2026-05-01T09:00:00.000Z', '2026-05-01T08:00:00.000Z', now).toISOString(), '2026-05-01T09:00:00.000Z');
+    assert.equal(
+      eventTime('2026-05-01T09:00:00.000Z', '2026-05-01T08:00:00.000Z', now).toISOString(),
+      '2026-05-01T09:00:00.000Z',
+    );
   });
   it('never after now, never before the status it follows', () => {
-    assert.equal(eventTime('2026-05-02T00:00:00.000Z', '2026-05-01T08:00:00.000Z', now).toISOString(), now.toISOString());
-    assert.equal(eventTime('2026-04-01T00:00:00.000Z', '2026-05-01T08:00:00.000Z', now).toISOString(), '2026-05-01T08:00:00.000Z');
+    assert.equal(
+      eventTime('2026-05-02T00:00:00.000Z', '2026-05-01T08:00:00.000Z', now).toISOString(),
+      now.toISOString(),
+    );
+    assert.equal(
+      eventTime('2026-04-01T00:00:00.000Z', '2026-05-01T08:00:00.000Z', now).toISOString(),
+      '2026-05-01T08:00:00.000Z',
+    );
   });
 });
 
 describe('broker ACL', () => {
   const locker = { kind: 'locker' as const, lockerId: 'L1' };
   it('a locker publishes only its own connection, cells, events and responses', () => {
-    for (const t of ['connection', 'cells', 'events', 'responses']) assert.equal(mayPublish(locker, `lockers/L1/${t}`), true, t);
+    for (const t of ['connection', 'cells', 'events', 'responses'])
+      assert.equal(mayPublish(locker, `lockers/L1/${t}`), true, t);
     for (const t of ['acks', 'sync', 'commands']) assert.equal(mayPublish(locker, `lockers/L1/${t}`), false, t);
     assert.equal(mayPublish(locker, 'lockers/L2/events'), false);
     assert.equal(mayPublish(locker, 'other/topic'), false);
   });
   it('a locker subscribes only to its own acks, sync and commands, without wildcards', () => {
     for (const t of ['acks', 'sync', 'commands']) assert.equal(maySubscribe(locker, `lockers/L1/${t}`), true, t);
-    for (const f of ['lockers/L1/events', 'lockers/L2/sync', 'lockers/+/sync', 'lockers/L1/#', '#']) assert.equal(maySubscribe(locker, f), false, f);
+    for (const f of ['lockers/L1/events', 'lockers/L2/sync', 'lockers/+/sync', 'lockers/L1/#', '#'])
+      assert.equal(maySubscribe(locker, f), false, f);
   });
   it('the cloud may do anything', () => {
     assert.equal(mayPublish({ kind: 'cloud' }, 'lockers/L2/sync'), true);

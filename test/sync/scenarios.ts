@@ -28,10 +28,14 @@ const DAY = 86_400_000;
 
 export const untilStatus = (w: SyncWorld, id: string, status: string) =>
   until(`order ${status}`, async () => ((await orderRow(w.db, id)).status === status ? true : undefined));
-export const outboxEmpty = (sim: SimLocker) => until('agent outbox empty', async () => ((await sim.agent.pendingEvents()).length === 0 ? true : undefined));
+export const outboxEmpty = (sim: SimLocker) =>
+  until('agent outbox empty', async () => ((await sim.agent.pendingEvents()).length === 0 ? true : undefined));
 const kinds = async (w: SyncWorld, orderId: string) =>
-  (await w.db.selectFrom('outbox_event').select(['kind', 'event']).where('orderId', '=', orderId).execute()).map((e) => `${e.kind}:${e.event}`);
-const history = async (w: SyncWorld, orderId: string) => (await eventsOf(w.db, orderId)).map((e) => `${e.type}:${e.outcome}`);
+  (await w.db.selectFrom('outbox_event').select(['kind', 'event']).where('orderId', '=', orderId).execute()).map(
+    (e) => `${e.kind}:${e.event}`,
+  );
+const history = async (w: SyncWorld, orderId: string) =>
+  (await eventsOf(w.db, orderId)).map((e) => `${e.type}:${e.outcome}`);
 
 export function brokerScenarios(broker: string, options: WorldOptions = {}): void {
   for (const dialect of DIALECTS) {
@@ -65,12 +69,28 @@ export function brokerScenarios(broker: string, options: WorldOptions = {}): voi
           const o = await w.order(created.id);
           return o.cellId ? o : undefined;
         });
-        assert.equal(delivered.cellId, locker.cells.find((c) => String(c.number) === cell)!.id, 'the cloud cell with the number the agent used');
+        assert.equal(
+          delivered.cellId,
+          locker.cells.find((c) => String(c.number) === cell)!.id,
+          'the cloud cell with the number the agent used',
+        );
         assert.equal(delivered.cell.number, Number(cell));
-        assert.equal(Date.parse(delivered.endDateTime) - Date.parse(delivered.startDateTime), 2 * DAY, 'the company default: 2 days');
-        assert.deepEqual(delivered.statuses.map((s: any) => s.type), ['CREATED', 'DELIVERED']);
+        assert.equal(
+          Date.parse(delivered.endDateTime) - Date.parse(delivered.startDateTime),
+          2 * DAY,
+          'the company default: 2 days',
+        );
+        assert.deepEqual(
+          delivered.statuses.map((s: any) => s.type),
+          ['CREATED', 'DELIVERED'],
+        );
         // The cloud told the agent where its parcel is, and the placement left the agent's outbox.
-        await untilAgent(sim, created.id, 'DELIVERED in its cell', (o) => o?.status === 'DELIVERED' && o.cellId === cell);
+        await untilAgent(
+          sim,
+          created.id,
+          'DELIVERED in its cell',
+          (o) => o?.status === 'DELIVERED' && o.cellId === cell,
+        );
         await outboxEmpty(sim);
 
         const from = sim.displayLines.length;
@@ -86,9 +106,16 @@ export function brokerScenarios(broker: string, options: WorldOptions = {}): voi
         await useCell(sim, cell, false);
         await untilStatus(w, created.id, 'COMPLETED');
         const completed = await w.order(created.id);
-        assert.deepEqual(completed.statuses.map((s: any) => s.type), ['CREATED', 'DELIVERED', 'COMPLETED']);
+        assert.deepEqual(
+          completed.statuses.map((s: any) => s.type),
+          ['CREATED', 'DELIVERED', 'COMPLETED'],
+        );
         assert.equal(completed.notPaidAmount, 0);
-        assert.deepEqual(await kinds(w, created.id), ['COMPANY_NOTIFICATION:COMPLETED'], 'written with the status change');
+        assert.deepEqual(
+          await kinds(w, created.id),
+          ['COMPANY_NOTIFICATION:COMPLETED'],
+          'written with the status change',
+        );
         // Exactly once: one row per event; the refused pickup kept for the operator.
         assert.deepEqual(await history(w, created.id), ['PLACED:APPLIED', 'CODE_REJECTED:STORED', 'PICKED_UP:APPLIED']);
         // A finished order leaves the locker's copy, and its codes stop working there.
@@ -105,7 +132,10 @@ export function brokerScenarios(broker: string, options: WorldOptions = {}): voi
         assert.equal(await typeAndWaitOpen(sim, codes.SUBTRACT), cell);
         await useCell(sim, cell, false);
         await untilStatus(w, created.id, 'SUBTRACTED');
-        assert.deepEqual((await w.order(created.id)).statuses.map((s: any) => s.type), ['CREATED', 'DELIVERED', 'SUBTRACTED']);
+        assert.deepEqual(
+          (await w.order(created.id)).statuses.map((s: any) => s.type),
+          ['CREATED', 'DELIVERED', 'SUBTRACTED'],
+        );
         assert.deepEqual(await kinds(w, created.id), ['COMPANY_NOTIFICATION:SUBTRACTED']);
         await untilAgent(sim, created.id, 'order removed', (o) => o === undefined);
       });
@@ -117,7 +147,10 @@ export function brokerScenarios(broker: string, options: WorldOptions = {}): voi
         const from = sim.displayLines.length;
         const r = await runOperator(['order', 'subtract', '--id', created.id], {}, w.cloud.storage);
         assert.equal(r.code, 0, r.stderr);
-        assert.match(await waitForDisplay(sim, /open for removal/, from), new RegExp(`Cell ${cell} is open for removal`));
+        assert.match(
+          await waitForDisplay(sim, /open for removal/, from),
+          new RegExp(`Cell ${cell} is open for removal`),
+        );
         assert.equal((await orderRow(w.db, created.id)).status, 'DELIVERED');
         await useCell(sim, cell, false);
         await untilStatus(w, created.id, 'SUBTRACTED');

@@ -9,9 +9,22 @@ import { runOperator } from '../../cloud/operator/cli.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
 import { DIALECTS } from '../helpers/storage.ts';
 import { typeAndWaitOpen, waitForDisplay } from '../helpers/sim-harness.ts';
-import { codesOf, eventsOf, operatorProcess, orderRow, startSyncWorld, until, untilAgent, untilOnline, useCell, type CloudLocker, type SyncWorld } from './harness.ts';
+import {
+  codesOf,
+  eventsOf,
+  operatorProcess,
+  orderRow,
+  startSyncWorld,
+  until,
+  untilAgent,
+  untilOnline,
+  useCell,
+  type CloudLocker,
+  type SyncWorld,
+} from './harness.ts';
 
-const command = (w: SyncWorld, orderId: string) => w.db.selectFrom('locker_command').selectAll().where('orderId', '=', orderId).executeTakeFirstOrThrow();
+const command = (w: SyncWorld, orderId: string) =>
+  w.db.selectFrom('locker_command').selectAll().where('orderId', '=', orderId).executeTakeFirstOrThrow();
 
 for (const dialect of DIALECTS) {
   describe(`[${dialect.name}] staff subtraction through the locker`, () => {
@@ -33,7 +46,9 @@ for (const dialect of DIALECTS) {
       await untilAgent(sim, order.id, 'order known', (o) => o !== undefined);
       const cell = await typeAndWaitOpen(sim, codes.DOWN);
       await useCell(sim, cell, true);
-      await until('DELIVERED', async () => ((await orderRow(w.db, order.id)).status === 'DELIVERED' ? true : undefined));
+      await until('DELIVERED', async () =>
+        (await orderRow(w.db, order.id)).status === 'DELIVERED' ? true : undefined,
+      );
       return { id: order.id, cell };
     }
 
@@ -46,18 +61,28 @@ for (const dialect of DIALECTS) {
       assert.match(cli.stdout, /becomes SUBTRACTED when staff take the parcel out/);
       assert.equal((await orderRow(w.db, order.id)).status, 'DELIVERED', 'nothing changes before the locker acts');
 
-      assert.match(await waitForDisplay(sim, /open for removal/, from), new RegExp(`Cell ${order.cell} is open for removal`));
+      assert.match(
+        await waitForDisplay(sim, /open for removal/, from),
+        new RegExp(`Cell ${order.cell} is open for removal`),
+      );
       await until('command answered', async () => ((await command(w, order.id)).state === 'DONE' ? true : undefined));
       await useCell(sim, order.cell, false);
-      await until('SUBTRACTED', async () => ((await orderRow(w.db, order.id)).status === 'SUBTRACTED' ? true : undefined));
-      assert.deepEqual((await eventsOf(w.db, order.id)).map((e) => `${e.type}:${e.outcome}`), ['PLACED:APPLIED', 'SUBTRACTED:APPLIED']);
+      await until('SUBTRACTED', async () =>
+        (await orderRow(w.db, order.id)).status === 'SUBTRACTED' ? true : undefined,
+      );
+      assert.deepEqual(
+        (await eventsOf(w.db, order.id)).map((e) => `${e.type}:${e.outcome}`),
+        ['PLACED:APPLIED', 'SUBTRACTED:APPLIED'],
+      );
 
       // The same command again (a process died between claiming and publishing it): answered, not re-run.
       const opened = sim.displayLines.filter((l) => /open for removal/.test(l)).length;
       await w.db.updateTable('locker_command').set({ state: 'PENDING' }).where('orderId', '=', order.id).execute();
       // Written behind the cloud's back, as a crash would leave it: its safety-net poll finds it.
       w.cloud.sync.publisher.soon();
-      await until('redelivery answered', async () => ((await command(w, order.id)).state === 'DONE' ? true : undefined));
+      await until('redelivery answered', async () =>
+        (await command(w, order.id)).state === 'DONE' ? true : undefined,
+      );
       assert.equal(sim.displayLines.filter((l) => /open for removal/.test(l)).length, opened);
       assert.equal(sim.hardwareCells().find((c) => c.cellId === order.cell)?.doorClosed, true);
 
@@ -84,15 +109,32 @@ for (const dialect of DIALECTS) {
       await sim.agent.setNetwork(true);
       await waitForDisplay(sim, /open for removal/, from);
       await useCell(sim, order.cell, false);
-      await until('SUBTRACTED', async () => ((await orderRow(w.db, order.id)).status === 'SUBTRACTED' ? true : undefined));
+      await until('SUBTRACTED', async () =>
+        (await orderRow(w.db, order.id)).status === 'SUBTRACTED' ? true : undefined,
+      );
       const rows = await w.db.selectFrom('locker_command').select('state').where('orderId', '=', order.id).execute();
-      assert.deepEqual(rows.map((r) => r.state), ['DONE']);
+      assert.deepEqual(
+        rows.map((r) => r.state),
+        ['DONE'],
+      );
     });
 
     it('the agent refuses a command past its expiry: the cell stays shut', async () => {
       const order = await placed();
-      const stale = { v: '1.0', commandId: 'stale-1', type: 'OPEN_CELL', cellId: order.cell, orderId: order.id, expiresAt: new Date(Date.now() - 1000).toISOString() };
-      assert.deepEqual(await sim.agent.command(stale), { v: '1.0', commandId: 'stale-1', status: 'error', error: 'command expired' });
+      const stale = {
+        v: '1.0',
+        commandId: 'stale-1',
+        type: 'OPEN_CELL',
+        cellId: order.cell,
+        orderId: order.id,
+        expiresAt: new Date(Date.now() - 1000).toISOString(),
+      };
+      assert.deepEqual(await sim.agent.command(stale), {
+        v: '1.0',
+        commandId: 'stale-1',
+        status: 'error',
+        error: 'command expired',
+      });
       assert.equal(sim.hardwareCells().find((c) => c.cellId === order.cell)?.doorClosed, true);
     });
 
@@ -101,7 +143,10 @@ for (const dialect of DIALECTS) {
       const r = await runOperator(['order', 'subtract', '--id', order.id], {}, w.cloud.storage);
       assert.equal(r.code, 1);
       assert.match(r.stderr, /is CREATED, cannot become SUBTRACTED: its parcel is not in a cell yet/);
-      assert.equal(await w.db.selectFrom('locker_command').select('id').where('orderId', '=', order.id).executeTakeFirst(), undefined);
+      assert.equal(
+        await w.db.selectFrom('locker_command').select('id').where('orderId', '=', order.id).executeTakeFirst(),
+        undefined,
+      );
     });
   });
 }

@@ -46,9 +46,18 @@ const DAY = 86_400_000;
 const MAX_ATTEMPTS = 3;
 
 /** Makes every update of one order fail in the database itself, as a fault the cloud did not expect would. */
-async function breakOrder(db: Db, dialect: TestDialect, orderId: string, sqlstate = 'P0001'): Promise<() => Promise<void>> {
+async function breakOrder(
+  db: Db,
+  dialect: TestDialect,
+  orderId: string,
+  sqlstate = 'P0001',
+): Promise<() => Promise<void>> {
   if (dialect.name === 'sqlite') {
-    await sql.raw(`create trigger break_order before update on locker_order when old.id = '${orderId}' begin select raise(abort, 'injected fault'); end`).execute(db);
+    await sql
+      .raw(
+        `create trigger break_order before update on locker_order when old.id = '${orderId}' begin select raise(abort, 'injected fault'); end`,
+      )
+      .execute(db);
     return async () => void (await sql.raw('drop trigger break_order').execute(db));
   }
   await sql
@@ -56,7 +65,9 @@ async function breakOrder(db: Db, dialect: TestDialect, orderId: string, sqlstat
       `create function break_order() returns trigger as $$ begin if old.id = '${orderId}' then raise exception 'injected fault' using errcode = '${sqlstate}'; end if; return new; end $$ language plpgsql`,
     )
     .execute(db);
-  await sql.raw('create trigger break_order before update on locker_order for each row execute function break_order()').execute(db);
+  await sql
+    .raw('create trigger break_order before update on locker_order for each row execute function break_order()')
+    .execute(db);
   return async () => {
     await sql.raw('drop trigger break_order on locker_order').execute(db);
     await sql.raw('drop function break_order()').execute(db);
@@ -67,7 +78,10 @@ async function breakOrder(db: Db, dialect: TestDialect, orderId: string, sqlstat
  * Waits until the agent reads every cell: on a loaded machine a board may miss a status read,
  * and its cells are unknown (no free cell) until the next one.
  */
-const cellsKnown = (sim: SimLocker) => until('every cell read', async () => ((await sim.agent.cells()).cells.every((c) => c.lockClosed !== null) ? true : undefined));
+const cellsKnown = (sim: SimLocker) =>
+  until('every cell read', async () =>
+    (await sim.agent.cells()).cells.every((c) => c.lockClosed !== null) ? true : undefined,
+  );
 
 /** Types a code once every cell is read, and waits for the cell it opens. */
 async function typeWhenReady(sim: SimLocker, code: string): Promise<string> {
@@ -76,7 +90,12 @@ async function typeWhenReady(sim: SimLocker, code: string): Promise<string> {
 }
 
 const alarmsOf = (db: Db, lockerId: string) =>
-  db.selectFrom('locker_alarm').select(['id', 'kind', 'orderId', 'cellId', 'eventId', 'detail', 'resolvedAt']).where('postomatId', '=', lockerId).orderBy('raisedAt').execute();
+  db
+    .selectFrom('locker_alarm')
+    .select(['id', 'kind', 'orderId', 'cellId', 'eventId', 'detail', 'resolvedAt'])
+    .where('postomatId', '=', lockerId)
+    .orderBy('raisedAt')
+    .execute();
 
 for (const dialect of DIALECTS) {
   describe(`[${dialect.name}] no parcel stranded`, () => {
@@ -85,7 +104,10 @@ for (const dialect of DIALECTS) {
     let sim: SimLocker;
     const logs: string[] = [];
     before(async () => {
-      w = await startSyncWorld(dialect, { env: { LOCKER_EVENT_MAX_ATTEMPTS: String(MAX_ATTEMPTS) }, logger: createLogger({ level: 'debug', write: (l) => logs.push(l) }) });
+      w = await startSyncWorld(dialect, {
+        env: { LOCKER_EVENT_MAX_ATTEMPTS: String(MAX_ATTEMPTS) },
+        logger: createLogger({ level: 'debug', write: (l) => logs.push(l) }),
+      });
       locker = await w.newLocker();
       sim = await w.startAgent(locker);
       await untilOnline(w, locker.id);
@@ -116,7 +138,9 @@ for (const dialect of DIALECTS) {
       const repair = await breakOrder(w.db, dialect, order.id);
       try {
         const cell = await place(order.id);
-        const failed = await until('the placement set aside', async () => (await eventsOf(w.db, order.id)).find((e) => e.outcome === 'FAILED'));
+        const failed = await until('the placement set aside', async () =>
+          (await eventsOf(w.db, order.id)).find((e) => e.outcome === 'FAILED'),
+        );
         assert.equal(failed.type, 'PLACED');
         assert.match(String(failed.note), new RegExp(`${MAX_ATTEMPTS} attempts: .*injected fault`));
         await outboxEmpty(sim); // acknowledged: the agent stopped sending it
@@ -124,7 +148,10 @@ for (const dialect of DIALECTS) {
         const attempts = logs.filter((l) => l.includes('locker event failed') && l.includes(order.id));
         assert.equal(attempts.length, MAX_ATTEMPTS - 1, 'each failed attempt logged');
         const setAside = logs.find((l) => l.includes('set aside as FAILED') && l.includes(order.id));
-        assert.ok(setAside?.includes(locker.id) && setAside.includes(`"cellId":"${cell}"`), 'the locker, order and cell named');
+        assert.ok(
+          setAside?.includes(locker.id) && setAside.includes(`"cellId":"${cell}"`),
+          'the locker, order and cell named',
+        );
         const [alarm] = (await alarmsOf(w.db, locker.id)).filter((a) => a.orderId === order.id);
         assert.deepEqual([alarm.kind, alarm.cellId, alarm.resolvedAt], ['EVENT_FAILED', cell, null]);
 
@@ -132,9 +159,16 @@ for (const dialect of DIALECTS) {
         assert.equal(status.code, 0, status.stderr);
         assert.match(status.stdout, /ALARMS \(\d+ open/);
         assert.ok(status.stdout.includes(order.id) && status.stdout.includes('EVENT_FAILED'));
-        const resolved = await runOperator(['locker', 'alarm', 'resolve', '--id', alarm.id, '--note', 'parcel taken out by hand'], {}, w.cloud.storage);
+        const resolved = await runOperator(
+          ['locker', 'alarm', 'resolve', '--id', alarm.id, '--note', 'parcel taken out by hand'],
+          {},
+          w.cloud.storage,
+        );
         assert.equal(resolved.code, 0, resolved.stderr);
-        assert.deepEqual((await alarmsOf(w.db, locker.id)).filter((a) => a.orderId === order.id && a.resolvedAt === null), []);
+        assert.deepEqual(
+          (await alarmsOf(w.db, locker.id)).filter((a) => a.orderId === order.id && a.resolvedAt === null),
+          [],
+        );
       } finally {
         await repair();
       }
@@ -149,9 +183,31 @@ for (const dialect of DIALECTS) {
         try {
           await place(order.id);
           // Twice the attempts that would set an unexpected failure aside, at the agent's 1 s resends.
-          await until('resends', () => (logs.filter((l) => l.includes('database cannot answer') && l.includes(order.id)).length >= 2 * MAX_ATTEMPTS ? true : undefined), 20_000);
+          await until(
+            'resends',
+            () =>
+              logs.filter((l) => l.includes('database cannot answer') && l.includes(order.id)).length >=
+              2 * MAX_ATTEMPTS
+                ? true
+                : undefined,
+            20_000,
+          );
           assert.deepEqual(await eventsOf(w.db, order.id), [], 'nothing recorded');
-          assert.equal((await w.db.selectFrom('locker_event_attempt').select('attempts').where('eventId', 'in', (await sim.agent.pendingEvents()).map((e) => e.eventId)).execute()).length, 0, 'not counted');
+          assert.equal(
+            (
+              await w.db
+                .selectFrom('locker_event_attempt')
+                .select('attempts')
+                .where(
+                  'eventId',
+                  'in',
+                  (await sim.agent.pendingEvents()).map((e) => e.eventId),
+                )
+                .execute()
+            ).length,
+            0,
+            'not counted',
+          );
           await repair();
           repaired = true;
           await untilStatus(w, order.id, 'DELIVERED');
@@ -167,12 +223,19 @@ for (const dialect of DIALECTS) {
       const { DOWN } = await codesOf(w, order.id);
       await untilAgent(sim, order.id, 'order known', (o) => o?.codes.DOWN === DOWN);
       const later = new ManualClock(new Date(Date.now() + 31 * DAY));
-      assert.ok((await expireUnplacedOrders({ uow: testUow(w.cloud.storage), clock: later, logger: createLogger({ level: 'error' }) }, { days: 30, batch: 50 })) >= 1);
+      assert.ok(
+        (await expireUnplacedOrders(
+          { uow: testUow(w.cloud.storage), clock: later, logger: createLogger({ level: 'error' }) },
+          { days: 30, batch: 50 },
+        )) >= 1,
+      );
       await untilAgent(sim, order.id, 'order dropped', (o) => o === undefined);
       const from = sim.displayLines.length;
       await sim.typeCode(DOWN);
       assert.match(await waitForDisplay(sim, /Wrong code/, from), /Wrong code/);
-      const listed = await w.cloud.request('GET', `${BASE}/order/list?pageSize=100&status=CREATED`, { token: w.company.key });
+      const listed = await w.cloud.request('GET', `${BASE}/order/list?pageSize=100&status=CREATED`, {
+        token: w.company.key,
+      });
       assert.ok(!listed.body.data.some((o: any) => o.id === order.id), 'out of the list');
     });
 
@@ -182,17 +245,34 @@ for (const dialect of DIALECTS) {
       await untilAgent(sim, order.id, 'order known', (o) => o?.codes.DOWN === codes.DOWN);
       await sim.agent.setNetwork(false);
       await untilOnline(w, locker.id, false);
-      await expireUnplacedOrders({ uow: testUow(w.cloud.storage), clock: new ManualClock(new Date(Date.now() + 31 * DAY)), logger: createLogger({ level: 'error' }) }, { days: 30, batch: 50 });
+      await expireUnplacedOrders(
+        {
+          uow: testUow(w.cloud.storage),
+          clock: new ManualClock(new Date(Date.now() + 31 * DAY)),
+          logger: createLogger({ level: 'error' }),
+        },
+        { days: 30, batch: 50 },
+      );
       assert.equal((await orderRow(w.db, order.id)).isActive, 0);
       const cell = await place(order.id);
       await sim.agent.setNetwork(true);
       await untilStatus(w, order.id, 'DELIVERED');
       const row = await orderRow(w.db, order.id);
       assert.deepEqual([row.isActive, row.expiredAt], [1, null]);
-      const listed = await w.cloud.request('GET', `${BASE}/order/list?pageSize=100&status=DELIVERED`, { token: w.company.key });
-      assert.ok(listed.body.data.some((o: any) => o.id === order.id), 'back in the list');
+      const listed = await w.cloud.request('GET', `${BASE}/order/list?pageSize=100&status=DELIVERED`, {
+        token: w.company.key,
+      });
+      assert.ok(
+        listed.body.data.some((o: any) => o.id === order.id),
+        'back in the list',
+      );
       const { UP } = await codesOf(w, order.id);
-      await untilAgent(sim, order.id, 'the locker holds it again', (o) => o?.status === 'DELIVERED' && o.cellId === cell && o.codes.UP === UP);
+      await untilAgent(
+        sim,
+        order.id,
+        'the locker holds it again',
+        (o) => o?.status === 'DELIVERED' && o.cellId === cell && o.codes.UP === UP,
+      );
       assert.equal(await typeWhenReady(sim, UP), cell);
       await useCell(sim, cell, false);
       await untilStatus(w, order.id, 'COMPLETED');
@@ -207,16 +287,29 @@ for (const dialect of DIALECTS) {
     });
     after(() => w.close());
 
-    it("the agent never opens a cell the cloud does not know; the operator sees the difference", async () => {
+    it('the agent never opens a cell the cloud does not know; the operator sees the difference', async () => {
       // The cloud has cells 1-6; the installer wired and configured cells 1 and 9.
       const six = Array.from({ length: 6 }, (_, i) => ({ number: i + 1, size: 'M' as const, board: 0, lock: i + 1 }));
       const locker = await w.newLocker('Wrong map', six);
-      const sim = await w.startAgent(locker, { cells: [{ number: 1, size: 'M', board: 0, lock: 1 }, { number: 9, size: 'M', board: 0, lock: 2 }] });
+      const sim = await w.startAgent(locker, {
+        cells: [
+          { number: 1, size: 'M', board: 0, lock: 1 },
+          { number: 9, size: 'M', board: 0, lock: 2 },
+        ],
+      });
       await untilOnline(w, locker.id);
 
-      const mismatch = await until('cell map alarm', async () => (await alarmsOf(w.db, locker.id)).find((a) => a.kind === 'CELL_MAP_MISMATCH'));
-      assert.match(mismatch.detail, /cells the cloud does not know \(never used for parcels\): 9; cells of the cloud the agent does not have: 2, 3, 4, 5, 6/);
-      assert.ok(logs.some((l) => l.includes('cell map differs') && l.includes(locker.id)), 'a warning names the locker');
+      const mismatch = await until('cell map alarm', async () =>
+        (await alarmsOf(w.db, locker.id)).find((a) => a.kind === 'CELL_MAP_MISMATCH'),
+      );
+      assert.match(
+        mismatch.detail,
+        /cells the cloud does not know \(never used for parcels\): 9; cells of the cloud the agent does not have: 2, 3, 4, 5, 6/,
+      );
+      assert.ok(
+        logs.some((l) => l.includes('cell map differs') && l.includes(locker.id)),
+        'a warning names the locker',
+      );
 
       const first = await w.createOrder(locker.id);
       const second = await w.createOrder(locker.id);
@@ -268,7 +361,10 @@ for (const dialect of DIALECTS) {
       await untilAgent(sim, next.id, 'order known', (o) => o?.codes.DOWN === nextCodes.DOWN);
       // Cell 3 switched off too: the locker hears of it at once (the polls here are a minute).
       const three = locker.cells.find((x) => x.number === 3)!;
-      assert.equal((await runOperator(['cell', 'update', '--id', three.id, '--active', 'false'], {}, w.cloud.storage)).code, 0);
+      assert.equal(
+        (await runOperator(['cell', 'update', '--id', three.id, '--active', 'false'], {}, w.cloud.storage)).code,
+        0,
+      );
       const agent = (sim.agent as InProcessAgent).agent;
       await until('the locker knows cell 3 is off', () => {
         const map = agent.store.cloudCellMap();
@@ -283,11 +379,21 @@ for (const dialect of DIALECTS) {
     it('a placement the cloud refuses (an older agent) is alarmed, and the pickup that follows it is refused at once', async () => {
       const locker = await w.newLocker('Old agent');
       const order = await w.createOrder(locker.id);
-      const client = await mqtt.connectAsync(w.mqttUrl, { clientId: `locker-${locker.id}`, username: locker.id, password: locker.agent.password, reconnectPeriod: 0 });
+      const client = await mqtt.connectAsync(w.mqttUrl, {
+        clientId: `locker-${locker.id}`,
+        username: locker.id,
+        password: locker.agent.password,
+        reconnectPeriod: 0,
+      });
       const acks: string[] = [];
       client.on('message', (_t, payload) => acks.push(JSON.parse(payload.toString()).eventId));
       await client.subscribeAsync(topics.acks(locker.id), { qos: 1 });
-      const send = (e: Omit<LockerEvent, 'v' | 'at'>) => client.publishAsync(topics.events(locker.id), JSON.stringify({ v: CONTRACT_VERSION, at: new Date().toISOString(), ...e }), { qos: 1 });
+      const send = (e: Omit<LockerEvent, 'v' | 'at'>) =>
+        client.publishAsync(
+          topics.events(locker.id),
+          JSON.stringify({ v: CONTRACT_VERSION, at: new Date().toISOString(), ...e }),
+          { qos: 1 },
+        );
       try {
         await send({ eventId: 'old-placed', seq: 1, type: 'PLACED', orderId: order.id, cellId: '99' });
         await until('placement acknowledged', () => (acks.includes('old-placed') ? true : undefined));
@@ -296,14 +402,28 @@ for (const dialect of DIALECTS) {
       } finally {
         await client.endAsync();
       }
-      assert.deepEqual((await eventsOf(w.db, order.id)).map((e) => `${e.type}:${e.outcome}`), ['PLACED:REJECTED', 'PICKED_UP:REJECTED']);
+      assert.deepEqual(
+        (await eventsOf(w.db, order.id)).map((e) => `${e.type}:${e.outcome}`),
+        ['PLACED:REJECTED', 'PICKED_UP:REJECTED'],
+      );
       const alarms = (await alarmsOf(w.db, locker.id)).filter((a) => a.orderId === order.id);
-      assert.deepEqual(alarms.map((a) => [a.kind, a.cellId, a.eventId]), [['EVENT_REJECTED', '99', 'old-placed'], ['EVENT_REJECTED', '99', 'old-pickup']]);
+      assert.deepEqual(
+        alarms.map((a) => [a.kind, a.cellId, a.eventId]),
+        [
+          ['EVENT_REJECTED', '99', 'old-placed'],
+          ['EVENT_REJECTED', '99', 'old-pickup'],
+        ],
+      );
       assert.match(alarms[0].detail, /no such cell at this locker/);
       const line = logs.find((l) => l.includes('old-placed') && l.includes('rejected'));
       assert.ok(line?.includes('"cellId":"99"') && /"level":"warn"/.test(line), 'a warning with the locker and cell');
       const listed = await runOperator(['locker', 'alarms', '--locker', locker.id, '--json'], {}, w.cloud.storage);
-      assert.deepEqual(JSON.parse(listed.stdout).map((a: any) => a.eventId).sort(), ['old-pickup', 'old-placed']);
+      assert.deepEqual(
+        JSON.parse(listed.stdout)
+          .map((a: any) => a.eventId)
+          .sort(),
+        ['old-pickup', 'old-placed'],
+      );
     });
   });
 }

@@ -25,15 +25,28 @@ for (const dialect of DIALECTS) {
     let storage: TestStorage;
     const clock = new ManualClock('2026-04-01T10:00:00.000Z');
     let companyId: string;
-    const newLocker = async () => (await createPostomat(storage.db, { title: 'L', shortId: `V${Math.random().toString(36).slice(2, 8)}` }, CELLS, new Date())).id;
+    const newLocker = async () =>
+      (
+        await createPostomat(
+          storage.db,
+          { title: 'L', shortId: `V${Math.random().toString(36).slice(2, 8)}` },
+          CELLS,
+          new Date(),
+        )
+      ).id;
     const newOrder = (postomatId: string, pay = false) =>
-      createOrder({ uow: testUow(storage), clock }, { companyId, postomatId, toUserPhone: '+996555000222', sendMessage: false, pay });
+      createOrder(
+        { uow: testUow(storage), clock },
+        { companyId, postomatId, toUserPhone: '+996555000222', sendMessage: false, pay },
+      );
     const step = (orderId: string, to: 'DELIVERED' | 'COMPLETED' | 'SUBTRACTED', cellId?: string) =>
       testUow(storage).run((tx) => transitionOrder(tx, { orderId, to, at: clock.now(), cellId }));
 
     before(async () => {
       storage = await openTestStorage(dialect);
-      companyId = (await createLockerCompany(storage.db, { title: 'C', orderPrice: 5_000, balance: 1_000_000 }, new Date())).id;
+      companyId = (
+        await createLockerCompany(storage.db, { title: 'C', orderPrice: 5_000, balance: 1_000_000 }, new Date())
+      ).id;
     });
     after(() => storage.destroy());
 
@@ -43,7 +56,12 @@ for (const dialect of DIALECTS) {
       assert.equal((await lockerVersion(storage.db, locker)).version, 1);
       await testUow(storage).run((tx) => markPaid(tx, o.id, clock.now()));
       assert.equal((await lockerVersion(storage.db, locker)).version, 2);
-      const cell = (await storage.db.selectFrom('cell').select(['id', 'number']).where('postomatId', '=', locker).where('number', '=', 2).executeTakeFirstOrThrow());
+      const cell = await storage.db
+        .selectFrom('cell')
+        .select(['id', 'number'])
+        .where('postomatId', '=', locker)
+        .where('number', '=', 2)
+        .executeTakeFirstOrThrow();
       await step(o.id, 'DELIVERED', cell.id);
       assert.equal((await lockerVersion(storage.db, locker)).version, 3);
       // A failed change leaves no trace: the version is part of the transaction.
@@ -55,7 +73,12 @@ for (const dialect of DIALECTS) {
       const locker = await newLocker();
       const unpaid = await newOrder(locker);
       const placed = await newOrder(locker, true);
-      const cell = await storage.db.selectFrom('cell').select('id').where('postomatId', '=', locker).where('number', '=', 3).executeTakeFirstOrThrow();
+      const cell = await storage.db
+        .selectFrom('cell')
+        .select('id')
+        .where('postomatId', '=', locker)
+        .where('number', '=', 3)
+        .executeTakeFirstOrThrow();
       await step(placed.id, 'DELIVERED', cell.id);
       const d1 = await deltaSync(storage.db, locker, 0, 3);
       assert.deepEqual([d1.version, d1.full, d1.since], [3, false, 0]);
@@ -63,13 +86,19 @@ for (const dialect of DIALECTS) {
       assert.equal(byId.get(unpaid.id)?.notPaidAmount, 5_000);
       assert.equal(byId.get(unpaid.id)?.status, 'CREATED');
       assert.match(byId.get(unpaid.id)!.codes.DOWN, /^\d{4}$/);
-      assert.deepEqual([byId.get(placed.id)?.status, byId.get(placed.id)?.cellId, byId.get(placed.id)?.notPaidAmount], ['DELIVERED', '3', 0]);
+      assert.deepEqual(
+        [byId.get(placed.id)?.status, byId.get(placed.id)?.cellId, byId.get(placed.id)?.notPaidAmount],
+        ['DELIVERED', '3', 0],
+      );
 
       await step(placed.id, 'COMPLETED');
       const d2 = await deltaSync(storage.db, locker, 3, 4);
       assert.deepEqual([d2.upserts, d2.removals], [[], [placed.id]]);
       const full = await fullSync(storage.db, locker, 4);
-      assert.deepEqual(full.upserts.map((u) => u.orderId), [unpaid.id]);
+      assert.deepEqual(
+        full.upserts.map((u) => u.orderId),
+        [unpaid.id],
+      );
       assert.deepEqual(full.removals, []);
     });
 
@@ -83,7 +112,10 @@ for (const dialect of DIALECTS) {
         await recordLockerChange(trx, to, o.id);
       });
       assert.deepEqual((await deltaSync(storage.db, from, 1, 2)).removals, [o.id]);
-      assert.deepEqual((await deltaSync(storage.db, to, 0, 1)).upserts.map((u) => u.orderId), [o.id]);
+      assert.deepEqual(
+        (await deltaSync(storage.db, to, 0, 1)).upserts.map((u) => u.orderId),
+        [o.id],
+      );
     });
 
     it('answers an announcement with nothing, a delta, or a full snapshot', async () => {
@@ -100,31 +132,58 @@ for (const dialect of DIALECTS) {
     it('concurrent creations at one locker get distinct versions', async () => {
       const locker = await newLocker();
       const orders = await Promise.all(Array.from({ length: 6 }, () => newOrder(locker)));
-      const rows = await storage.db.selectFrom('locker_sync_change').select(['orderId', 'version']).where('postomatId', '=', locker).execute();
-      assert.deepEqual(rows.map((r) => Number(r.version)).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6]);
+      const rows = await storage.db
+        .selectFrom('locker_sync_change')
+        .select(['orderId', 'version'])
+        .where('postomatId', '=', locker)
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => Number(r.version)).sort((a, b) => a - b),
+        [1, 2, 3, 4, 5, 6],
+      );
       assert.equal(rows.length, orders.length);
     });
 
     it('a staff command expires unsent after its time, and is never sent then', async () => {
       const locker = await newLocker();
       const o = await newOrder(locker, true);
-      const cell = await storage.db.selectFrom('cell').select('id').where('postomatId', '=', locker).where('number', '=', 1).executeTakeFirstOrThrow();
+      const cell = await storage.db
+        .selectFrom('cell')
+        .select('id')
+        .where('postomatId', '=', locker)
+        .where('number', '=', 1)
+        .executeTakeFirstOrThrow();
       await step(o.id, 'DELIVERED', cell.id);
-      const { command, created } = await testUow(storage).run((tx) => queueOpenCell(tx, { ...o, cellId: cell.id }, clock.now()));
+      const { command, created } = await testUow(storage).run((tx) =>
+        queueOpenCell(tx, { ...o, cellId: cell.id }, clock.now()),
+      );
       assert.deepEqual([created, command.cellId, command.state], [true, '1', 'PENDING']);
       const again = await testUow(storage).run((tx) => queueOpenCell(tx, { ...o, cellId: cell.id }, clock.now()));
       assert.deepEqual([again.created, again.command.id], [false, command.id]);
-      assert.deepEqual((await commandsDue(storage.db, clock.now(), 10_000, locker)).map((c) => c.id), [command.id]);
+      assert.deepEqual(
+        (await commandsDue(storage.db, clock.now(), 10_000, locker)).map((c) => c.id),
+        [command.id],
+      );
       const later = new Date(clock.now().getTime() + COMMAND_TTL_MS + 1);
       assert.deepEqual(await commandsDue(storage.db, later, 10_000, locker), []);
-      const row = await storage.db.selectFrom('locker_command').select('state').where('id', '=', command.id).executeTakeFirstOrThrow();
+      const row = await storage.db
+        .selectFrom('locker_command')
+        .select('state')
+        .where('id', '=', command.id)
+        .executeTakeFirstOrThrow();
       assert.equal(row.state, 'EXPIRED');
     });
 
     it('the publisher sends each change once as a delta after what it published before', async () => {
       const sent: Array<{ topic: string; body: SyncMessage }> = [];
       const publisher = new SyncPublisher(
-        { db: storage.db, clock, logger: silentLogger, connected: () => true, publish: async (topic, body) => (sent.push({ topic, body: body as SyncMessage }), true) },
+        {
+          db: storage.db,
+          clock,
+          logger: silentLogger,
+          connected: () => true,
+          publish: async (topic, body) => (sent.push({ topic, body: body as SyncMessage }), true),
+        },
         { pollMs: 1000, commandResendMs: 1000 },
       );
       await publisher.tick(); // what earlier tests left unpublished
@@ -132,8 +191,14 @@ for (const dialect of DIALECTS) {
       const o = await newOrder(locker);
       sent.length = 0;
       await publisher.tick();
-      assert.deepEqual(sent.map((s) => [s.topic, s.body.since, s.body.version]), [[`lockers/${locker}/sync`, 0, 1]]);
-      assert.deepEqual(sent[0].body.upserts.map((u) => u.orderId), [o.id]);
+      assert.deepEqual(
+        sent.map((s) => [s.topic, s.body.since, s.body.version]),
+        [[`lockers/${locker}/sync`, 0, 1]],
+      );
+      assert.deepEqual(
+        sent[0].body.upserts.map((u) => u.orderId),
+        [o.id],
+      );
       await publisher.tick();
       assert.equal(sent.length, 1, 'nothing new, nothing sent');
       await testUow(storage).run((tx) => markPaid(tx, o.id, clock.now()));

@@ -7,7 +7,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
 import { DIALECTS } from '../helpers/storage.ts';
-import { agentOrder, operatorProcess, startSyncWorld, until, untilAgent, untilOnline, type CloudLocker, type SyncWorld } from './harness.ts';
+import {
+  agentOrder,
+  operatorProcess,
+  startSyncWorld,
+  until,
+  untilAgent,
+  untilOnline,
+  type CloudLocker,
+  type SyncWorld,
+} from './harness.ts';
 
 /** Far below the one-minute polls; generous for a loaded machine. */
 const DEADLINE_MS = 5_000;
@@ -55,14 +64,29 @@ for (const dialect of DIALECTS) {
       assert.equal(cli.code, 0, cli.stderr);
       const row = await until(
         'the notification attempted',
-        async () => (await w.db.selectFrom('outbox_event').select(['state', 'event']).where('orderId', '=', order.id).where('kind', '=', 'COMPANY_NOTIFICATION').executeTakeFirst()) ?? undefined,
+        async () =>
+          (await w.db
+            .selectFrom('outbox_event')
+            .select(['state', 'event'])
+            .where('orderId', '=', order.id)
+            .where('kind', '=', 'COMPANY_NOTIFICATION')
+            .executeTakeFirst()) ?? undefined,
         DEADLINE_MS,
       );
       assert.equal(row.event, 'SUBTRACTED');
-      await until('the notification no longer pending', async () => {
-        const r = await w.db.selectFrom('outbox_event').select('state').where('orderId', '=', order.id).where('kind', '=', 'COMPANY_NOTIFICATION').executeTakeFirstOrThrow();
-        return r.state !== 'PENDING' || undefined;
-      }, DEADLINE_MS);
+      await until(
+        'the notification no longer pending',
+        async () => {
+          const r = await w.db
+            .selectFrom('outbox_event')
+            .select('state')
+            .where('orderId', '=', order.id)
+            .where('kind', '=', 'COMPANY_NOTIFICATION')
+            .executeTakeFirstOrThrow();
+          return r.state !== 'PENDING' || undefined;
+        },
+        DEADLINE_MS,
+      );
     });
   });
 }

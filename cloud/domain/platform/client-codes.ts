@@ -29,12 +29,16 @@ export function parseClientCode(text: string): { codeName: string; code: number 
  */
 export function allocateClientCode(last: number, requested?: number): { code: number; last: number } {
   if (requested === undefined) return { code: last + 1, last: last + 1 };
-  if (!Number.isSafeInteger(requested) || requested < 1) throw new DomainError('NOT_ACCEPTABLE', `client code ${requested} must be a whole number >= 1`);
+  if (!Number.isSafeInteger(requested) || requested < 1)
+    throw new DomainError('NOT_ACCEPTABLE', `client code ${requested} must be a whole number >= 1`);
   return { code: requested, last: Math.max(last, requested) };
 }
 
 /** The code names a parcel's client is known by: those of the parcel's cargo type, else all of the company's. */
-export function codeNamesFor(codes: ReadonlyArray<{ title: string; cargoTypeId: number }>, cargoTypeId: number | null): string[] {
+export function codeNamesFor(
+  codes: ReadonlyArray<{ title: string; cargoTypeId: number }>,
+  cargoTypeId: number | null,
+): string[] {
   const matching = cargoTypeId === null ? [] : codes.filter((c) => c.cargoTypeId === cargoTypeId);
   return (matching.length ? matching : codes).map((c) => c.title);
 }

@@ -44,5 +44,10 @@ export type MarketStatus = (typeof MARKET_STATUSES)[number];
 export const WEBHOOK_TYPES = ['PARCEL', 'CARGO', 'CAR', 'NOTIFICATION', 'ADVERTISEMENT'] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
 
-export const WEBHOOK_SUBTYPES = ['DELIVERED_TO_POSTOMAT', 'TRANSFERRED_TO_CLIENT', 'ITEM_CREATED', 'ARRIVED_AT_DELIVERY'] as const;
+export const WEBHOOK_SUBTYPES = [
+  'DELIVERED_TO_POSTOMAT',
+  'TRANSFERRED_TO_CLIENT',
+  'ITEM_CREATED',
+  'ARRIVED_AT_DELIVERY',
+] as const;
 export type WebhookSubtype = (typeof WEBHOOK_SUBTYPES)[number];

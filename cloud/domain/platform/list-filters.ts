@@ -49,7 +49,14 @@ function sameSet(given: readonly string[], wanted: readonly string[]): boolean {
 }
 
 /** The statuses of the "in transit" special sets (rows 2 and 4 of the parcel table). */
-export const PARCEL_ON_THE_WAY: readonly ParcelStatus[] = ['ARRIVED', 'READYTOSHIP', 'RECALL', 'RECEIVED', 'REDIRECT_TO_PVZ', 'SENT'];
+export const PARCEL_ON_THE_WAY: readonly ParcelStatus[] = [
+  'ARRIVED',
+  'READYTOSHIP',
+  'RECALL',
+  'RECEIVED',
+  'REDIRECT_TO_PVZ',
+  'SENT',
+];
 export const CARGO_ON_THE_WAY: readonly CargoStatus[] = ['READYTOSHIP', 'RECEIVED', 'SENT'];
 
 /**
@@ -69,7 +76,11 @@ function parcelStatusTerms(statuses: readonly ParcelStatus[]): Term<ParcelStatus
  * Row 3, "ARRIVED parcels at the final point with a payment order created": ARRIVED read as the
  * status filter reads it (a parcel RECEIVED at a pickup point counts as ARRIVED).
  */
-const STRICT_ARRIVED: Term<ParcelStatus>[] = parcelStatusTerms(['ARRIVED']).map((t) => ({ ...t, atFinalPoint: true, hasPaymentOrder: true }));
+const STRICT_ARRIVED: Term<ParcelStatus>[] = parcelStatusTerms(['ARRIVED']).map((t) => ({
+  ...t,
+  atFinalPoint: true,
+  hasPaymentOrder: true,
+}));
 
 /**
  * The parcel list's selection, or undefined without `statuses`. `arrivedAtFinal` and
@@ -101,9 +112,13 @@ export function parcelStatusSelection(
 const CARGO_AT_FINAL: Term<CargoStatus> = { statuses: ['RECEIVED'], atFinalPoint: true };
 
 /** The cargo list's selection: statuses as given (no pickup-point rule), and its two special sets. */
-export function cargoStatusSelection(statuses: readonly CargoStatus[] | undefined, arrivedAtFinal?: boolean): StatusSelection<CargoStatus> | undefined {
+export function cargoStatusSelection(
+  statuses: readonly CargoStatus[] | undefined,
+  arrivedAtFinal?: boolean,
+): StatusSelection<CargoStatus> | undefined {
   if (!statuses?.length) return undefined;
   if (sameSet(statuses, ['RECEIVED']) && arrivedAtFinal === true) return { include: [CARGO_AT_FINAL], exclude: [] };
-  if (sameSet(statuses, CARGO_ON_THE_WAY) && arrivedAtFinal === false) return { include: [{ statuses: CARGO_ON_THE_WAY }], exclude: [CARGO_AT_FINAL] };
+  if (sameSet(statuses, CARGO_ON_THE_WAY) && arrivedAtFinal === false)
+    return { include: [{ statuses: CARGO_ON_THE_WAY }], exclude: [CARGO_AT_FINAL] };
   return { include: [{ statuses: [...new Set(statuses)] }], exclude: [] };
 }

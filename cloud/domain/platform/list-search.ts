@@ -39,7 +39,11 @@ export function parseListSearch(search: string | undefined): ListSearch | undefi
  * The client codes the list is limited to: undefined for no limit, `null` when rule 3 leaves
  * nothing to select (the answer is then `{ total: 0, data: [] }`).
  */
-export function clientCodesFilter(search: ListSearch | undefined, code?: number, codes?: readonly number[]): number[] | undefined | null {
+export function clientCodesFilter(
+  search: ListSearch | undefined,
+  code?: number,
+  codes?: readonly number[],
+): number[] | undefined | null {
   if (search?.kind === 'client') {
     const own = search.code;
     if (codes !== undefined) return codes.includes(own) ? [own] : null;

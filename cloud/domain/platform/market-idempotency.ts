@@ -17,7 +17,9 @@ export function requestFingerprint(request: unknown): string {
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
@@ -26,7 +28,12 @@ export function canonicalJson(value: unknown): string {
 export type KeyUse = 'REPLAY' | 'REUSED' | 'EXPIRED';
 
 /** What a request whose key is already on record gets: the stored answer, a refusal, or a fresh start. */
-export function keyUse(stored: { createdAt: string; requestHash: string | null }, fingerprint: string, now: Date, windowMs = IDEMPOTENCY_WINDOW_MS): KeyUse {
+export function keyUse(
+  stored: { createdAt: string; requestHash: string | null },
+  fingerprint: string,
+  now: Date,
+  windowMs = IDEMPOTENCY_WINDOW_MS,
+): KeyUse {
   if (now.getTime() - Date.parse(stored.createdAt) >= windowMs) return 'EXPIRED';
   return stored.requestHash === fingerprint ? 'REPLAY' : 'REUSED';
 }

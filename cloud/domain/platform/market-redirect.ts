@@ -19,4 +19,3 @@ export function lockerOrderOnRedirect(order: LinkedOrder | null | undefined, to:
   // No order, a withdrawn one, or one whose parcel staff took back out of the cell (SUBTRACTED).
   return to === 'POSTOMAT' ? 'CREATE' : 'NONE';
 }
-

@@ -16,7 +16,8 @@ export interface MarketStatusFacts {
 
 export function marketStatus(f: MarketStatusFacts): MarketStatus {
   // Handed over, by staff or from the locker cell.
-  if (f.status === 'TRANSFERRED' || f.status === 'COMPLETED' || f.lockerOrderStatus === 'COMPLETED') return 'TRANSFERRED_TO_CLIENT';
+  if (f.status === 'TRANSFERRED' || f.status === 'COMPLETED' || f.lockerOrderStatus === 'COMPLETED')
+    return 'TRANSFERRED_TO_CLIENT';
   // Placed in the (new) locker: the recipient can collect it.
   if (f.lockerOrderStatus === 'DELIVERED') return 'ARRIVED';
   if (f.redirectedAt !== null || f.status === 'REDIRECT_TO_PVZ') return 'REDIRECTED';

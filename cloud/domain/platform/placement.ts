@@ -52,7 +52,8 @@ const refuse = (message: string) => new DomainError('NOT_ACCEPTABLE', message);
 export function parcelPlaceAfter(p: ParcelPlace, change: PlaceChange<ParcelStatus>): ParcelPlaceAfter {
   const next: ParcelPlace = { ...p, status: change.to };
   const w = change.warehouse ?? null;
-  let here: WarehouseFacts | null = p.currentWarehouseId !== null && change.current?.id === p.currentWarehouseId ? change.current : null;
+  let here: WarehouseFacts | null =
+    p.currentWarehouseId !== null && change.current?.id === p.currentWarehouseId ? change.current : null;
 
   if (change.to === 'RECEIVED' && !w) throw refuse('RECEIVED needs the warehouse that received the parcel');
   if (change.to === 'ARRIVED' && !w && !DOOR_OR_LOCKER.includes(p.deliveryMethod)) {
@@ -85,7 +86,10 @@ export function parcelPlaceAfter(p: ParcelPlace, change: PlaceChange<ParcelStatu
   return { ...next, atPickupPoint, atFinalPoint };
 }
 
-export function parcelAtFinalPoint(p: Pick<ParcelPlace, 'status' | 'deliveryMethod' | 'currentWarehouseId' | 'deliveryWarehouseId'>, atPickupPoint: boolean): boolean {
+export function parcelAtFinalPoint(
+  p: Pick<ParcelPlace, 'status' | 'deliveryMethod' | 'currentWarehouseId' | 'deliveryWarehouseId'>,
+  atPickupPoint: boolean,
+): boolean {
   if (p.status !== 'RECEIVED' && p.status !== 'ARRIVED') return false;
   if (p.currentWarehouseId === null) return p.status === 'ARRIVED' && DOOR_OR_LOCKER.includes(p.deliveryMethod);
   return atPickupPoint || p.currentWarehouseId === p.deliveryWarehouseId;
@@ -107,7 +111,8 @@ export interface CargoPlaceAfter extends CargoPlace {
 export function cargoPlaceAfter(c: CargoPlace, change: PlaceChange<CargoStatus>): CargoPlaceAfter {
   const next: CargoPlace = { ...c, status: change.to };
   const w = change.warehouse ?? null;
-  let here: WarehouseFacts | null = c.currentWarehouseId !== null && change.current?.id === c.currentWarehouseId ? change.current : null;
+  let here: WarehouseFacts | null =
+    c.currentWarehouseId !== null && change.current?.id === c.currentWarehouseId ? change.current : null;
   if (change.to === 'RECEIVED' && !w) throw refuse('RECEIVED needs the warehouse that received the cargo');
   if (CARGO_AWAY.includes(change.to)) {
     next.currentWarehouseId = null;
@@ -121,7 +126,10 @@ export function cargoPlaceAfter(c: CargoPlace, change: PlaceChange<CargoStatus>)
   return { ...next, atPickupPoint, atFinalPoint: cargoAtFinalPoint(next, atPickupPoint) };
 }
 
-export function cargoAtFinalPoint(c: Pick<CargoPlace, 'status' | 'currentWarehouseId' | 'deliveryWarehouseId'>, atPickupPoint: boolean): boolean {
+export function cargoAtFinalPoint(
+  c: Pick<CargoPlace, 'status' | 'currentWarehouseId' | 'deliveryWarehouseId'>,
+  atPickupPoint: boolean,
+): boolean {
   if (c.status !== 'RECEIVED' || c.currentWarehouseId === null) return false;
   return atPickupPoint || c.currentWarehouseId === c.deliveryWarehouseId;
 }

@@ -26,7 +26,11 @@ export function parcelSearchText(p: { trackCode: string; description: string | n
 }
 
 /** Cargo: description, the client's code names, logistics company title, tractor number. */
-export function cargoSearchText(c: { description: string | null; tractorNumber: string | null }, codeNames: string[], companyTitle: string): string {
+export function cargoSearchText(
+  c: { description: string | null; tractorNumber: string | null },
+  codeNames: string[],
+  companyTitle: string,
+): string {
   return join([c.description, ...codeNames, companyTitle, c.tractorNumber]);
 }
 

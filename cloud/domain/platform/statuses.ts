@@ -44,17 +44,29 @@ export const canMoveCargo = (from: CargoStatus, to: CargoStatus) => CARGO_TRANSI
 export function assertParcelMove(from: ParcelStatus, to: ParcelStatus): void {
   if (!canMoveParcel(from, to)) {
     const next = PARCEL_TRANSITIONS[from];
-    throw new DomainError('INVALID_TRANSITION', `a parcel in ${from} cannot become ${to}${next.length ? ` (it can become ${next.join(', ')})` : ' (it is final)'}`);
+    throw new DomainError(
+      'INVALID_TRANSITION',
+      `a parcel in ${from} cannot become ${to}${next.length ? ` (it can become ${next.join(', ')})` : ' (it is final)'}`,
+    );
   }
 }
 
 export function assertCargoMove(from: CargoStatus, to: CargoStatus): void {
   if (!canMoveCargo(from, to)) {
     const next = CARGO_TRANSITIONS[from];
-    throw new DomainError('INVALID_TRANSITION', `cargo in ${from} cannot become ${to}${next.length ? ` (it can become ${next.join(', ')})` : ' (it is final)'}`);
+    throw new DomainError(
+      'INVALID_TRANSITION',
+      `cargo in ${from} cannot become ${to}${next.length ? ` (it can become ${next.join(', ')})` : ' (it is final)'}`,
+    );
   }
 }
 
 /** The spec: a redirect is refused (406) in these statuses. */
-export const REDIRECT_REFUSED: readonly ParcelStatus[] = ['READYTOSHIP', 'COURIER_RECEIVED', 'SENT', 'TRANSFERRED', 'COMPLETED'];
+export const REDIRECT_REFUSED: readonly ParcelStatus[] = [
+  'READYTOSHIP',
+  'COURIER_RECEIVED',
+  'SENT',
+  'TRANSFERRED',
+  'COMPLETED',
+];
 export const canRedirect = (status: ParcelStatus) => !REDIRECT_REFUSED.includes(status);

@@ -44,7 +44,8 @@ export interface WebhookShape {
 export function normalizeWebhook(w: WebhookShape): WebhookShape {
   const subtype = TYPES_WITH_SUBTYPE.includes(w.type) ? w.subtype : null;
   let payloadTemplate = w.payloadTemplate;
-  if (payloadTemplate === null && subtype !== null && SUBTYPES_WITH_TEMPLATE.includes(subtype)) payloadTemplate = DEFAULT_TEMPLATE;
+  if (payloadTemplate === null && subtype !== null && SUBTYPES_WITH_TEMPLATE.includes(subtype))
+    payloadTemplate = DEFAULT_TEMPLATE;
   if (payloadTemplate !== null) checkTemplate(payloadTemplate);
   return { type: w.type, subtype, payloadTemplate };
 }

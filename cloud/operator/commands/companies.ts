@@ -85,7 +85,13 @@ export const commands: Command[] = [
       return {
         json: rows.map(presentCompany),
         text: table(
-          rows.map((c) => ({ ...c, active: yesNo(c.isActive), balance: money(c.balance), orderPrice: money(c.orderPrice), deliveryPrice: money(c.deliveryPrice) })),
+          rows.map((c) => ({
+            ...c,
+            active: yesNo(c.isActive),
+            balance: money(c.balance),
+            orderPrice: money(c.orderPrice),
+            deliveryPrice: money(c.deliveryPrice),
+          })),
           ['id', 'title', 'active', 'balance', 'orderPrice', 'deliveryPrice', 'defaultDays'],
         ),
       };
@@ -98,9 +104,15 @@ export const commands: Command[] = [
     flags: flagsOf({ id: fText() }),
     async run(ctx, f) {
       const { company, apiKeyCount, orders } = await lockerCompanyOverview(ctx.db, f.id);
-      const ordersLine = orders.length ? orders.map((o) => `${o.status} ${o.count} (unpaid ${money(o.notPaidAmount)})`).join(', ') : 'none';
+      const ordersLine = orders.length
+        ? orders.map((o) => `${o.status} ${o.count} (unpaid ${money(o.notPaidAmount)})`).join(', ')
+        : 'none';
       return {
-        json: { ...presentCompany(company), apiKeyCount, orders: orders.map((o) => ({ ...o, notPaidAmount: toMajor(o.notPaidAmount) })) },
+        json: {
+          ...presentCompany(company),
+          apiKeyCount,
+          orders: orders.map((o) => ({ ...o, notPaidAmount: toMajor(o.notPaidAmount) })),
+        },
         text: companyText(company, { apiKeys: apiKeyCount, orders: ordersLine }),
       };
     },
@@ -127,22 +139,25 @@ export const commands: Command[] = [
       active: fBool().optional(),
       ...moneyFlags,
     })
-      .refine((f) => !(f['notification-url'] && f.clear), { message: '--notification-url and --clear notification-url contradict each other' })
+      .refine((f) => !(f['notification-url'] && f.clear), {
+        message: '--notification-url and --clear notification-url contradict each other',
+      })
       .refine((f) => Object.keys(f).length > 1, { message: 'give at least one flag to change besides --id' }),
     async run(ctx, f) {
-      const update = (db: typeof ctx.db) => updateLockerCompany(
-        db,
-        f.id,
-        {
-          title: f.title,
-          notificationUrl: f.clear ? null : f['notification-url'],
-          defaultDays: f['default-days'],
-          orderPrice: f['order-price'],
-          deliveryPrice: f['delivery-price'],
-          isActive: f.active,
-        },
-        ctx.clock.now(),
-      );
+      const update = (db: typeof ctx.db) =>
+        updateLockerCompany(
+          db,
+          f.id,
+          {
+            title: f.title,
+            notificationUrl: f.clear ? null : f['notification-url'],
+            defaultDays: f['default-days'],
+            orderPrice: f['order-price'],
+            deliveryPrice: f['delivery-price'],
+            isActive: f.active,
+          },
+          ctx.clock.now(),
+        );
       // Switching a company off ends its API keys.
       const c = f.active === false ? await revoking(ctx, update) : await update(ctx.db);
       return companyResult(c, 'updated locker company');

@@ -18,9 +18,15 @@ export function lockerDemoText(d: LockerDemo): string {
   return [
     'locker side:',
     `country ${d.country.title} ${d.country.id}`,
-    ...d.cities.map((c) => `city ${c.title}${c.isActive ? '' : ' (inactive)'} ${c.id}: ${c.districts.map((x) => `${x.title} ${x.id}`).join(', ')}`),
+    ...d.cities.map(
+      (c) =>
+        `city ${c.title}${c.isActive ? '' : ' (inactive)'} ${c.id}: ${c.districts.map((x) => `${x.title} ${x.id}`).join(', ')}`,
+    ),
     'companies (money in major units; API keys are shown only now):',
-    ...d.companies.map((c) => `  ${c.title}  ${c.id}  order ${c.orderPrice.toFixed(2)} + delivery ${c.deliveryPrice.toFixed(2)}  balance ${c.balance.toFixed(2)}  ${c.defaultDays} days  key ${c.apiKey}`),
+    ...d.companies.map(
+      (c) =>
+        `  ${c.title}  ${c.id}  order ${c.orderPrice.toFixed(2)} + delivery ${c.deliveryPrice.toFixed(2)}  balance ${c.balance.toFixed(2)}  ${c.defaultDays} days  key ${c.apiKey}`,
+    ),
     'active lockers (agent username / password, shown only now):',
     ...d.postomats.map(lockerLine),
     'without coordinates:',
@@ -47,13 +53,19 @@ export function platformDemoText(p: PlatformDemo): string {
 export const commands: Command[] = [
   defineCommand({
     name: 'seed-demo',
-    summary: 'fill an EMPTY database with demo companies, directories, lockers and cells; prints keys and agent passwords once',
-    usage: ['--json   print the dataset as JSON ({ "locker": { companies, postomats, … }, "platform": { logist, otherLogist, warehouse, market, noLockerAccess, pickupPointIds, clients, … } })'],
+    summary:
+      'fill an EMPTY database with demo companies, directories, lockers and cells; prints keys and agent passwords once',
+    usage: [
+      '--json   print the dataset as JSON ({ "locker": { companies, postomats, … }, "platform": { logist, otherLogist, warehouse, market, noLockerAccess, pickupPointIds, clients, … } })',
+    ],
     flags: flagsOf({}),
     async run(ctx) {
       const { locker, platform } = await seedDemo(ctx);
-      return { json: { locker, platform }, text: `${lockerDemoText(locker)}
-${platformDemoText(platform)}` };
+      return {
+        json: { locker, platform },
+        text: `${lockerDemoText(locker)}
+${platformDemoText(platform)}`,
+      };
     },
   }),
 ];

@@ -27,9 +27,26 @@ interface Directory {
 }
 
 const DIRECTORIES: Directory[] = [
-  { name: 'country', plural: 'countries', create: (db, _p, t, a, n) => createCountry(db, t, a, n), list: (db) => listCountries(db) },
-  { name: 'city', plural: 'cities', parent: { flag: 'country', column: 'countryId' }, create: createCity, list: listCities },
-  { name: 'district', plural: 'districts', parent: { flag: 'city', column: 'cityId' }, create: createDistrict, list: listDistricts },
+  {
+    name: 'country',
+    plural: 'countries',
+    create: (db, _p, t, a, n) => createCountry(db, t, a, n),
+    list: (db) => listCountries(db),
+  },
+  {
+    name: 'city',
+    plural: 'cities',
+    parent: { flag: 'country', column: 'countryId' },
+    create: createCity,
+    list: listCities,
+  },
+  {
+    name: 'district',
+    plural: 'districts',
+    parent: { flag: 'city', column: 'cityId' },
+    create: createDistrict,
+    list: listDistricts,
+  },
 ];
 
 const columnsOf = (d: Directory) => ['id', 'title', 'active', ...(d.parent ? [d.parent.column] : [])];
@@ -42,7 +59,11 @@ function directoryCommands(d: Directory): Command[] {
     defineCommand({
       name: `${d.name} create`,
       summary: `create a ${d.name}`,
-      usage: [...(parentFlag ? [`--${parentFlag} <${parentFlag}Id>   (required)`] : []), '--title <text>   (required)', '--active true|false   (default true)'],
+      usage: [
+        ...(parentFlag ? [`--${parentFlag} <${parentFlag}Id>   (required)`] : []),
+        '--title <text>   (required)',
+        '--active true|false   (default true)',
+      ],
       flags: flagsOf({ title: fText(), active: fBool().optional(), ...(parentFlag ? { [parentFlag]: fText() } : {}) }),
       async run(ctx, f: { title: string; active?: boolean } & Record<string, string>) {
         const e = await d.create(ctx.db, parentFlag ? f[parentFlag] : '', f.title, f.active ?? true, ctx.clock.now());
@@ -56,7 +77,13 @@ function directoryCommands(d: Directory): Command[] {
       flags: flagsOf(parentFlag ? { [parentFlag]: fText().optional() } : {}),
       async run(ctx, f: Record<string, string | undefined>) {
         const rows = await d.list(ctx.db, parentFlag ? f[parentFlag] : undefined);
-        return { json: rows.map(withBooleans), text: table(rows.map((e) => ({ ...e, active: yesNo(e.isActive) })), columnsOf(d)) };
+        return {
+          json: rows.map(withBooleans),
+          text: table(
+            rows.map((e) => ({ ...e, active: yesNo(e.isActive) })),
+            columnsOf(d),
+          ),
+        };
       },
     }),
     defineCommand({
@@ -68,7 +95,13 @@ function directoryCommands(d: Directory): Command[] {
         'give --title or --active (nothing to change)',
       ),
       async run(ctx, f: { id: string; title?: string; active?: boolean }) {
-        const e = (await updateDirectoryEntry(ctx.db, d.name, f.id, { title: f.title, isActive: f.active }, ctx.clock.now())) as Entry;
+        const e = (await updateDirectoryEntry(
+          ctx.db,
+          d.name,
+          f.id,
+          { title: f.title, isActive: f.active },
+          ctx.clock.now(),
+        )) as Entry;
         return { json: withBooleans(e), text: entryText(d, e, `updated ${d.name}`) };
       },
     }),

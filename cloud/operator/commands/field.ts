@@ -7,11 +7,20 @@ import { DEFAULT_ENROLMENT_MINUTES, MAX_ENROLMENT_MINUTES, issueEnrolmentCode } 
 export const commands: Command[] = [
   defineCommand({
     name: 'locker enrol-code',
-    summary: "a one-time code the technician gives the locker's agent (agent enroll); an earlier unused code of the locker stops working",
-    usage: ['--locker <lockerId>   (required; the locker needs its cells first: cell add)', `--minutes <n>         how long the code works (default ${DEFAULT_ENROLMENT_MINUTES}, at most ${MAX_ENROLMENT_MINUTES})`],
+    summary:
+      "a one-time code the technician gives the locker's agent (agent enroll); an earlier unused code of the locker stops working",
+    usage: [
+      '--locker <lockerId>   (required; the locker needs its cells first: cell add)',
+      `--minutes <n>         how long the code works (default ${DEFAULT_ENROLMENT_MINUTES}, at most ${MAX_ENROLMENT_MINUTES})`,
+    ],
     flags: flagsOf({ locker: fText(), minutes: fInt(1, MAX_ENROLMENT_MINUTES).optional() }),
     async run(ctx, f) {
-      const issued = await issueEnrolmentCode(ctx.uow, f.locker, f.minutes ?? DEFAULT_ENROLMENT_MINUTES, ctx.clock.now());
+      const issued = await issueEnrolmentCode(
+        ctx.uow,
+        f.locker,
+        f.minutes ?? DEFAULT_ENROLMENT_MINUTES,
+        ctx.clock.now(),
+      );
       const json = { lockerId: f.locker, ...issued };
       return {
         json,

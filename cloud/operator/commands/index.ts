@@ -16,7 +16,18 @@ import { commands as retention } from './retention.ts';
 import { commands as field } from './field.ts';
 
 export const ALL_COMMANDS: Command[] = [
-  ...companies, ...directories, ...postomats, ...field, ...lockerLink, ...orders, ...events,
-  ...platformCompanies, ...platformReference, ...platformPeople, ...platformShipments, ...search, ...retention,
+  ...companies,
+  ...directories,
+  ...postomats,
+  ...field,
+  ...lockerLink,
+  ...orders,
+  ...events,
+  ...platformCompanies,
+  ...platformReference,
+  ...platformPeople,
+  ...platformShipments,
+  ...search,
+  ...retention,
   ...demo,
 ];

@@ -18,7 +18,9 @@ const alarmTable = (alarms: LockerAlarmTable[], withLocker = false) =>
 
 function statusText(s: Status): string {
   const c = s.connection;
-  const connection = c ? `${c.online ? 'online' : 'offline'} since ${c.since} (agent ${c.agentVersion ?? '?'})` : 'never connected';
+  const connection = c
+    ? `${c.online ? 'online' : 'offline'} since ${c.since} (agent ${c.agentVersion ?? '?'})`
+    : 'never connected';
   const parts = [
     block({
       locker: `${s.title} [${s.shortId}] (${s.id})`,
@@ -31,13 +33,22 @@ function statusText(s: Status): string {
       : 'alarms: none',
     s.cells
       ? `cells (reported ${s.cells.reportedAt}):\n${table(
-          s.cells.cells.map((x) => ({ cell: x.cellId, size: x.size, door: tri(x.lockClosed, 'closed', 'OPEN'), parcel: tri(x.parcelPresent, 'yes', 'no'), state: x.state })),
+          s.cells.cells.map((x) => ({
+            cell: x.cellId,
+            size: x.size,
+            door: tri(x.lockClosed, 'closed', 'OPEN'),
+            parcel: tri(x.parcelPresent, 'yes', 'no'),
+            state: x.state,
+          })),
           ['cell', 'size', 'door', 'parcel', 'state'],
         )}`
       : 'cells: not reported yet',
     healthText(s.health),
     selfTestText(s.selfTest),
-    `staff commands:\n${table(s.commands.map((x) => ({ ...x, order: x.orderId, cell: x.cellId })), ['id', 'type', 'state', 'cell', 'order', 'createdAt', 'expiresAt', 'error'])}`,
+    `staff commands:\n${table(
+      s.commands.map((x) => ({ ...x, order: x.orderId, cell: x.cellId })),
+      ['id', 'type', 'state', 'cell', 'order', 'createdAt', 'expiresAt', 'error'],
+    )}`,
     `recent events:\n${table(
       s.events.map((e) => ({ ...e, order: e.orderId, cell: e.cellId, about: e.note ?? e.detail })),
       ['receivedAt', 'type', 'outcome', 'order', 'cell', 'about'],
@@ -50,7 +61,13 @@ function healthText(h: Status['health']): string {
   if (!h) return 'health: not reported yet';
   const r = h.report;
   const boards = table(
-    r.boards.map((b) => ({ board: b.board, answers: b.online ? 'yes' : 'NO', timeouts: b.timeouts, checksumErrors: b.checksumErrors, lastAnswer: b.lastAnswerAt })),
+    r.boards.map((b) => ({
+      board: b.board,
+      answers: b.online ? 'yes' : 'NO',
+      timeouts: b.timeouts,
+      checksumErrors: b.checksumErrors,
+      lastAnswer: b.lastAnswerAt,
+    })),
     ['board', 'answers', 'timeouts', 'checksumErrors', 'lastAnswer'],
   );
   return `health (reported ${h.receivedAt}): agent ${r.agentVersion}, up ${r.uptimeSeconds} s, ${r.outboxSize} event(s) unsent, store ${r.storeBytes} bytes\n${boards}`;
@@ -69,7 +86,8 @@ function selfTestText(t: Status['selfTest']): string {
 export const commands: Command[] = [
   defineCommand({
     name: 'locker status',
-    summary: "a locker's live state from its agent: open alarms, connection, cells, sync, health, last self-test, staff commands, recent events",
+    summary:
+      "a locker's live state from its agent: open alarms, connection, cells, sync, health, last self-test, staff commands, recent events",
     usage: ['--id <lockerId>', '--events <n>   recent events to show (1-200, default 10)'],
     flags: flagsOf({ id: fText(), events: fInt(1, 200).optional() }),
     async run(ctx, f) {
@@ -79,7 +97,8 @@ export const commands: Command[] = [
   }),
   defineCommand({
     name: 'locker alarms',
-    summary: 'open alarms of every locker (or one), oldest first: events the cloud would not or could not apply, cell maps that differ',
+    summary:
+      'open alarms of every locker (or one), oldest first: events the cloud would not or could not apply, cell maps that differ',
     usage: ['--locker <lockerId>   only this locker', '--limit <n>   at most this many (1-1000, default 100)'],
     flags: flagsOf({ locker: fText().optional(), limit: fInt(1, 1000).optional() }),
     async run(ctx, f) {
@@ -93,7 +112,8 @@ export const commands: Command[] = [
     usage: ['--id <alarmId>   (required)', '--note <text>   what was done (required)'],
     flags: flagsOf({ id: fText(), note: fText() }),
     async run(ctx, f) {
-      if (!(await resolveAlarm(ctx.db, f.id, f.note, ctx.clock.now()))) throw new OperatorError(`no open alarm ${f.id}`);
+      if (!(await resolveAlarm(ctx.db, f.id, f.note, ctx.clock.now())))
+        throw new OperatorError(`no open alarm ${f.id}`);
       return { json: { id: f.id, resolved: true }, text: `alarm ${f.id} resolved` };
     },
   }),

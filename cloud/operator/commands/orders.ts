@@ -16,7 +16,9 @@ const LISTED_MONEY = ['price', 'deliveryPrice', 'paidAmount', 'notPaidAmount'] a
 const presentOrder = (o: Details) => withMajor(withBooleans({ ...o, sendMessage: o.sendMessage === 1 }), MONEY_FIELDS);
 
 function orderText(o: Details, headline?: string): string {
-  const cell = o.cell ? `${o.cell.number} (size ${o.cell.size}, board ${o.cell.board} lock ${o.cell.lock}, ${o.cell.id})` : 'none yet';
+  const cell = o.cell
+    ? `${o.cell.number} (size ${o.cell.size}, board ${o.cell.board} lock ${o.cell.lock}, ${o.cell.id})`
+    : 'none yet';
   return [
     ...(headline ? [headline] : []),
     block({
@@ -47,7 +49,12 @@ export const commands: Command[] = [
   defineCommand({
     name: 'order list',
     summary: 'list orders, newest first (never their codes)',
-    usage: ['--company <companyId>', '--locker <lockerId>', `--status ${ORDER_STATUSES.join('|')}`, '--limit <n>   at most this many (1-1000, default 50)'],
+    usage: [
+      '--company <companyId>',
+      '--locker <lockerId>',
+      `--status ${ORDER_STATUSES.join('|')}`,
+      '--limit <n>   at most this many (1-1000, default 50)',
+    ],
     flags: flagsOf({
       company: fText().optional(),
       locker: fText().optional(),
@@ -55,7 +62,12 @@ export const commands: Command[] = [
       limit: fInt(1, 1000).optional(),
     }),
     async run(ctx, f) {
-      const rows = await listOrdersForStaff(ctx.db, { companyId: f.company, postomatId: f.locker, status: f.status, limit: f.limit ?? 50 });
+      const rows = await listOrdersForStaff(ctx.db, {
+        companyId: f.company,
+        postomatId: f.locker,
+        status: f.status,
+        limit: f.limit ?? 50,
+      });
       return {
         json: rows.map((o) => withMajor(o, LISTED_MONEY)),
         text: table(
@@ -84,7 +96,7 @@ export const commands: Command[] = [
   }),
   defineCommand({
     name: 'order subtract',
-    summary: "staff take a DELIVERED parcel out: the locker opens its cell; SUBTRACTED once the parcel is out",
+    summary: 'staff take a DELIVERED parcel out: the locker opens its cell; SUBTRACTED once the parcel is out',
     usage: [
       '--id <orderId>',
       '--manual      the parcel is already out (locker unreachable, opened by hand): SUBTRACTED at once, no cell opens',
@@ -94,16 +106,31 @@ export const commands: Command[] = [
       const { command, created } = await subtractOrderByStaff(ctx.uow, f.id, ctx.clock.now(), { manual: f.manual });
       if (!command) return orderResult(ctx, f.id, 'order subtracted by hand: the locker forgets it when it next syncs');
       const o = await orderDetails(ctx.db, f.id);
-      const link = await ctx.db.selectFrom('locker_link').select('online').where('postomatId', '=', o.postomatId).executeTakeFirst();
+      const link = await ctx.db
+        .selectFrom('locker_link')
+        .select('online')
+        .where('postomatId', '=', o.postomatId)
+        .executeTakeFirst();
       const where = o.postomat ? `${o.postomat.title} [${o.postomat.shortId}]` : o.postomatId;
       const lines = [
         `${created ? 'Sent' : 'Already sent'} to the locker ${where} through the running cloud: its agent opens cell ${command.cellId} for staff (command ${command.id}, valid until ${command.expiresAt}).`,
         'The order becomes SUBTRACTED when staff take the parcel out and close the door.',
-        ...(link?.online ? [] : ['The locker is offline now: the command goes out when it reconnects, if that is before it expires.']),
+        ...(link?.online
+          ? []
+          : ['The locker is offline now: the command goes out when it reconnects, if that is before it expires.']),
         `Follow it with: npm run operator -- locker status --id ${o.postomatId}`,
       ];
       return {
-        json: { order: presentOrder(o), command: { id: command.id, state: command.state, cellId: command.cellId, expiresAt: command.expiresAt, created } },
+        json: {
+          order: presentOrder(o),
+          command: {
+            id: command.id,
+            state: command.state,
+            cellId: command.cellId,
+            expiresAt: command.expiresAt,
+            created,
+          },
+        },
         text: `${lines.join('\n')}\n\n${orderText(o)}`,
       };
     },

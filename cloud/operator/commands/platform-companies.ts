@@ -57,7 +57,15 @@ async function details(ctx: OperatorContext, id: number, headline?: string) {
   const d = await platformCompanyDetails(ctx.db, id);
   const c = d.company;
   return {
-    json: { ...withBooleans(c), lockerAccess: c.lockerAccess === 1, codes: d.codes, cargoTypes: d.cargoTypes, deliveryTypes: d.deliveryTypes, partnerIds: d.partnerIds, partnerOfIds: d.partnerOfIds },
+    json: {
+      ...withBooleans(c),
+      lockerAccess: c.lockerAccess === 1,
+      codes: d.codes,
+      cargoTypes: d.cargoTypes,
+      deliveryTypes: d.deliveryTypes,
+      partnerIds: d.partnerIds,
+      partnerOfIds: d.partnerOfIds,
+    },
     text: [
       ...(headline ? [headline] : []),
       block({
@@ -65,8 +73,12 @@ async function details(ctx: OperatorContext, id: number, headline?: string) {
         title: c.title,
         type: c.type,
         active: yesNo(c.isActive),
-        flags: [c.isIntercity && 'intercity', c.isInternational && 'international', c.isCleaning && 'cleaning'].filter(Boolean).join(', ') || null,
-        place: [c.countryId && `country ${c.countryId}`, c.cityId && `city ${c.cityId}`].filter(Boolean).join(', ') || null,
+        flags:
+          [c.isIntercity && 'intercity', c.isInternational && 'international', c.isCleaning && 'cleaning']
+            .filter(Boolean)
+            .join(', ') || null,
+        place:
+          [c.countryId && `country ${c.countryId}`, c.cityId && `city ${c.cityId}`].filter(Boolean).join(', ') || null,
         phone: c.phone,
         email: c.email,
         codes: d.codes.map((x) => `${x.title} (cargo type ${x.cargoTypeId}, id ${x.id})`).join(', ') || null,
@@ -110,18 +122,25 @@ export const commands: Command[] = [
     async run(ctx, f) {
       const now = ctx.clock.now();
       const company = await ctx.db.transaction().execute(async (trx) => {
-        const lockerCompanyId = f['locker-company'] === 'new' ? (await createLockerCompany(trx, { title: f.title }, now)).id : f['locker-company'];
-        return createPlatformCompany(trx, {
-          ...fieldsOf(f),
-          title: f.title,
-          type: f.type,
-          codes: f.codes,
-          cargoTypeIds: f['cargo-types'],
-          deliveryTypeIds: f['delivery-types'],
-          partnerIds: f.partners,
-          lockerCompanyId,
-          lockerAccess: f['locker-access'],
-        }, now);
+        const lockerCompanyId =
+          f['locker-company'] === 'new'
+            ? (await createLockerCompany(trx, { title: f.title }, now)).id
+            : f['locker-company'];
+        return createPlatformCompany(
+          trx,
+          {
+            ...fieldsOf(f),
+            title: f.title,
+            type: f.type,
+            codes: f.codes,
+            cargoTypeIds: f['cargo-types'],
+            deliveryTypeIds: f['delivery-types'],
+            partnerIds: f.partners,
+            lockerCompanyId,
+            lockerAccess: f['locker-access'],
+          },
+          now,
+        );
       });
       return details(ctx, company.id, 'created platform company');
     },
@@ -135,7 +154,10 @@ export const commands: Command[] = [
       const rows = await listPlatformCompanies(ctx.db, { type: f.type });
       return {
         json: rows.map((c) => ({ ...withBooleans(c), lockerAccess: c.lockerAccess === 1 })),
-        text: table(rows.map((c) => ({ ...c, active: yesNo(c.isActive), lockerAccess: yesNo(c.lockerAccess) })), ['id', 'title', 'type', 'active', 'cityId', 'lockerCompanyId', 'lockerAccess']),
+        text: table(
+          rows.map((c) => ({ ...c, active: yesNo(c.isActive), lockerAccess: yesNo(c.lockerAccess) })),
+          ['id', 'title', 'type', 'active', 'cityId', 'lockerCompanyId', 'lockerAccess'],
+        ),
       };
     },
   }),
@@ -149,10 +171,16 @@ export const commands: Command[] = [
   defineCommand({
     name: 'platform-company update',
     summary: 'change a platform company (only the flags given change)',
-    usage: ['--id <companyId>  (required)', '--title <text>', ...FIELD_USAGE, '--active true|false   an inactive company\'s keys and users stop working'],
+    usage: [
+      '--id <companyId>  (required)',
+      '--title <text>',
+      ...FIELD_USAGE,
+      "--active true|false   an inactive company's keys and users stop working",
+    ],
     flags: flagsOf({ ...fieldFlags, id: fId(), active: fBool().optional() }),
     async run(ctx, f) {
-      const update = (db: typeof ctx.db) => updatePlatformCompany(db, f.id, { ...fieldsOf(f), isActive: f.active }, ctx.clock.now());
+      const update = (db: typeof ctx.db) =>
+        updatePlatformCompany(db, f.id, { ...fieldsOf(f), isActive: f.active }, ctx.clock.now());
       // Switching a company off ends its keys and its users' tokens.
       await (f.active === false ? revoking(ctx, update) : update(ctx.db));
       return details(ctx, f.id, 'updated platform company');
@@ -181,10 +209,11 @@ export const commands: Command[] = [
   defineCommand({
     name: 'platform-company types',
     summary: 'replace the cargo types and/or delivery types a company carries',
-    usage: ['--id <companyId>', '--cargo-types 1,2     (its code names\' types always stay)', '--delivery-types 1,2'],
+    usage: ['--id <companyId>', "--cargo-types 1,2     (its code names' types always stay)", '--delivery-types 1,2'],
     flags: flagsOf({ id: fId(), 'cargo-types': fIdList().optional(), 'delivery-types': fIdList().optional() }),
     async run(ctx, f) {
-      if (!f['cargo-types'] && !f['delivery-types']) throw new OperatorError('give --cargo-types and/or --delivery-types');
+      if (!f['cargo-types'] && !f['delivery-types'])
+        throw new OperatorError('give --cargo-types and/or --delivery-types');
       await ctx.db.transaction().execute(async (trx) => {
         if (f['cargo-types']) await setCompanyCargoTypes(trx, f.id, f['cargo-types']);
         if (f['delivery-types']) await setCompanyDeliveryTypes(trx, f.id, f['delivery-types']);
@@ -222,7 +251,8 @@ export const commands: Command[] = [
     ],
     flags: flagsOf({ id: fId(), 'locker-company': fText().optional(), enabled: fBool().optional() }),
     async run(ctx, f) {
-      if (f['locker-company'] === undefined && f.enabled === undefined) throw new OperatorError('give --locker-company and/or --enabled');
+      if (f['locker-company'] === undefined && f.enabled === undefined)
+        throw new OperatorError('give --locker-company and/or --enabled');
       const now = ctx.clock.now();
       await ctx.db.transaction().execute(async (trx) => {
         let lockerCompanyId: string | null | undefined = f['locker-company'];
@@ -231,7 +261,12 @@ export const commands: Command[] = [
           const { company } = await platformCompanyDetails(trx, f.id);
           lockerCompanyId = (await createLockerCompany(trx, { title: company.title }, now)).id;
         }
-        await setLockerAccess(trx, f.id, { lockerCompanyId, enabled: lockerCompanyId === null ? false : f.enabled }, now);
+        await setLockerAccess(
+          trx,
+          f.id,
+          { lockerCompanyId, enabled: lockerCompanyId === null ? false : f.enabled },
+          now,
+        );
       });
       return details(ctx, f.id, 'locker access');
     },

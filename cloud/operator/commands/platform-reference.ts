@@ -5,7 +5,14 @@ import { fChoice, fId, fIdList } from '../platform-flags.ts';
 import { block, table, yesNo } from '../format.ts';
 import { withBooleans } from '../present.ts';
 import { CARGO_KINDS } from '../../domain/platform/enums.ts';
-import { createCargoType, createDeliveryType, type getCargoType, listCargoTypes, listDeliveryTypes, updateCargoType } from '../../services/platform/cargo-types.ts';
+import {
+  createCargoType,
+  createDeliveryType,
+  type getCargoType,
+  listCargoTypes,
+  listDeliveryTypes,
+  updateCargoType,
+} from '../../services/platform/cargo-types.ts';
 import {
   createPlatformCity,
   createPlatformCountry,
@@ -78,7 +85,14 @@ export const commands: Command[] = [
     async run(ctx, f) {
       const t = await createCargoType(
         ctx.db,
-        { title: f.title, type: f.type, ...titlesOf(f), isParent: f['is-parent'], parentId: f.parent, deliveryTypeIds: f['delivery-types'] },
+        {
+          title: f.title,
+          type: f.type,
+          ...titlesOf(f),
+          isParent: f['is-parent'],
+          parentId: f.parent,
+          deliveryTypeIds: f['delivery-types'],
+        },
         ctx.clock.now(),
       );
       return cargoTypeResult(ctx.db, t.id, 'created cargo type');
@@ -92,20 +106,50 @@ export const commands: Command[] = [
       const rows = await listCargoTypes(ctx.db);
       return {
         json: rows.map(withBooleans),
-        text: table(rows.map((t) => ({ ...t, active: yesNo(t.isActive), parent: yesNo(t.isParent), deliveryTypes: t.deliveryTypes.map((d) => d.title).join(', ') })), ['id', 'title', 'type', 'parent', 'parentId', 'active', 'deliveryTypes']),
+        text: table(
+          rows.map((t) => ({
+            ...t,
+            active: yesNo(t.isActive),
+            parent: yesNo(t.isParent),
+            deliveryTypes: t.deliveryTypes.map((d) => d.title).join(', '),
+          })),
+          ['id', 'title', 'type', 'parent', 'parentId', 'active', 'deliveryTypes'],
+        ),
       };
     },
   }),
   defineCommand({
     name: 'cargo-type update',
     summary: 'change a cargo type (only the flags given change; --delivery-types replaces the list)',
-    usage: ['--id <id>  (required)', '--title <text>', `--type ${CARGO_KINDS.join('|')}`, TITLE_USAGE, '--is-parent, --active true|false', '--parent <id>', '--delivery-types 1,2'],
-    flags: flagsOf({ ...cargoTypeFlags, id: fId(), title: fText().optional(), type: fChoice(CARGO_KINDS).optional(), active: fBool().optional() }),
+    usage: [
+      '--id <id>  (required)',
+      '--title <text>',
+      `--type ${CARGO_KINDS.join('|')}`,
+      TITLE_USAGE,
+      '--is-parent, --active true|false',
+      '--parent <id>',
+      '--delivery-types 1,2',
+    ],
+    flags: flagsOf({
+      ...cargoTypeFlags,
+      id: fId(),
+      title: fText().optional(),
+      type: fChoice(CARGO_KINDS).optional(),
+      active: fBool().optional(),
+    }),
     async run(ctx, f) {
       await updateCargoType(
         ctx.db,
         f.id,
-        { title: f.title, type: f.type, ...titlesOf(f), isParent: f['is-parent'], parentId: f.parent, isActive: f.active, deliveryTypeIds: f['delivery-types'] },
+        {
+          title: f.title,
+          type: f.type,
+          ...titlesOf(f),
+          isParent: f['is-parent'],
+          parentId: f.parent,
+          isActive: f.active,
+          deliveryTypeIds: f['delivery-types'],
+        },
         ctx.clock.now(),
       );
       return cargoTypeResult(ctx.db, f.id, 'updated cargo type');
@@ -117,7 +161,11 @@ export const commands: Command[] = [
     usage: ['--title <text>  (required)', TITLE_USAGE, '--active true|false (default true)'],
     flags: flagsOf({ ...titleFlags, title: fText(), active: fBool().optional() }),
     async run(ctx, f) {
-      const c = await createPlatformCountry(ctx.db, { title: f.title, ...titlesOf(f), isActive: f.active }, ctx.clock.now());
+      const c = await createPlatformCountry(
+        ctx.db,
+        { title: f.title, ...titlesOf(f), isActive: f.active },
+        ctx.clock.now(),
+      );
       return { json: withBooleans(c), text: `created platform country ${c.title} (${c.id})` };
     },
   }),
@@ -129,7 +177,13 @@ export const commands: Command[] = [
       const rows = await listPlatformCountries(ctx.db);
       return {
         json: rows.map((c) => ({ ...withBooleans(c), cities: c.cities.map(withBooleans) })),
-        text: rows.map((c) => `${c.id} ${c.title}${c.isActive ? '' : ' (inactive)'}: ${c.cities.map((x) => `${x.title} ${x.id}${x.isActive ? '' : ' (inactive)'}`).join(', ') || 'no cities'}`).join('\n') || '(none)',
+        text:
+          rows
+            .map(
+              (c) =>
+                `${c.id} ${c.title}${c.isActive ? '' : ' (inactive)'}: ${c.cities.map((x) => `${x.title} ${x.id}${x.isActive ? '' : ' (inactive)'}`).join(', ') || 'no cities'}`,
+            )
+            .join('\n') || '(none)',
       };
     },
   }),
@@ -139,17 +193,39 @@ export const commands: Command[] = [
     usage: ['--id <id>', '--title <text>', TITLE_USAGE, '--active true|false'],
     flags: flagsOf({ ...titleFlags, id: fId(), title: fText().optional(), active: fBool().optional() }),
     async run(ctx, f) {
-      const c = await updatePlatformCountry(ctx.db, f.id, { title: f.title, ...titlesOf(f), isActive: f.active }, ctx.clock.now());
+      const c = await updatePlatformCountry(
+        ctx.db,
+        f.id,
+        { title: f.title, ...titlesOf(f), isActive: f.active },
+        ctx.clock.now(),
+      );
       return { json: withBooleans(c), text: `updated platform country ${c.title} (${c.id})` };
     },
   }),
   defineCommand({
     name: 'platform-city create',
     summary: 'create a platform city',
-    usage: ['--country <id>  (required)', '--title <text>  (required)', TITLE_USAGE, '--lat <n> --lng <n>', '--active true|false (default true)'],
-    flags: flagsOf({ ...titleFlags, country: fId(), title: fText(), lat: fLat().optional(), lng: fLng().optional(), active: fBool().optional() }),
+    usage: [
+      '--country <id>  (required)',
+      '--title <text>  (required)',
+      TITLE_USAGE,
+      '--lat <n> --lng <n>',
+      '--active true|false (default true)',
+    ],
+    flags: flagsOf({
+      ...titleFlags,
+      country: fId(),
+      title: fText(),
+      lat: fLat().optional(),
+      lng: fLng().optional(),
+      active: fBool().optional(),
+    }),
     async run(ctx, f) {
-      const c = await createPlatformCity(ctx.db, { countryId: f.country, title: f.title, ...titlesOf(f), lat: f.lat, lng: f.lng, isActive: f.active }, ctx.clock.now());
+      const c = await createPlatformCity(
+        ctx.db,
+        { countryId: f.country, title: f.title, ...titlesOf(f), lat: f.lat, lng: f.lng, isActive: f.active },
+        ctx.clock.now(),
+      );
       return { json: withBooleans(c), text: `created platform city ${c.title} (${c.id}) in country ${c.countryId}` };
     },
   }),
@@ -157,9 +233,21 @@ export const commands: Command[] = [
     name: 'platform-city update',
     summary: 'change a platform city',
     usage: ['--id <id>', '--title <text>', TITLE_USAGE, '--lat <n> --lng <n>', '--active true|false'],
-    flags: flagsOf({ ...titleFlags, id: fId(), title: fText().optional(), lat: fLat().optional(), lng: fLng().optional(), active: fBool().optional() }),
+    flags: flagsOf({
+      ...titleFlags,
+      id: fId(),
+      title: fText().optional(),
+      lat: fLat().optional(),
+      lng: fLng().optional(),
+      active: fBool().optional(),
+    }),
     async run(ctx, f) {
-      const c = await updatePlatformCity(ctx.db, f.id, { title: f.title, ...titlesOf(f), lat: f.lat, lng: f.lng, isActive: f.active }, ctx.clock.now());
+      const c = await updatePlatformCity(
+        ctx.db,
+        f.id,
+        { title: f.title, ...titlesOf(f), lat: f.lat, lng: f.lng, isActive: f.active },
+        ctx.clock.now(),
+      );
       return { json: withBooleans(c), text: `updated platform city ${c.title} (${c.id})` };
     },
   }),

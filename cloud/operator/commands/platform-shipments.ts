@@ -13,7 +13,13 @@ import { withBooleans, withMajor } from '../present.ts';
 import { CARGO_STATUSES, DELIVERY_METHODS, PARCEL_STATUSES } from '../../domain/platform/enums.ts';
 import { CARGO_TRANSITIONS, PARCEL_TRANSITIONS } from '../../domain/platform/statuses.ts';
 import { createWarehouse, listWarehouses, updateWarehouse } from '../../services/platform/warehouses.ts';
-import { changeParcelStatus, createParcel, findParcelByTrackCode, getParcel, parcelHistory } from '../../services/platform/parcels.ts';
+import {
+  changeParcelStatus,
+  createParcel,
+  findParcelByTrackCode,
+  getParcel,
+  parcelHistory,
+} from '../../services/platform/parcels.ts';
 import { cargoHistory, changeCargoStatus, createCargo, getCargo } from '../../services/platform/cargo.ts';
 import { createPaymentOrder, markPaymentOrderPaid } from '../../services/platform/payment-orders.ts';
 
@@ -61,7 +67,10 @@ const warehouseResult = (w: Awaited<ReturnType<typeof createWarehouse>>, headlin
 });
 
 const PARCEL_MONEY = ['price'] as const;
-const placementFlags = (x: { atPickupPoint: number; atFinalPoint: number }) => ({ atPickupPoint: x.atPickupPoint === 1, atFinalPoint: x.atFinalPoint === 1 });
+const placementFlags = (x: { atPickupPoint: number; atFinalPoint: number }) => ({
+  atPickupPoint: x.atPickupPoint === 1,
+  atFinalPoint: x.atFinalPoint === 1,
+});
 
 async function parcelResult(db: Db, id: number, headline?: string) {
   const p = await getParcel(db, id);
@@ -78,7 +87,14 @@ async function parcelResult(db: Db, id: number, headline?: string) {
         company: p.companyId,
         client: p.clientId === null ? null : `${p.clientId} (code ${p.clientCode})`,
         price: `${money(p.price)} ${p.currency}`,
-        delivery: [p.deliveryMethod, p.deliveryWarehouseId && `warehouse ${p.deliveryWarehouseId}`, p.postomatId && `locker ${p.postomatId}`].filter(Boolean).join(', ') || null,
+        delivery:
+          [
+            p.deliveryMethod,
+            p.deliveryWarehouseId && `warehouse ${p.deliveryWarehouseId}`,
+            p.postomatId && `locker ${p.postomatId}`,
+          ]
+            .filter(Boolean)
+            .join(', ') || null,
         currentWarehouse: p.currentWarehouseId,
         paid: p.isPaid === null ? 'no payment order' : yesNo(p.isPaid),
         history: history.map((h) => `${h.status}${h.warehouseId ? `@${h.warehouseId}` : ''} ${h.createdAt}`).join(', '),
@@ -139,7 +155,10 @@ export const commands: Command[] = [
     usage: ['--company <id>  --title <text>  (required)', ...WAREHOUSE_USAGE],
     flags: flagsOf({ ...warehouseFlags, company: fId(), title: fText() }),
     async run(ctx, f) {
-      return warehouseResult(await createWarehouse(ctx.db, { companyId: f.company, ...warehouseFields(f), title: f.title }, ctx.clock.now()), 'created warehouse');
+      return warehouseResult(
+        await createWarehouse(ctx.db, { companyId: f.company, ...warehouseFields(f), title: f.title }, ctx.clock.now()),
+        'created warehouse',
+      );
     },
   }),
   defineCommand({
@@ -151,7 +170,10 @@ export const commands: Command[] = [
       const rows = await listWarehouses(ctx.db, { companyId: f.company, pickupPoints: f['pickup-points'] });
       return {
         json: rows.map((w) => withBooleans({ ...w, schedules: w.schedules ? JSON.parse(w.schedules) : null })),
-        text: table(rows.map((w) => ({ ...w, pickupPoint: yesNo(w.isPickupPoint), active: yesNo(w.isActive) })), ['id', 'companyId', 'title', 'cityId', 'pickupPoint', 'active']),
+        text: table(
+          rows.map((w) => ({ ...w, pickupPoint: yesNo(w.isPickupPoint), active: yesNo(w.isActive) })),
+          ['id', 'companyId', 'title', 'cityId', 'pickupPoint', 'active'],
+        ),
       };
     },
   }),
@@ -161,13 +183,21 @@ export const commands: Command[] = [
     usage: ['--id <id>', '--title <text>', ...WAREHOUSE_USAGE],
     flags: flagsOf({ ...warehouseFlags, id: fId(), title: fText().optional() }),
     async run(ctx, f) {
-      return warehouseResult(await updateWarehouse(ctx.db, f.id, warehouseFields(f), ctx.clock.now()), 'updated warehouse');
+      return warehouseResult(
+        await updateWarehouse(ctx.db, f.id, warehouseFields(f), ctx.clock.now()),
+        'updated warehouse',
+      );
     },
   }),
   defineCommand({
     name: 'parcel create',
     summary: 'register a parcel (AWAITING)',
-    usage: [...SHIPMENT_USAGE, '--track-code <text>  unique; generated when absent', `--delivery-method ${DELIVERY_METHODS.join('|')}`, '--origin <warehouse id>  --partner <marketplace company id>'],
+    usage: [
+      ...SHIPMENT_USAGE,
+      '--track-code <text>  unique; generated when absent',
+      `--delivery-method ${DELIVERY_METHODS.join('|')}`,
+      '--origin <warehouse id>  --partner <marketplace company id>',
+    ],
     flags: flagsOf({
       ...shipmentFlags,
       company: fId(),
@@ -177,12 +207,28 @@ export const commands: Command[] = [
       partner: fId().optional(),
     }),
     async run(ctx, f) {
-      const p = await createParcel(ctx.db, {
-        companyId: f.company, trackCode: f['track-code'], weight: f.weight, currency: f.currency, price: f.price, description: f.description,
-        clientId: f.client, supplierId: f.supplier, cargoTypeId: f['cargo-type'], deliveryMethod: f['delivery-method'],
-        originWarehouseId: f.origin, deliveryWarehouseId: f['delivery-warehouse'], receiptCityId: f['receipt-city'], deliveryCityId: f['delivery-city'],
-        partnerCompanyId: f.partner, userId: f.user,
-      }, ctx.clock.now());
+      const p = await createParcel(
+        ctx.db,
+        {
+          companyId: f.company,
+          trackCode: f['track-code'],
+          weight: f.weight,
+          currency: f.currency,
+          price: f.price,
+          description: f.description,
+          clientId: f.client,
+          supplierId: f.supplier,
+          cargoTypeId: f['cargo-type'],
+          deliveryMethod: f['delivery-method'],
+          originWarehouseId: f.origin,
+          deliveryWarehouseId: f['delivery-warehouse'],
+          receiptCityId: f['receipt-city'],
+          deliveryCityId: f['delivery-city'],
+          partnerCompanyId: f.partner,
+          userId: f.user,
+        },
+        ctx.clock.now(),
+      );
       return parcelResult(ctx.db, p.id, 'registered parcel');
     },
   }),
@@ -192,7 +238,8 @@ export const commands: Command[] = [
     usage: ['--id <id>  or  --track-code <text>'],
     flags: flagsOf({ id: fId().optional(), 'track-code': fText().optional() }),
     async run(ctx, f) {
-      if ((f.id === undefined) === (f['track-code'] === undefined)) throw new OperatorError('give --id or --track-code');
+      if ((f.id === undefined) === (f['track-code'] === undefined))
+        throw new OperatorError('give --id or --track-code');
       const id = f.id ?? (await findParcelByTrackCode(ctx.db, f['track-code']!))?.id;
       if (id === undefined) throw new MissingRecord(`no parcel with track code ${f['track-code']}`);
       return parcelResult(ctx.db, id);
@@ -210,21 +257,51 @@ export const commands: Command[] = [
     ],
     flags: flagsOf({ ...statusFlags, to: fChoice(PARCEL_STATUSES) }),
     async run(ctx, f) {
-      await changeParcelStatus(ctx.db, { parcelId: f.id, to: f.to, warehouseId: f.warehouse, destinationWarehouseId: f.destination, userId: f.user }, ctx.clock.now());
+      await changeParcelStatus(
+        ctx.db,
+        { parcelId: f.id, to: f.to, warehouseId: f.warehouse, destinationWarehouseId: f.destination, userId: f.user },
+        ctx.clock.now(),
+      );
       return parcelResult(ctx.db, f.id, `parcel is ${f.to}`);
     },
   }),
   defineCommand({
     name: 'cargo create',
     summary: 'register cargo received at a warehouse (RECEIVED)',
-    usage: [...SHIPMENT_USAGE, '--warehouse <id>    the receiving warehouse (required)', '--tractor-number <text>  --track-code <text>'],
-    flags: flagsOf({ ...shipmentFlags, company: fId(), warehouse: fId(), 'tractor-number': fText().optional(), 'track-code': fText().optional() }),
+    usage: [
+      ...SHIPMENT_USAGE,
+      '--warehouse <id>    the receiving warehouse (required)',
+      '--tractor-number <text>  --track-code <text>',
+    ],
+    flags: flagsOf({
+      ...shipmentFlags,
+      company: fId(),
+      warehouse: fId(),
+      'tractor-number': fText().optional(),
+      'track-code': fText().optional(),
+    }),
     async run(ctx, f) {
-      const c = await createCargo(ctx.db, {
-        companyId: f.company, warehouseId: f.warehouse, trackCode: f['track-code'], tractorNumber: f['tractor-number'], weight: f.weight, currency: f.currency,
-        price: f.price, description: f.description, clientId: f.client, supplierId: f.supplier, cargoTypeId: f['cargo-type'],
-        deliveryWarehouseId: f['delivery-warehouse'], receiptCityId: f['receipt-city'], deliveryCityId: f['delivery-city'], userId: f.user,
-      }, ctx.clock.now());
+      const c = await createCargo(
+        ctx.db,
+        {
+          companyId: f.company,
+          warehouseId: f.warehouse,
+          trackCode: f['track-code'],
+          tractorNumber: f['tractor-number'],
+          weight: f.weight,
+          currency: f.currency,
+          price: f.price,
+          description: f.description,
+          clientId: f.client,
+          supplierId: f.supplier,
+          cargoTypeId: f['cargo-type'],
+          deliveryWarehouseId: f['delivery-warehouse'],
+          receiptCityId: f['receipt-city'],
+          deliveryCityId: f['delivery-city'],
+          userId: f.user,
+        },
+        ctx.clock.now(),
+      );
       return cargoResult(ctx.db, c.id, 'registered cargo');
     },
   }),
@@ -238,21 +315,59 @@ export const commands: Command[] = [
   defineCommand({
     name: 'cargo status',
     summary: 'move cargo to its next status, as warehouse staff',
-    usage: ['--id <cargo id>', `--to ${CARGO_STATUSES.join('|')}`, '--warehouse <id>  (required for RECEIVED)', '--destination <id>', '--user <id>'],
+    usage: [
+      '--id <cargo id>',
+      `--to ${CARGO_STATUSES.join('|')}`,
+      '--warehouse <id>  (required for RECEIVED)',
+      '--destination <id>',
+      '--user <id>',
+    ],
     flags: flagsOf({ ...statusFlags, to: fChoice(CARGO_STATUSES) }),
     async run(ctx, f) {
-      await changeCargoStatus(ctx.db, { cargoId: f.id, to: f.to, warehouseId: f.warehouse, destinationWarehouseId: f.destination, userId: f.user }, ctx.clock.now());
+      await changeCargoStatus(
+        ctx.db,
+        { cargoId: f.id, to: f.to, warehouseId: f.warehouse, destinationWarehouseId: f.destination, userId: f.user },
+        ctx.clock.now(),
+      );
       return cargoResult(ctx.db, f.id, `cargo is ${f.to}`);
     },
   }),
   defineCommand({
     name: 'payment-order create',
     summary: 'bill a client for parcels and/or cargo',
-    usage: ['--company <id>  --amount <amount>  --currency <ISO 4217>  (required)', '--client <id>', '--parcels 1,2  --cargo 3', '--paid true|false (default false)'],
-    flags: flagsOf({ company: fId(), amount: fPrice(), currency: fCurrency(), client: fId().optional(), parcels: fIdList().optional(), cargo: fIdList().optional(), paid: fBool().optional() }),
+    usage: [
+      '--company <id>  --amount <amount>  --currency <ISO 4217>  (required)',
+      '--client <id>',
+      '--parcels 1,2  --cargo 3',
+      '--paid true|false (default false)',
+    ],
+    flags: flagsOf({
+      company: fId(),
+      amount: fPrice(),
+      currency: fCurrency(),
+      client: fId().optional(),
+      parcels: fIdList().optional(),
+      cargo: fIdList().optional(),
+      paid: fBool().optional(),
+    }),
     async run(ctx, f) {
-      const o = await createPaymentOrder(ctx.db, { companyId: f.company, amount: f.amount, currency: f.currency, clientId: f.client, parcelIds: f.parcels, cargoIds: f.cargo, isPaid: f.paid }, ctx.clock.now());
-      return { json: withMajor(withBooleans(o), ['amount']), text: `created payment order\n${block({ id: o.id, amount: `${money(o.amount)} ${o.currency}`, paid: yesNo(o.isPaid) })}` };
+      const o = await createPaymentOrder(
+        ctx.db,
+        {
+          companyId: f.company,
+          amount: f.amount,
+          currency: f.currency,
+          clientId: f.client,
+          parcelIds: f.parcels,
+          cargoIds: f.cargo,
+          isPaid: f.paid,
+        },
+        ctx.clock.now(),
+      );
+      return {
+        json: withMajor(withBooleans(o), ['amount']),
+        text: `created payment order\n${block({ id: o.id, amount: `${money(o.amount)} ${o.currency}`, paid: yesNo(o.isPaid) })}`,
+      };
     },
   }),
   defineCommand({
@@ -262,7 +377,10 @@ export const commands: Command[] = [
     flags: flagsOf({ id: fId() }),
     async run(ctx, f) {
       const o = await markPaymentOrderPaid(ctx.db, f.id, ctx.clock.now());
-      return { json: withMajor(withBooleans(o), ['amount']), text: `payment order ${o.id} paid (${money(o.amount)} ${o.currency})` };
+      return {
+        json: withMajor(withBooleans(o), ['amount']),
+        text: `payment order ${o.id} paid (${money(o.amount)} ${o.currency})`,
+      };
     },
   }),
 ];

@@ -31,10 +31,31 @@ async function cellMapChanged(ctx: OperatorContext, postomatId: string): Promise
   });
 }
 
-const LOCKER_FIELDS = ['id', 'shortId', 'title', 'active', 'address', 'lat', 'lng', 'schedule', 'cityId', 'districtId', 'agent', 'updatedAt'];
+const LOCKER_FIELDS = [
+  'id',
+  'shortId',
+  'title',
+  'active',
+  'address',
+  'lat',
+  'lng',
+  'schedule',
+  'cityId',
+  'districtId',
+  'agent',
+  'updatedAt',
+];
 const lockerText = (p: PostomatView) =>
-  block({ ...p, active: yesNo(p.isActive), agent: p.hasAgentCredentials ? 'credentials issued' : 'no credentials yet (agent reset)' }, LOCKER_FIELDS);
-const cellRows = (cells: Array<CellTable & { board?: number }>) => cells.map((c) => ({ ...c, active: yesNo(c.isActive), open: yesNo(c.isOpen) }));
+  block(
+    {
+      ...p,
+      active: yesNo(p.isActive),
+      agent: p.hasAgentCredentials ? 'credentials issued' : 'no credentials yet (agent reset)',
+    },
+    LOCKER_FIELDS,
+  );
+const cellRows = (cells: Array<CellTable & { board?: number }>) =>
+  cells.map((c) => ({ ...c, active: yesNo(c.isActive), open: yesNo(c.isOpen) }));
 
 const describeFlags = {
   address: fText().optional(),
@@ -80,8 +101,15 @@ export const commands: Command[] = [
   defineCommand({
     name: 'locker create',
     summary: 'create a locker, optionally with its cells (then run "agent reset" for its agent credentials)',
-    usage: ['--title <text>             (required)', ...DESCRIBE_USAGE, '--cells <list>             cells as number:size:board:lock, e.g. "1:S:0:1,2:M:0:2,3:L:1:1"'],
-    flags: flagsOf({ title: fText(), cells: fCells().optional(), ...describeFlags }).refine(bothOrNeither, COORDS_MESSAGE),
+    usage: [
+      '--title <text>             (required)',
+      ...DESCRIBE_USAGE,
+      '--cells <list>             cells as number:size:board:lock, e.g. "1:S:0:1,2:M:0:2,3:L:1:1"',
+    ],
+    flags: flagsOf({ title: fText(), cells: fCells().optional(), ...describeFlags }).refine(
+      bothOrNeither,
+      COORDS_MESSAGE,
+    ),
     async run(ctx, f) {
       const p = await createPostomat(ctx.db, inputOf(f) as PostomatInput, f.cells ?? [], ctx.clock.now());
       const view = withoutSecret(p);
@@ -100,7 +128,10 @@ export const commands: Command[] = [
       const rows = await listAllPostomats(ctx.db, { cityId: f.city });
       return {
         json: rows.map(withBooleans),
-        text: table(rows.map((p) => ({ ...p, active: yesNo(p.isActive), cells: p.cellCount })), ['id', 'shortId', 'title', 'active', 'lat', 'lng', 'cells', 'address']),
+        text: table(
+          rows.map((p) => ({ ...p, active: yesNo(p.isActive), cells: p.cellCount })),
+          ['id', 'shortId', 'title', 'active', 'lat', 'lng', 'cells', 'address'],
+        ),
       };
     },
   }),
@@ -111,7 +142,10 @@ export const commands: Command[] = [
     flags: flagsOf({ id: fText() }),
     async run(ctx, f) {
       const p = await postomatDetails(ctx.db, f.id);
-      const boards = p.boards.map((b) => `board ${b.address} (${b.id})\n${table(cellRows(b.cells), ['number', 'size', 'lock', 'active', 'open', 'id'])}`);
+      const boards = p.boards.map(
+        (b) =>
+          `board ${b.address} (${b.id})\n${table(cellRows(b.cells), ['number', 'size', 'lock', 'active', 'open', 'id'])}`,
+      );
       return {
         json: { ...withBooleans(p), boards: p.boards.map((b) => ({ ...b, cells: b.cells.map(withBooleans) })) },
         text: [lockerText(p), ...(boards.length ? boards : ['no cells yet (cell add)'])].join('\n\n'),
@@ -151,8 +185,17 @@ export const commands: Command[] = [
       'or',
       '--count <n> --size S|M|L|XL [--board <0-15>]   n cells numbered after the highest, on the lowest free locks of the board (default 0)',
     ],
-    flags: flagsOf({ locker: fText(), cells: fCells().optional(), count: fInt(1, 16).optional(), size: fSize().optional(), board: fInt(0, 15).optional() }).refine(
-      (f) => (f.cells ? f.count === undefined && f.size === undefined && f.board === undefined : f.count !== undefined && f.size !== undefined),
+    flags: flagsOf({
+      locker: fText(),
+      cells: fCells().optional(),
+      count: fInt(1, 16).optional(),
+      size: fSize().optional(),
+      board: fInt(0, 15).optional(),
+    }).refine(
+      (f) =>
+        f.cells
+          ? f.count === undefined && f.size === undefined && f.board === undefined
+          : f.count !== undefined && f.size !== undefined,
       { message: 'give either --cells, or --count with --size (and optionally --board)' },
     ),
     async run(ctx, f) {
@@ -161,7 +204,16 @@ export const commands: Command[] = [
       await cellMapChanged(ctx, f.locker);
       const rows = created.map((c) => ({ ...c, board: c.boardAddress }));
       return {
-        json: created.map((c) => withBooleans({ id: c.id, number: c.number, size: c.size, board: c.boardAddress, lock: c.lock, isActive: c.isActive })),
+        json: created.map((c) =>
+          withBooleans({
+            id: c.id,
+            number: c.number,
+            size: c.size,
+            board: c.boardAddress,
+            lock: c.lock,
+            isActive: c.isActive,
+          }),
+        ),
         text: `added ${created.length} cells to locker ${f.locker}\n${table(rows, ['number', 'size', 'board', 'lock', 'id'])}`,
       };
     },
@@ -170,20 +222,33 @@ export const commands: Command[] = [
     name: 'cell update',
     summary: "change a cell's size, title, or switch it on or off (inactive cells get no new parcels)",
     usage: ['--id <cellId>   (required)', '--size S|M|L|XL', '--title <text>', '--active true|false'],
-    flags: flagsOf({ id: fText(), size: fSize().optional(), title: fText().optional(), active: fBool().optional() }).refine(
+    flags: flagsOf({
+      id: fText(),
+      size: fSize().optional(),
+      title: fText().optional(),
+      active: fBool().optional(),
+    }).refine(
       (f) => f.size !== undefined || f.title !== undefined || f.active !== undefined,
       'give --size, --title or --active (nothing to change)',
     ),
     async run(ctx, f) {
       const c = await updateCell(ctx.db, f.id, { size: f.size, title: f.title, isActive: f.active }, ctx.clock.now());
       await cellMapChanged(ctx, c.postomatId);
-      return { json: withBooleans(c), text: `updated cell\n${block({ ...c, active: yesNo(c.isActive) }, ['id', 'postomatId', 'number', 'title', 'size', 'lock', 'active'])}` };
+      return {
+        json: withBooleans(c),
+        text: `updated cell\n${block({ ...c, active: yesNo(c.isActive) }, ['id', 'postomatId', 'number', 'title', 'size', 'lock', 'active'])}`,
+      };
     },
   }),
   defineCommand({
     name: 'cell size-spec',
-    summary: "set a locker's inner dimensions and heaviest parcel for one cell size (sized orders, docs/integrators.md), or --reset to the defaults",
-    usage: ['--locker <lockerId> --size S|M|L|XL   (required)', '--length-mm <n> --width-mm <n> --height-mm <n> --max-weight-kg <n>', 'or --reset true'],
+    summary:
+      "set a locker's inner dimensions and heaviest parcel for one cell size (sized orders, docs/integrators.md), or --reset to the defaults",
+    usage: [
+      '--locker <lockerId> --size S|M|L|XL   (required)',
+      '--length-mm <n> --width-mm <n> --height-mm <n> --max-weight-kg <n>',
+      'or --reset true',
+    ],
     flags: flagsOf({
       locker: fText(),
       size: fSize(),
@@ -193,14 +258,27 @@ export const commands: Command[] = [
       'max-weight-kg': fInt(1, 1000).optional(),
       reset: fBool().optional(),
     }).refine(
-      (f) => (f.reset ? [f['length-mm'], f['width-mm'], f['height-mm'], f['max-weight-kg']].every((x) => x === undefined) : [f['length-mm'], f['width-mm'], f['height-mm'], f['max-weight-kg']].every((x) => x !== undefined)),
+      (f) =>
+        f.reset
+          ? [f['length-mm'], f['width-mm'], f['height-mm'], f['max-weight-kg']].every((x) => x === undefined)
+          : [f['length-mm'], f['width-mm'], f['height-mm'], f['max-weight-kg']].every((x) => x !== undefined),
       { message: 'give --length-mm, --width-mm, --height-mm and --max-weight-kg, or --reset true alone' },
     ),
     async run(ctx, f) {
-      const spec = f.reset ? 'reset' : { lengthMm: f['length-mm']!, widthMm: f['width-mm']!, heightMm: f['height-mm']!, maxWeightKg: f['max-weight-kg']! };
+      const spec = f.reset
+        ? 'reset'
+        : {
+            lengthMm: f['length-mm']!,
+            widthMm: f['width-mm']!,
+            heightMm: f['height-mm']!,
+            maxWeightKg: f['max-weight-kg']!,
+          };
       await setSizeSpec(ctx.db, f.locker, f.size, spec, ctx.clock.now());
       const now = (await sizeSpecsAt(ctx.db, f.locker))[f.size];
-      return { json: { postomatId: f.locker, size: f.size, ...now }, text: `locker ${f.locker} size ${f.size}\n${block({ ...now })}` };
+      return {
+        json: { postomatId: f.locker, size: f.size, ...now },
+        text: `locker ${f.locker} size ${f.size}\n${block({ ...now })}`,
+      };
     },
   }),
   defineCommand({

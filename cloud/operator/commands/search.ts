@@ -7,7 +7,8 @@ import { optimizeSearchIndexes } from '../../storage/search-maintenance.ts';
 export const commands: Command[] = [
   defineCommand({
     name: 'search optimize',
-    summary: 'compact the parcel, cargo and client search indexes (after a bulk import, or nightly); searches keep working meanwhile',
+    summary:
+      'compact the parcel, cargo and client search indexes (after a bulk import, or nightly); searches keep working meanwhile',
     flags: flagsOf({}),
     async run(ctx) {
       const done = await optimizeSearchIndexes(ctx.db, ctx.dialect);

@@ -9,7 +9,12 @@ import { toMajor } from '../../domain/money.ts';
 import { OperatorError, type OperatorContext } from '../command.ts';
 import { createLockerApiKey, createLockerCompany } from '../../services/admin/companies.ts';
 import { createCity, createCountry, createDistrict } from '../../services/admin/directories.ts';
-import { insertPostomat, resetAgentCredentials, type CellInput, type CellSize } from '../../services/admin/postomats.ts';
+import {
+  insertPostomat,
+  resetAgentCredentials,
+  type CellInput,
+  type CellSize,
+} from '../../services/admin/postomats.ts';
 import { inTransaction } from '../../services/platform/tx.ts';
 
 export interface DemoCell {
@@ -38,7 +43,16 @@ export interface LockerDemo {
   country: { id: string; title: string };
   cities: Array<{ id: string; title: string; isActive: boolean; districts: Array<{ id: string; title: string }> }>;
   /** money in major units, as the Locker API shows it */
-  companies: Array<{ id: string; title: string; apiKey: string; apiKeyId: string; balance: number; orderPrice: number; deliveryPrice: number; defaultDays: number }>;
+  companies: Array<{
+    id: string;
+    title: string;
+    apiKey: string;
+    apiKeyId: string;
+    balance: number;
+    orderPrice: number;
+    deliveryPrice: number;
+    defaultDays: number;
+  }>;
   /** active lockers with coordinates, cells and agent credentials */
   postomats: DemoPostomat[];
   inactivePostomatIds: string[];
@@ -60,7 +74,14 @@ const CITIES = [
 ];
 
 const COMPANIES = [
-  { title: 'Express Courier', orderPrice: 15000, deliveryPrice: 0, balance: 500000, defaultDays: 3, notificationUrl: null },
+  {
+    title: 'Express Courier',
+    orderPrice: 15000,
+    deliveryPrice: 0,
+    balance: 500000,
+    defaultDays: 3,
+    notificationUrl: null,
+  },
   { title: 'Green Market', orderPrice: 0, deliveryPrice: 0, balance: 100000, defaultDays: 5, notificationUrl: null },
 ];
 
@@ -78,16 +99,86 @@ interface LockerSeed {
 }
 
 const ACTIVE: LockerSeed[] = [
-  { shortId: 'BSK101', title: 'TSUM Chui', address: 'Chui Ave 155', city: 'Bishkek', district: 'Pervomaisky', lat: 42.8765, lng: 74.6147, schedule: '08:00-22:00', sizes: 'SSSMMMLL' },
-  { shortId: 'BSK102', title: 'Asia Mall', address: 'Chui Ave 3/1', city: 'Bishkek', district: 'Sverdlovsky', lat: 42.8556, lng: 74.5862, schedule: '24/7', sizes: 'SSMMLL' },
-  { shortId: 'BSK103', title: 'Dordoi Plaza', address: 'Ibraimov St 115', city: 'Bishkek', district: 'Oktyabrsky', lat: 42.8747, lng: 74.6196, schedule: '09:00-21:00', sizes: 'SMML' },
-  { shortId: 'OSH201', title: 'Osh Central Bazaar', address: 'Alisher Navoi St 62', city: 'Osh', district: 'Amir-Timur', lat: 40.5283, lng: 72.7985, schedule: '07:00-20:00', sizes: 'SSMMLL' },
+  {
+    shortId: 'BSK101',
+    title: 'TSUM Chui',
+    address: 'Chui Ave 155',
+    city: 'Bishkek',
+    district: 'Pervomaisky',
+    lat: 42.8765,
+    lng: 74.6147,
+    schedule: '08:00-22:00',
+    sizes: 'SSSMMMLL',
+  },
+  {
+    shortId: 'BSK102',
+    title: 'Asia Mall',
+    address: 'Chui Ave 3/1',
+    city: 'Bishkek',
+    district: 'Sverdlovsky',
+    lat: 42.8556,
+    lng: 74.5862,
+    schedule: '24/7',
+    sizes: 'SSMMLL',
+  },
+  {
+    shortId: 'BSK103',
+    title: 'Dordoi Plaza',
+    address: 'Ibraimov St 115',
+    city: 'Bishkek',
+    district: 'Oktyabrsky',
+    lat: 42.8747,
+    lng: 74.6196,
+    schedule: '09:00-21:00',
+    sizes: 'SMML',
+  },
+  {
+    shortId: 'OSH201',
+    title: 'Osh Central Bazaar',
+    address: 'Alisher Navoi St 62',
+    city: 'Osh',
+    district: 'Amir-Timur',
+    lat: 40.5283,
+    lng: 72.7985,
+    schedule: '07:00-20:00',
+    sizes: 'SSMMLL',
+  },
 ];
 const INACTIVE: LockerSeed[] = [
-  { shortId: 'BSK104', title: 'Vefa Center (under repair)', address: 'Gorky St 27/1', city: 'Bishkek', district: 'Leninsky', lat: 42.8579, lng: 74.6091, schedule: '10:00-22:00', sizes: 'SMLL', isActive: false },
-  { shortId: 'KRK301', title: 'Karakol Bus Station', address: 'Jamansariev St 1', city: 'Karakol', district: 'Center', lat: 42.4907, lng: 78.3936, schedule: '08:00-20:00', sizes: 'SSML', isActive: false },
+  {
+    shortId: 'BSK104',
+    title: 'Vefa Center (under repair)',
+    address: 'Gorky St 27/1',
+    city: 'Bishkek',
+    district: 'Leninsky',
+    lat: 42.8579,
+    lng: 74.6091,
+    schedule: '10:00-22:00',
+    sizes: 'SMLL',
+    isActive: false,
+  },
+  {
+    shortId: 'KRK301',
+    title: 'Karakol Bus Station',
+    address: 'Jamansariev St 1',
+    city: 'Karakol',
+    district: 'Center',
+    lat: 42.4907,
+    lng: 78.3936,
+    schedule: '08:00-20:00',
+    sizes: 'SSML',
+    isActive: false,
+  },
 ];
-const WITHOUT_COORDINATES: LockerSeed = { shortId: 'OSH202', title: 'Osh Airport Arrivals', address: 'Osh International Airport', city: 'Osh', district: 'Turan', schedule: '24/7', sizes: 'SMML' };
+const WITHOUT_COORDINATES: LockerSeed = {
+  shortId: 'OSH202',
+  title: 'Osh Airport Arrivals',
+  address: 'Osh International Airport',
+  city: 'Osh',
+  district: 'Turan',
+  schedule: '24/7',
+  sizes: 'SMML',
+};
 
 export async function seedLockerDemo(ctx: OperatorContext): Promise<LockerDemo> {
   return inTransaction(ctx.db, async (trx) => {
@@ -130,7 +221,16 @@ export async function seedLockerDemo(ctx: OperatorContext): Promise<LockerDemo> 
       const place = placeIds.get(`${seed.city}/${seed.district}`)!;
       const p = await insertPostomat(
         trx,
-        { title: seed.title, address: seed.address, schedule: seed.schedule, shortId: seed.shortId, lat: seed.lat, lng: seed.lng, isActive: seed.isActive, ...place },
+        {
+          title: seed.title,
+          address: seed.address,
+          schedule: seed.schedule,
+          shortId: seed.shortId,
+          lat: seed.lat,
+          lng: seed.lng,
+          isActive: seed.isActive,
+          ...place,
+        },
         twoBoardLayout(seed.sizes),
         now,
       );
@@ -155,14 +255,27 @@ export async function seedLockerDemo(ctx: OperatorContext): Promise<LockerDemo> 
     const postomatWithoutCoordinates = await create(WITHOUT_COORDINATES);
     ctx.progress(`lockers: ${postomats.length + inactivePostomatIds.length + 1}`);
 
-    return { country: { id: country.id, title: country.title }, cities, companies, postomats, inactivePostomatIds, postomatWithoutCoordinates };
+    return {
+      country: { id: country.id, title: country.title },
+      cities,
+      companies,
+      postomats,
+      inactivePostomatIds,
+      postomatWithoutCoordinates,
+    };
   });
 }
 
 async function refuseIfNotEmpty(db: Db) {
   const [companies, lockers] = await Promise.all([
-    db.selectFrom('locker_company').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    db.selectFrom('postomat').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('locker_company')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('postomat')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   if (Number(companies.n) > 0 || Number(lockers.n) > 0) {
     throw new OperatorError(

@@ -44,10 +44,13 @@ async function checkCells(db: Db, postomatId: string, cells: CellInput[]) {
     if (givenLocks.has(lock)) throw refuse(`lock ${c.lock} on board ${c.board} is given to two cells`);
     given.add(c.number);
     givenLocks.add(lock);
-    if (!Number.isInteger(c.number) || c.number < 1) throw refuse(`cell number ${c.number} must be a whole number >= 1`);
+    if (!Number.isInteger(c.number) || c.number < 1)
+      throw refuse(`cell number ${c.number} must be a whole number >= 1`);
     if (!CELL_SIZES.includes(c.size)) throw refuse(`cell ${c.number}: size must be one of ${CELL_SIZES.join(', ')}`);
-    if (!Number.isInteger(c.board) || c.board < BOARD_ADDRESSES.min || c.board > BOARD_ADDRESSES.max) throw refuse(`cell ${c.number}: board address must be 0-15`);
-    if (!Number.isInteger(c.lock) || c.lock < 1 || c.lock > LOCKS_PER_BOARD) throw refuse(`cell ${c.number}: lock must be 1-16`);
+    if (!Number.isInteger(c.board) || c.board < BOARD_ADDRESSES.min || c.board > BOARD_ADDRESSES.max)
+      throw refuse(`cell ${c.number}: board address must be 0-15`);
+    if (!Number.isInteger(c.lock) || c.lock < 1 || c.lock > LOCKS_PER_BOARD)
+      throw refuse(`cell ${c.number}: lock must be 1-16`);
     if (numbers.has(c.number)) throw refuse(`cell number ${c.number} is already used at locker ${postomatId}`);
     if (locks.has(lock)) throw refuse(`lock ${c.lock} on board ${c.board} already has a cell at locker ${postomatId}`);
   }
@@ -57,7 +60,10 @@ export async function addCells(db: Db, postomatId: string, cells: CellInput[], n
   await checkCells(db, postomatId, cells);
   const at = now.toISOString();
   const boards = new Map(
-    (await db.selectFrom('board').selectAll().where('postomatId', '=', postomatId).execute()).map((b) => [b.address, b]),
+    (await db.selectFrom('board').selectAll().where('postomatId', '=', postomatId).execute()).map((b) => [
+      b.address,
+      b,
+    ]),
   );
   const out = [];
   for (const c of cells) {
@@ -91,8 +97,16 @@ export async function addCells(db: Db, postomatId: string, cells: CellInput[], n
  * `count` cells of one size on one board: numbers continue after the locker's highest, locks
  * take the lowest free ones on the board.
  */
-export async function planCells(db: Db, postomatId: string, want: { count: number; size: CellSize; board: number }): Promise<CellInput[]> {
-  const max = await db.selectFrom('cell').select((eb) => eb.fn.max<number>('number').as('m')).where('postomatId', '=', postomatId).executeTakeFirst();
+export async function planCells(
+  db: Db,
+  postomatId: string,
+  want: { count: number; size: CellSize; board: number },
+): Promise<CellInput[]> {
+  const max = await db
+    .selectFrom('cell')
+    .select((eb) => eb.fn.max<number>('number').as('m'))
+    .where('postomatId', '=', postomatId)
+    .executeTakeFirst();
   const used = await db
     .selectFrom('cell')
     .innerJoin('board', 'board.id', 'cell.boardId')
@@ -102,7 +116,8 @@ export async function planCells(db: Db, postomatId: string, want: { count: numbe
     .execute();
   const taken = new Set(used.map((u) => u.lock));
   const free = Array.from({ length: LOCKS_PER_BOARD }, (_, i) => i + 1).filter((l) => !taken.has(l));
-  if (free.length < want.count) throw refuse(`board ${want.board} has ${free.length} free locks, ${want.count} cells asked for`);
+  if (free.length < want.count)
+    throw refuse(`board ${want.board} has ${free.length} free locks, ${want.count} cells asked for`);
   const first = Number(max?.m ?? 0) + 1;
   return free.slice(0, want.count).map((lock, i) => ({ number: first + i, size: want.size, board: want.board, lock }));
 }
@@ -113,9 +128,15 @@ export async function getCell(db: Db, cellId: string) {
   return cell;
 }
 
-export async function updateCell(db: Db, cellId: string, changes: { size?: CellSize; isActive?: boolean; title?: string }, now: Date) {
+export async function updateCell(
+  db: Db,
+  cellId: string,
+  changes: { size?: CellSize; isActive?: boolean; title?: string },
+  now: Date,
+) {
   await getCell(db, cellId);
-  if (changes.size !== undefined && !CELL_SIZES.includes(changes.size)) throw refuse(`size must be one of ${CELL_SIZES.join(', ')}`);
+  if (changes.size !== undefined && !CELL_SIZES.includes(changes.size))
+    throw refuse(`size must be one of ${CELL_SIZES.join(', ')}`);
   const set = {
     ...(changes.size === undefined ? {} : { size: changes.size }),
     ...(changes.title === undefined ? {} : { title: changes.title }),
@@ -157,5 +178,8 @@ export async function setSizeSpec(
   if (!postomat) throw new DomainError('POSTOMAT_NOT_FOUND', `no locker ${postomatId}`);
   await db.deleteFrom('locker_cell_size').where('postomatId', '=', postomatId).where('size', '=', size).execute();
   if (spec === 'reset') return;
-  await db.insertInto('locker_cell_size').values({ postomatId, size, ...spec, updatedAt: now.toISOString() }).execute();
+  await db
+    .insertInto('locker_cell_size')
+    .values({ postomatId, size, ...spec, updatedAt: now.toISOString() })
+    .execute();
 }

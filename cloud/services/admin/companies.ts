@@ -39,7 +39,11 @@ export async function updateLockerCompany(
   now: Date,
 ) {
   const { isActive, ...rest } = changes;
-  const set = { ...rest, ...(isActive === undefined ? {} : { isActive: isActive ? 1 : 0 }), updatedAt: now.toISOString() };
+  const set = {
+    ...rest,
+    ...(isActive === undefined ? {} : { isActive: isActive ? 1 : 0 }),
+    updatedAt: now.toISOString(),
+  };
   const res = await db.updateTable('locker_company').set(set).where('id', '=', id).executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) throw new DomainError('COMPANY_NOT_FOUND', `no locker company ${id}`);
   return db.selectFrom('locker_company').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -55,13 +59,24 @@ export async function getLockerCompany(db: Db, id: string) {
 export async function lockerCompanyOverview(db: Db, id: string) {
   const company = await getLockerCompany(db, id);
   const [keys, stats] = await Promise.all([
-    db.selectFrom('locker_api_key').select((eb) => eb.fn.countAll<number>().as('n')).where('companyId', '=', id).executeTakeFirstOrThrow(),
-    db.selectFrom('order_stats').select(['status', 'count', 'notPaidAmount']).where('companyId', '=', id).orderBy('status').execute(),
+    db
+      .selectFrom('locker_api_key')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('companyId', '=', id)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('order_stats')
+      .select(['status', 'count', 'notPaidAmount'])
+      .where('companyId', '=', id)
+      .orderBy('status')
+      .execute(),
   ]);
   return {
     company,
     apiKeyCount: Number(keys.n),
-    orders: stats.filter((s) => Number(s.count) > 0).map((s) => ({ status: s.status, count: Number(s.count), notPaidAmount: Number(s.notPaidAmount) })),
+    orders: stats
+      .filter((s) => Number(s.count) > 0)
+      .map((s) => ({ status: s.status, count: Number(s.count), notPaidAmount: Number(s.notPaidAmount) })),
   };
 }
 
@@ -91,7 +106,10 @@ export async function adjustBalance(db: Db, id: string, deltaMinor: number, now:
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) {
     const exists = await db.selectFrom('locker_company').select('id').where('id', '=', id).executeTakeFirst();
-    throw new DomainError(exists ? 'INSUFFICIENT_FUNDS' : 'COMPANY_NOT_FOUND', exists ? 'the balance cannot go below zero' : `no locker company ${id}`);
+    throw new DomainError(
+      exists ? 'INSUFFICIENT_FUNDS' : 'COMPANY_NOT_FOUND',
+      exists ? 'the balance cannot go below zero' : `no locker company ${id}`,
+    );
   }
   return db.selectFrom('locker_company').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
@@ -100,7 +118,14 @@ export async function adjustBalance(db: Db, id: string, deltaMinor: number, now:
 export async function createLockerApiKey(db: Db, companyId: string, title = 'default', now: Date) {
   await getLockerCompany(db, companyId);
   const key = newApiKey('plk');
-  const row = { id: newId(), companyId, title, keyHash: hashApiKey(key), keyPrefix: key.slice(0, 8), createdAt: now.toISOString() };
+  const row = {
+    id: newId(),
+    companyId,
+    title,
+    keyHash: hashApiKey(key),
+    keyPrefix: key.slice(0, 8),
+    createdAt: now.toISOString(),
+  };
   await db.insertInto('locker_api_key').values(row).execute();
   return { id: row.id, companyId, title, keyPrefix: row.keyPrefix, createdAt: row.createdAt, key };
 }

@@ -28,7 +28,13 @@ export async function createDistrict(db: Db, cityId: string, title: string, isAc
   return row;
 }
 
-export async function updateDirectoryEntry(db: Db, table: Table, id: string, changes: { title?: string; isActive?: boolean }, now: Date) {
+export async function updateDirectoryEntry(
+  db: Db,
+  table: Table,
+  id: string,
+  changes: { title?: string; isActive?: boolean },
+  now: Date,
+) {
   const set = {
     ...(changes.title === undefined ? {} : { title: changes.title }),
     ...(changes.isActive === undefined ? {} : { isActive: changes.isActive ? 1 : 0 }),

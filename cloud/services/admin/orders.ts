@@ -31,17 +31,31 @@ export async function orderDetails(db: Db, id: string) {
           .executeTakeFirst()
       : Promise.resolve(undefined),
     db.selectFrom('locker_company').select(['id', 'title']).where('id', '=', order.companyId).executeTakeFirst(),
-    db.selectFrom('order_status').select(['type', 'createdAt']).where('orderId', '=', id).orderBy('createdAt').orderBy('id').execute(),
+    db
+      .selectFrom('order_status')
+      .select(['type', 'createdAt'])
+      .where('orderId', '=', id)
+      .orderBy('createdAt')
+      .orderBy('id')
+      .execute(),
     db.selectFrom('recipient').select('phone').where('id', '=', order.toUserId).executeTakeFirst(),
   ]);
-  return { ...order, postomat: postomat ?? null, cell: cell ?? null, company: company ?? null, phone: recipient?.phone ?? null, statuses };
+  return {
+    ...order,
+    postomat: postomat ?? null,
+    cell: cell ?? null,
+    company: company ?? null,
+    phone: recipient?.phone ?? null,
+    statuses,
+  };
 }
 
 /** Staff settle the unpaid remainder (paid at the counter, or waived). */
 export async function payOrder(uow: UnitOfWork, id: string, at: Date) {
   return uow.run(async (tx) => {
     const order = await getOrder(tx.db, id);
-    if (isFinal(order.status as OrderStatus)) throw new DomainError('ORDER_COMPLETED', `order ${id} is ${order.status}: nothing left to pay`);
+    if (isFinal(order.status as OrderStatus))
+      throw new DomainError('ORDER_COMPLETED', `order ${id} is ${order.status}: nothing left to pay`);
     const settled = order.notPaidAmount;
     const updated = await markPaid(tx, id, at);
     return { order: updated, settled };
@@ -58,7 +72,12 @@ export async function payOrder(uow: UnitOfWork, id: string, at: Date) {
 export async function subtractOrderByStaff(uow: UnitOfWork, id: string, at: Date, options: { manual?: boolean } = {}) {
   return uow.run(async (tx) => {
     const order = await getOrder(tx.db, id);
-    if (options.manual) return { order: await transitionOrder(tx, { orderId: id, to: 'SUBTRACTED', at }), command: undefined, created: false };
+    if (options.manual)
+      return {
+        order: await transitionOrder(tx, { orderId: id, to: 'SUBTRACTED', at }),
+        command: undefined,
+        created: false,
+      };
     if (order.status !== 'DELIVERED') {
       const why = order.status === 'CREATED' ? 'its parcel is not in a cell yet' : 'it is finished';
       throw new DomainError('INVALID_TRANSITION', `order ${id} is ${order.status}, cannot become SUBTRACTED: ${why}`);
@@ -83,7 +102,21 @@ export async function listOrdersForStaff(db: Db, f: StaffOrderFilter) {
     .selectFrom('locker_order as o')
     .innerJoin('postomat as p', 'p.id', 'o.postomatId')
     .leftJoin('cell as c', 'c.id', 'o.cellId')
-    .select(['o.id', 'o.status', 'o.companyId', 'o.postomatId', 'p.shortId', 'c.number as cellNumber', 'o.price', 'o.deliveryPrice', 'o.paidAmount', 'o.notPaidAmount', 'o.endDateTime', 'o.createdAt', 'o.kind']);
+    .select([
+      'o.id',
+      'o.status',
+      'o.companyId',
+      'o.postomatId',
+      'p.shortId',
+      'c.number as cellNumber',
+      'o.price',
+      'o.deliveryPrice',
+      'o.paidAmount',
+      'o.notPaidAmount',
+      'o.endDateTime',
+      'o.createdAt',
+      'o.kind',
+    ]);
   if (f.companyId) q = q.where('o.companyId', '=', f.companyId);
   if (f.postomatId) q = q.where('o.postomatId', '=', f.postomatId);
   if (f.status) q = q.where('o.status', '=', f.status);

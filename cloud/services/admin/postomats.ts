@@ -43,9 +43,16 @@ const refuse = (message: string) => new DomainError('NOT_ACCEPTABLE', message);
 /** The city and district a locker ends up with: both must exist, and the district must lie in the city. */
 async function resolvePlace(db: Db, cityId: string | null, districtId: string | null) {
   if (districtId) {
-    const district = await db.selectFrom('district').select(['id', 'cityId']).where('id', '=', districtId).executeTakeFirst();
+    const district = await db
+      .selectFrom('district')
+      .select(['id', 'cityId'])
+      .where('id', '=', districtId)
+      .executeTakeFirst();
     if (!district) throw new DomainError('NOT_FOUND', `no district ${districtId}`);
-    if (cityId && district.cityId !== cityId) throw refuse(`district ${districtId} is in city ${district.cityId}, not in city ${cityId} (give a district of that city, or clear the district)`);
+    if (cityId && district.cityId !== cityId)
+      throw refuse(
+        `district ${districtId} is in city ${district.cityId}, not in city ${cityId} (give a district of that city, or clear the district)`,
+      );
     cityId = district.cityId;
   }
   if (cityId) {
@@ -77,7 +84,10 @@ export async function insertPostomat(trx: Db, input: PostomatInput, cells: CellI
   checkCoordinates(input.lat ?? null, input.lng ?? null);
   const shortId = input.shortId ?? newShortId();
   await checkShortIdFree(trx, shortId);
-  const max = await trx.selectFrom('postomat').select((eb) => eb.fn.max<number>('incrementalid').as('m')).executeTakeFirst();
+  const max = await trx
+    .selectFrom('postomat')
+    .select((eb) => eb.fn.max<number>('incrementalid').as('m'))
+    .executeTakeFirst();
   const row = {
     id: newId(),
     incrementalid: Number(max?.m ?? 0) + 1,
@@ -114,7 +124,11 @@ export async function listAllPostomats(db: Db, filter: { cityId?: string } = {})
   if (filter.cityId) q = q.where('cityId', '=', filter.cityId);
   const [rows, counts] = await Promise.all([
     q.orderBy('title').orderBy('id').execute(),
-    db.selectFrom('cell').select((eb) => ['postomatId', eb.fn.countAll<number>().as('n')]).groupBy('postomatId').execute(),
+    db
+      .selectFrom('cell')
+      .select((eb) => ['postomatId', eb.fn.countAll<number>().as('n')])
+      .groupBy('postomatId')
+      .execute(),
   ]);
   const byId = new Map(counts.map((c) => [c.postomatId, Number(c.n)]));
   return rows.map((p) => ({ ...withoutSecret(p), cellCount: byId.get(p.id) ?? 0 }));
@@ -132,7 +146,8 @@ export async function postomatDetails(db: Db, id: string) {
 
 export async function updatePostomat(db: Db, id: string, changes: Partial<PostomatInput>, now: Date) {
   const current = await getPostomat(db, id);
-  const pick = <K extends keyof PostomatInput & keyof PostomatTable>(k: K) => (changes[k] === undefined ? current[k] : changes[k]);
+  const pick = <K extends keyof PostomatInput & keyof PostomatTable>(k: K) =>
+    changes[k] === undefined ? current[k] : changes[k];
   // A new district without a city moves the locker to the district's city.
   const cityId = changes.cityId === undefined && changes.districtId ? null : (pick('cityId') as string | null);
   const place = await resolvePlace(db, cityId, pick('districtId') as string | null);

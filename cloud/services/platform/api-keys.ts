@@ -23,15 +23,23 @@ export async function listPlatformApiKeys(db: Db, companyId: number, page?: { li
   const base = db.selectFrom('platform_api_key').where('companyId', '=', companyId);
   let q = base.select(['id', 'title', 'key', 'companyId', 'createdAt', 'updatedAt']).orderBy('id', 'desc');
   if (page) q = q.limit(page.limit).offset(page.offset);
-  const [total, data] = await Promise.all([base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(), q.execute()]);
+  const [total, data] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    q.execute(),
+  ]);
   return { total: Number(total.n), data };
 }
 
 /** Deletes a key of `companyId` (the spec: NOT_FOUND when missing, NOT_ACCEPTABLE for another company's). */
 export async function deletePlatformApiKey(db: Db, companyId: number | null, id: number) {
-  const row = await db.selectFrom('platform_api_key').select(['id', 'companyId']).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('platform_api_key')
+    .select(['id', 'companyId'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw new DomainError('NOT_FOUND', `no platform API key ${id}`);
-  if (companyId !== null && row.companyId !== companyId) throw new DomainError('NOT_ACCEPTABLE', `API key ${id} belongs to another company`);
+  if (companyId !== null && row.companyId !== companyId)
+    throw new DomainError('NOT_ACCEPTABLE', `API key ${id} belongs to another company`);
   await db.deleteFrom('platform_api_key').where('id', '=', id).execute();
 }
 

@@ -28,11 +28,20 @@ function activeUser(db: Db) {
 async function issuePair(db: Db, signer: TokenSigner, userId: number, now: Date): Promise<TokenPair> {
   const jti = newId();
   const refresh = signer.refresh(userId, jti);
-  await db.insertInto('refresh_token').values({ id: jti, userId, expiresAt: refresh.expiresAt.toISOString(), usedAt: null, createdAt: now.toISOString() }).execute();
+  await db
+    .insertInto('refresh_token')
+    .values({ id: jti, userId, expiresAt: refresh.expiresAt.toISOString(), usedAt: null, createdAt: now.toISOString() })
+    .execute();
   return { accessToken: signer.access(userId), refreshToken: refresh.token };
 }
 
-export async function login(db: Db, signer: TokenSigner, email: string, password: string, now: Date): Promise<TokenPair> {
+export async function login(
+  db: Db,
+  signer: TokenSigner,
+  email: string,
+  password: string,
+  now: Date,
+): Promise<TokenPair> {
   const user = await activeUser(db).where('u.email', '=', normalizeEmail(email)).executeTakeFirst();
   if (!user) throw new DomainError('USER_NOT_FOUND');
   if (!(await verifyPasswordAsync(password, user.passwordHash))) throw new DomainError('PASSWORD_NOT_CORRECT');

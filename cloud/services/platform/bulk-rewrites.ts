@@ -41,27 +41,47 @@ interface Phase {
 }
 
 async function codesOf(db: Db, companyIds: number[]) {
-  const rows = companyIds.length ? await db.selectFrom('company_code').select(['companyId', 'title', 'cargoTypeId']).where('companyId', 'in', companyIds).orderBy('id').execute() : [];
+  const rows = companyIds.length
+    ? await db
+        .selectFrom('company_code')
+        .select(['companyId', 'title', 'cargoTypeId'])
+        .where('companyId', 'in', companyIds)
+        .orderBy('id')
+        .execute()
+    : [];
   const byCompany = new Map<number, Array<{ title: string; cargoTypeId: number }>>();
   for (const r of rows) byCompany.set(r.companyId, [...(byCompany.get(r.companyId) ?? []), r]);
   return byCompany;
 }
 
 async function titlesOf(db: Db, companyIds: number[]) {
-  const rows = companyIds.length ? await db.selectFrom('platform_company').select(['id', 'title']).where('id', 'in', companyIds).execute() : [];
+  const rows = companyIds.length
+    ? await db.selectFrom('platform_company').select(['id', 'title']).where('id', 'in', companyIds).execute()
+    : [];
   return new Map(rows.map((r) => [r.id, r.title]));
 }
 
 const distinct = (xs: Array<number | null>) => [...new Set(xs.filter((x): x is number => x !== null))];
 
 const cargoSearch: Phase['values'] = async (db, _target, rows) => {
-  const [codes, titles] = await Promise.all([codesOf(db, distinct(rows.map((r) => r.clientCompanyId))), titlesOf(db, distinct(rows.map((r) => r.companyId)))]);
+  const [codes, titles] = await Promise.all([
+    codesOf(db, distinct(rows.map((r) => r.clientCompanyId))),
+    titlesOf(db, distinct(rows.map((r) => r.companyId))),
+  ]);
   return rows.map((r) => ({
-    searchText: cargoSearchText(r as any, codeNamesFor(r.clientCompanyId === null ? [] : (codes.get(r.clientCompanyId) ?? []), r.cargoTypeId), titles.get(r.companyId) ?? ''),
+    searchText: cargoSearchText(
+      r as any,
+      codeNamesFor(r.clientCompanyId === null ? [] : (codes.get(r.clientCompanyId) ?? []), r.cargoTypeId),
+      titles.get(r.companyId) ?? '',
+    ),
   }));
 };
 
-const CARGO_SEARCH = { reads: ['description', 'tractorNumber', 'cargoTypeId', 'companyId', 'clientCompanyId', 'searchText'], writes: { searchText: 'text' }, values: cargoSearch } as const;
+const CARGO_SEARCH = {
+  reads: ['description', 'tractorNumber', 'cargoTypeId', 'companyId', 'clientCompanyId', 'searchText'],
+  writes: { searchText: 'text' },
+  values: cargoSearch,
+} as const;
 
 async function pickupPoint(db: Db, warehouseId: number): Promise<boolean> {
   const w = await db.selectFrom('warehouse').select('isPickupPoint').where('id', '=', warehouseId).executeTakeFirst();
@@ -91,7 +111,10 @@ const PHASES: Record<BulkKind, Phase[]> = {
       writes: { atPickupPoint: 'integer', atFinalPoint: 'integer' },
       async values(db, target, rows) {
         const isPickupPoint = await pickupPoint(db, target);
-        return rows.map((r) => ({ atPickupPoint: isPickupPoint ? 1 : 0, atFinalPoint: parcelAtFinalPoint({ ...(r as any), status: r.status as ParcelStatus }, isPickupPoint) ? 1 : 0 }));
+        return rows.map((r) => ({
+          atPickupPoint: isPickupPoint ? 1 : 0,
+          atFinalPoint: parcelAtFinalPoint({ ...(r as any), status: r.status as ParcelStatus }, isPickupPoint) ? 1 : 0,
+        }));
       },
     },
     {
@@ -101,7 +124,10 @@ const PHASES: Record<BulkKind, Phase[]> = {
       writes: { atPickupPoint: 'integer', atFinalPoint: 'integer' },
       async values(db, target, rows) {
         const isPickupPoint = await pickupPoint(db, target);
-        return rows.map((r) => ({ atPickupPoint: isPickupPoint ? 1 : 0, atFinalPoint: cargoAtFinalPoint({ ...(r as any), status: r.status as CargoStatus }, isPickupPoint) ? 1 : 0 }));
+        return rows.map((r) => ({
+          atPickupPoint: isPickupPoint ? 1 : 0,
+          atFinalPoint: cargoAtFinalPoint({ ...(r as any), status: r.status as CargoStatus }, isPickupPoint) ? 1 : 0,
+        }));
       },
     },
   ],
@@ -113,9 +139,17 @@ const PHASES: Record<BulkKind, Phase[]> = {
  */
 export async function queueBulkJob(trx: Db, kind: BulkKind, targetId: number, now: Date): Promise<void> {
   for (const phase of PHASES[kind]) {
-    const any = await trx.selectFrom(phase.table).select('id').where(phase.by as any, '=', targetId).limit(1).executeTakeFirst();
+    const any = await trx
+      .selectFrom(phase.table)
+      .select('id')
+      .where(phase.by as any, '=', targetId)
+      .limit(1)
+      .executeTakeFirst();
     if (any) {
-      await trx.insertInto('bulk_job').values({ kind, targetId, phase: 0, afterId: 0, createdAt: now.toISOString() }).execute();
+      await trx
+        .insertInto('bulk_job')
+        .values({ kind, targetId, phase: 0, afterId: 0, createdAt: now.toISOString() })
+        .execute();
       return;
     }
   }
@@ -185,25 +219,53 @@ async function step(trx: Db, job: Job, batch: number): Promise<number> {
     .orderBy('id')
     .limit(batch)
     .execute()) as Row[];
-  const next = rows.length ? { phase: job.phase, afterId: rows[rows.length - 1].id } : { phase: job.phase + 1, afterId: 0 };
-  const moved = next.phase >= phases.length
-    ? await trx.deleteFrom('bulk_job').where('id', '=', job.id).where('phase', '=', job.phase).where('afterId', '=', job.afterId).executeTakeFirst().then((r) => Number(r.numDeletedRows))
-    : await trx.updateTable('bulk_job').set(next).where('id', '=', job.id).where('phase', '=', job.phase).where('afterId', '=', job.afterId).executeTakeFirst().then((r) => Number(r.numUpdatedRows));
+  const next = rows.length
+    ? { phase: job.phase, afterId: rows[rows.length - 1].id }
+    : { phase: job.phase + 1, afterId: 0 };
+  const moved =
+    next.phase >= phases.length
+      ? await trx
+          .deleteFrom('bulk_job')
+          .where('id', '=', job.id)
+          .where('phase', '=', job.phase)
+          .where('afterId', '=', job.afterId)
+          .executeTakeFirst()
+          .then((r) => Number(r.numDeletedRows))
+      : await trx
+          .updateTable('bulk_job')
+          .set(next)
+          .where('id', '=', job.id)
+          .where('phase', '=', job.phase)
+          .where('afterId', '=', job.afterId)
+          .executeTakeFirst()
+          .then((r) => Number(r.numUpdatedRows));
   if (moved !== 1) throw new Overtaken();
   if (!rows.length) return 0;
   const values = await phase.values(trx, job.targetId, rows);
-  const changed = rows.flatMap((r, i) => (Object.entries(values[i]).some(([k, v]) => r[k] !== v) ? [{ id: r.id, ...values[i] }] : []));
+  const changed = rows.flatMap((r, i) =>
+    Object.entries(values[i]).some(([k, v]) => r[k] !== v) ? [{ id: r.id, ...values[i] }] : [],
+  );
   if (changed.length) await writeRows(trx, phase.table, phase.writes, changed);
   return changed.length;
 }
 
 /** One UPDATE for a whole batch: the new values as a VALUES list joined by id (both databases). */
-async function writeRows(trx: Db, table: string, writes: Readonly<Record<string, ColumnType>>, rows: Array<Record<string, string | number>>): Promise<void> {
+async function writeRows(
+  trx: Db,
+  table: string,
+  writes: Readonly<Record<string, ColumnType>>,
+  rows: Array<Record<string, string | number>>,
+): Promise<void> {
   const columns = Object.keys(writes);
-  const value = (v: string | number, type: ColumnType) => (type === 'integer' ? sql`cast(${v} as integer)` : sql`cast(${v} as text)`);
-  const tuples = sql.join(rows.map((r) => sql`(${sql.join([sql`cast(${r.id} as integer)`, ...columns.map((c) => value(r[c], writes[c]))])})`));
+  const value = (v: string | number, type: ColumnType) =>
+    type === 'integer' ? sql`cast(${v} as integer)` : sql`cast(${v} as text)`;
+  const tuples = sql.join(
+    rows.map((r) => sql`(${sql.join([sql`cast(${r.id} as integer)`, ...columns.map((c) => value(r[c], writes[c]))])})`),
+  );
   const t = sql.table(table);
   const names = sql.join(columns.map((c) => sql.ref(c)));
   const sets = sql.join(columns.map((c) => sql`${sql.ref(c)} = v.${sql.ref(c)}`));
-  await sql`with v(id, ${names}) as (values ${tuples}) update ${t} set ${sets} from v where ${t}.id = v.id`.execute(trx);
+  await sql`with v(id, ${names}) as (values ${tuples}) update ${t} set ${sets} from v where ${t}.id = v.id`.execute(
+    trx,
+  );
 }

@@ -18,7 +18,11 @@ export async function createDeliveryType(db: Db, title: string, now: Date) {
   const at = now.toISOString();
   const taken = await db.selectFrom('delivery_type').select('id').where('title', '=', title).executeTakeFirst();
   if (taken) throw new DomainError('NOT_ACCEPTABLE', `delivery type "${title}" exists (id ${taken.id})`);
-  return db.insertInto('delivery_type').values({ title, createdAt: at, updatedAt: at }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('delivery_type')
+    .values({ title, createdAt: at, updatedAt: at })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export function listDeliveryTypes(db: Db) {
@@ -27,7 +31,11 @@ export function listDeliveryTypes(db: Db) {
 
 async function checkParent(db: Db, parentId: number | null | undefined) {
   if (parentId === null || parentId === undefined) return;
-  const parent = await db.selectFrom('cargo_type').select(['id', 'isParent']).where('id', '=', parentId).executeTakeFirst();
+  const parent = await db
+    .selectFrom('cargo_type')
+    .select(['id', 'isParent'])
+    .where('id', '=', parentId)
+    .executeTakeFirst();
   if (!parent) throw new DomainError('NOT_FOUND', `no cargo type ${parentId}`);
   if (!parent.isParent) throw new DomainError('NOT_ACCEPTABLE', `cargo type ${parentId} is not a parent type`);
 }
@@ -40,7 +48,11 @@ async function setDeliveryTypes(db: Db, cargoTypeId: number, ids: number[]) {
     if (missing.length) throw new DomainError('NOT_FOUND', `no delivery type ${missing.join(', ')}`);
   }
   await db.deleteFrom('cargo_type_delivery_type').where('cargoTypeId', '=', cargoTypeId).execute();
-  if (unique.length) await db.insertInto('cargo_type_delivery_type').values(unique.map((deliveryTypeId) => ({ cargoTypeId, deliveryTypeId }))).execute();
+  if (unique.length)
+    await db
+      .insertInto('cargo_type_delivery_type')
+      .values(unique.map((deliveryTypeId) => ({ cargoTypeId, deliveryTypeId })))
+      .execute();
 }
 
 export function createCargoType(db: Db, input: CargoTypeInput, now: Date) {
@@ -76,7 +88,11 @@ export function updateCargoType(db: Db, id: number, changes: Partial<CargoTypeIn
     await checkParent(trx, rest.parentId);
     const row = await trx
       .updateTable('cargo_type')
-      .set({ ...defined(rest), ...defined({ isParent: flag(isParent), isActive: flag(isActive) }), updatedAt: now.toISOString() })
+      .set({
+        ...defined(rest),
+        ...defined({ isParent: flag(isParent), isActive: flag(isActive) }),
+        updatedAt: now.toISOString(),
+      })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
@@ -103,8 +119,15 @@ export async function listCargoTypes(db: Db, filter: { kinds?: CargoKind[]; acti
     .selectFrom('cargo_type_delivery_type as l')
     .innerJoin('delivery_type as d', 'd.id', 'l.deliveryTypeId')
     .select(['l.cargoTypeId', 'd.id', 'd.title'])
-    .where('l.cargoTypeId', 'in', types.map((t) => t.id))
+    .where(
+      'l.cargoTypeId',
+      'in',
+      types.map((t) => t.id),
+    )
     .orderBy('d.id')
     .execute();
-  return types.map((t) => ({ ...t, deliveryTypes: links.filter((l) => l.cargoTypeId === t.id).map(({ id, title }) => ({ id, title })) }));
+  return types.map((t) => ({
+    ...t,
+    deliveryTypes: links.filter((l) => l.cargoTypeId === t.id).map(({ id, title }) => ({ id, title })),
+  }));
 }

@@ -12,7 +12,15 @@ import type { CargoKind, CargoStatus } from '../../domain/platform/enums.ts';
 import { CARGO_INITIAL, assertCargoMove } from '../../domain/platform/statuses.ts';
 import { cargoPlaceAfter } from '../../domain/platform/placement.ts';
 import { isUniqueViolation } from '../../storage/sql-errors.ts';
-import { checkActor, checkAmounts, checkShipmentRefs, insertStatusRecord, shipmentSearchText, updateFromStatus, warehouseFacts } from './shipments.ts';
+import {
+  checkActor,
+  checkAmounts,
+  checkShipmentRefs,
+  insertStatusRecord,
+  shipmentSearchText,
+  updateFromStatus,
+  warehouseFacts,
+} from './shipments.ts';
 import { inTransaction } from './tx.ts';
 
 export type Cargo = Selectable<CargoTable>;
@@ -68,7 +76,12 @@ export function createCargo(db: Db, input: CargoInput, now: Date): Promise<Cargo
     await checkActor(trx, input.userId, input.companyId);
     const warehouse = await warehouseFacts(trx, input.warehouseId);
     const place = cargoPlaceAfter(
-      { status: CARGO_INITIAL, originWarehouseId: null, currentWarehouseId: null, deliveryWarehouseId: input.deliveryWarehouseId ?? null },
+      {
+        status: CARGO_INITIAL,
+        originWarehouseId: null,
+        currentWarehouseId: null,
+        deliveryWarehouseId: input.deliveryWarehouseId ?? null,
+      },
       { to: CARGO_INITIAL, warehouse, at: now },
     );
     const at = now.toISOString();
@@ -111,10 +124,18 @@ export function createCargo(db: Db, input: CargoInput, now: Date): Promise<Cargo
         .returningAll()
         .executeTakeFirstOrThrow();
     } catch (err) {
-      if (isUniqueViolation(err)) throw new DomainError('TRACK_CODE_ALREADY_EXISTS', `cargo track code ${input.trackCode} exists`);
+      if (isUniqueViolation(err))
+        throw new DomainError('TRACK_CODE_ALREADY_EXISTS', `cargo track code ${input.trackCode} exists`);
       throw err;
     }
-    const statusId = await insertStatusRecord(trx, 'cargo', cargo, CARGO_INITIAL, { warehouseId: input.warehouseId, userId: input.userId }, at);
+    const statusId = await insertStatusRecord(
+      trx,
+      'cargo',
+      cargo,
+      CARGO_INITIAL,
+      { warehouseId: input.warehouseId, userId: input.userId },
+      at,
+    );
     await trx.updateTable('cargo').set({ currentStatusId: statusId }).where('id', '=', cargo.id).execute();
     return { ...cargo, currentStatusId: statusId };
   });
@@ -126,7 +147,10 @@ export function changeCargoStatus(db: Db, change: CargoStatusChange, now: Date):
     const cargo = await getCargo(trx, change.cargoId);
     assertCargoMove(cargo.status, change.to);
     await checkActor(trx, change.userId, cargo.companyId);
-    const [warehouse, current] = await Promise.all([warehouseFacts(trx, change.warehouseId), warehouseFacts(trx, cargo.currentWarehouseId)]);
+    const [warehouse, current] = await Promise.all([
+      warehouseFacts(trx, change.warehouseId),
+      warehouseFacts(trx, cargo.currentWarehouseId),
+    ]);
     if (change.destinationWarehouseId != null) await warehouseFacts(trx, change.destinationWarehouseId);
     const place = cargoPlaceAfter(cargo, { to: change.to, warehouse, current, at: now });
     const at = now.toISOString();

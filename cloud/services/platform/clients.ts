@@ -42,7 +42,11 @@ export async function getClient(db: Db, id: number) {
 async function checkDeliveryCompany(db: Db, id: number | null | undefined) {
   if (id === null || id === undefined) return;
   const c = await getPlatformCompany(db, id);
-  if (c.type !== 'WAREHOUSE' && c.type !== 'LOGIST') throw new DomainError('NOT_ACCEPTABLE', `delivery warehouse company ${id} is ${c.type}, not a WAREHOUSE or LOGIST company`);
+  if (c.type !== 'WAREHOUSE' && c.type !== 'LOGIST')
+    throw new DomainError(
+      'NOT_ACCEPTABLE',
+      `delivery warehouse company ${id} is ${c.type}, not a WAREHOUSE or LOGIST company`,
+    );
 }
 
 /** Moves the company's code counter from the value read to the next; a concurrent move makes it read again. */
@@ -51,8 +55,17 @@ async function takeCode(trx: Db, companyId: number, requested?: number): Promise
     const { lastClientCode } = await getPlatformCompany(trx, companyId);
     const { code, last } = allocateClientCode(lastClientCode, requested);
     if (requested !== undefined) {
-      const taken = await trx.selectFrom('platform_client').select('id').where('companyId', '=', companyId).where('code', '=', code).executeTakeFirst();
-      if (taken) throw new DomainError('NOT_ACCEPTABLE', `client code ${code} is taken at company ${companyId} (client ${taken.id})`);
+      const taken = await trx
+        .selectFrom('platform_client')
+        .select('id')
+        .where('companyId', '=', companyId)
+        .where('code', '=', code)
+        .executeTakeFirst();
+      if (taken)
+        throw new DomainError(
+          'NOT_ACCEPTABLE',
+          `client code ${code} is taken at company ${companyId} (client ${taken.id})`,
+        );
     }
     const moved = await trx
       .updateTable('platform_company')
@@ -103,19 +116,38 @@ export function updateClient(db: Db, id: number, changes: Partial<Omit<ClientInp
     const { isActive, countryId, cityId, ...rest } = changes;
     await checkDeliveryCompany(trx, rest.deliveryWarehouseCompanyId);
     const place = await resolvePlaceChange(trx, before, countryId, cityId);
-    const searchText = clientSearchText({ name: rest.name === undefined ? before.name : rest.name, phone: rest.phone === undefined ? before.phone : rest.phone });
-    return trx
-      .updateTable('platform_client')
-      // Only a changed text is written: on SQLite every write of the column re-files the row in its index.
-      .set({ ...defined(rest), ...place, ...defined({ isActive: flag(isActive), searchText: searchText === before.searchText ? undefined : searchText }), updatedAt: now.toISOString() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const searchText = clientSearchText({
+      name: rest.name === undefined ? before.name : rest.name,
+      phone: rest.phone === undefined ? before.phone : rest.phone,
+    });
+    return (
+      trx
+        .updateTable('platform_client')
+        // Only a changed text is written: on SQLite every write of the column re-files the row in its index.
+        .set({
+          ...defined(rest),
+          ...place,
+          ...defined({
+            isActive: flag(isActive),
+            searchText: searchText === before.searchText ? undefined : searchText,
+          }),
+          updatedAt: now.toISOString(),
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow()
+    );
   });
 }
 
 export function findClientsByPhone(db: Db, companyId: number, phone: string) {
-  return db.selectFrom('platform_client').selectAll().where('companyId', '=', companyId).where('phone', '=', phone).orderBy('id').execute();
+  return db
+    .selectFrom('platform_client')
+    .selectAll()
+    .where('companyId', '=', companyId)
+    .where('phone', '=', phone)
+    .orderBy('id')
+    .execute();
 }
 
 /**
@@ -132,7 +164,8 @@ export function findOrCreateClientByPhone(db: Db, input: ClientInput & { phone: 
       .set((eb) => ({ lastClientCode: eb.ref('lastClientCode') }))
       .where('id', '=', input.companyId)
       .executeTakeFirst();
-    if (Number(locked.numUpdatedRows) !== 1) throw new DomainError('COMPANY_NOT_FOUND', `no platform company ${input.companyId}`);
+    if (Number(locked.numUpdatedRows) !== 1)
+      throw new DomainError('COMPANY_NOT_FOUND', `no platform company ${input.companyId}`);
     const [existing] = await findClientsByPhone(trx, input.companyId, input.phone);
     return existing ?? createClient(trx, input, now);
   });
@@ -159,13 +192,19 @@ export async function createSupplier(db: Db, input: SupplierInput, now: Date) {
         .returningAll()
         .executeTakeFirstOrThrow();
     } catch (err) {
-      if (isUniqueViolation(err)) throw new DomainError('NOT_ACCEPTABLE', `company ${input.companyId} has a supplier with phone ${input.phone}`);
+      if (isUniqueViolation(err))
+        throw new DomainError('NOT_ACCEPTABLE', `company ${input.companyId} has a supplier with phone ${input.phone}`);
       throw err;
     }
   });
 }
 
-export async function updateSupplier(db: Db, id: number, changes: Partial<Omit<SupplierInput, 'companyId'>>, now: Date) {
+export async function updateSupplier(
+  db: Db,
+  id: number,
+  changes: Partial<Omit<SupplierInput, 'companyId'>>,
+  now: Date,
+) {
   const { isActive, ...rest } = changes;
   if (rest.cityId !== null && rest.cityId !== undefined) await resolvePlatformPlace(db, undefined, rest.cityId);
   try {
@@ -178,7 +217,8 @@ export async function updateSupplier(db: Db, id: number, changes: Partial<Omit<S
     if (!row) throw new DomainError('SUPPLIER_NOT_FOUND', `no supplier ${id}`);
     return row;
   } catch (err) {
-    if (isUniqueViolation(err)) throw new DomainError('NOT_ACCEPTABLE', `that company already has a supplier with phone ${rest.phone}`);
+    if (isUniqueViolation(err))
+      throw new DomainError('NOT_ACCEPTABLE', `that company already has a supplier with phone ${rest.phone}`);
     throw err;
   }
 }
@@ -190,17 +230,37 @@ export function findOrCreateSupplierByPhone(db: Db, input: SupplierInput, now: D
     await getPlatformCompany(trx, input.companyId);
     await trx
       .insertInto('supplier')
-      .values({ companyId: input.companyId, phone: input.phone, name: input.name ?? null, address: input.address ?? null, cityId: input.cityId ?? null, isActive: 1, createdAt: at, updatedAt: at })
+      .values({
+        companyId: input.companyId,
+        phone: input.phone,
+        name: input.name ?? null,
+        address: input.address ?? null,
+        cityId: input.cityId ?? null,
+        isActive: 1,
+        createdAt: at,
+        updatedAt: at,
+      })
       .onConflict((oc) => oc.columns(['companyId', 'phone']).doNothing())
       .execute();
-    return trx.selectFrom('supplier').selectAll().where('companyId', '=', input.companyId).where('phone', '=', input.phone).executeTakeFirstOrThrow();
+    return trx
+      .selectFrom('supplier')
+      .selectAll()
+      .where('companyId', '=', input.companyId)
+      .where('phone', '=', input.phone)
+      .executeTakeFirstOrThrow();
   });
 }
 
 /** A company's clients by code (the operator's view). */
 export async function listClients(db: Db, companyId: number, limit = 100) {
   await getPlatformCompany(db, companyId);
-  return db.selectFrom('platform_client').selectAll().where('companyId', '=', companyId).orderBy('code').limit(limit).execute();
+  return db
+    .selectFrom('platform_client')
+    .selectAll()
+    .where('companyId', '=', companyId)
+    .orderBy('code')
+    .limit(limit)
+    .execute();
 }
 
 export async function listSuppliers(db: Db, companyId: number) {

@@ -94,7 +94,12 @@ export function updatePlatformCompany(db: Db, id: number, changes: Partial<Platf
       .set({
         ...defined(rest),
         ...place,
-        ...defined({ isActive: flag(isActive), isIntercity: flag(isIntercity), isInternational: flag(isInternational), isCleaning: flag(isCleaning) }),
+        ...defined({
+          isActive: flag(isActive),
+          isIntercity: flag(isIntercity),
+          isInternational: flag(isInternational),
+          isCleaning: flag(isCleaning),
+        }),
         updatedAt: now.toISOString(),
       })
       .where('id', '=', id)
@@ -107,13 +112,21 @@ export function updatePlatformCompany(db: Db, id: number, changes: Partial<Platf
 }
 
 const noLockerCompany = () =>
-  new DomainError('NOT_ACCEPTABLE', 'locker access needs a linked locker company: link one (or create one with the company) first');
+  new DomainError(
+    'NOT_ACCEPTABLE',
+    'locker access needs a linked locker company: link one (or create one with the company) first',
+  );
 
 /**
  * Links a Locker API company (or unlinks with null) and switches locker access. Orders the
  * platform company creates through the platform are that locker company's ordinary orders.
  */
-export function setLockerAccess(db: Db, id: number, change: { lockerCompanyId?: string | null; enabled?: boolean }, now: Date) {
+export function setLockerAccess(
+  db: Db,
+  id: number,
+  change: { lockerCompanyId?: string | null; enabled?: boolean },
+  now: Date,
+) {
   return inTransaction(db, async (trx) => {
     const before = await getPlatformCompany(trx, id);
     const lockerCompanyId = change.lockerCompanyId === undefined ? before.lockerCompanyId : change.lockerCompanyId;
@@ -139,7 +152,12 @@ export async function listPlatformCompanies(db: Db, filter: { type?: CompanyType
 export async function platformCompanyDetails(db: Db, id: number) {
   const company = await getPlatformCompany(db, id);
   const [codes, cargoTypes, deliveryTypes, partners, partnerOf] = await Promise.all([
-    db.selectFrom('company_code').select(['id', 'title', 'cargoTypeId']).where('companyId', '=', id).orderBy('id').execute(),
+    db
+      .selectFrom('company_code')
+      .select(['id', 'title', 'cargoTypeId'])
+      .where('companyId', '=', id)
+      .orderBy('id')
+      .execute(),
     db
       .selectFrom('company_cargo_type as l')
       .innerJoin('cargo_type as t', 't.id', 'l.cargoTypeId')
@@ -173,10 +191,18 @@ export function addCompanyCode(db: Db, companyId: number, title: string, cargoTy
     await getPlatformCompany(trx, companyId);
     await getCargoType(trx, cargoTypeId);
     const name = normalizeCodeName(title);
-    const taken = await trx.selectFrom('company_code').select(['id', 'companyId']).where('title', '=', name).executeTakeFirst();
+    const taken = await trx
+      .selectFrom('company_code')
+      .select(['id', 'companyId'])
+      .where('title', '=', name)
+      .executeTakeFirst();
     if (taken) throw new DomainError('NOT_ACCEPTABLE', `code name ${name} is taken by company ${taken.companyId}`);
     const at = now.toISOString();
-    const row = await trx.insertInto('company_code').values({ companyId, title: name, cargoTypeId, createdAt: at, updatedAt: at }).returningAll().executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('company_code')
+      .values({ companyId, title: name, cargoTypeId, createdAt: at, updatedAt: at })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await trx
       .insertInto('company_cargo_type')
       .values({ companyId, cargoTypeId })
@@ -190,8 +216,13 @@ export function addCompanyCode(db: Db, companyId: number, title: string, cargoTy
 /** Removes a code name; its clients' items are no longer found by it. */
 export function removeCompanyCode(db: Db, companyId: number, codeId: number, now: Date) {
   return withBulkJobs(db, async (trx) => {
-    const res = await trx.deleteFrom('company_code').where('id', '=', codeId).where('companyId', '=', companyId).executeTakeFirst();
-    if (Number(res.numDeletedRows) !== 1) throw new DomainError('NOT_FOUND', `company ${companyId} has no code name ${codeId}`);
+    const res = await trx
+      .deleteFrom('company_code')
+      .where('id', '=', codeId)
+      .where('companyId', '=', companyId)
+      .executeTakeFirst();
+    if (Number(res.numDeletedRows) !== 1)
+      throw new DomainError('NOT_FOUND', `company ${companyId} has no code name ${codeId}`);
     await queueBulkJob(trx, 'ITEMS_OF_CLIENT_COMPANY', companyId, now);
   });
 }
@@ -207,11 +238,17 @@ async function checkIds(db: Db, table: 'cargo_type' | 'delivery_type', ids: numb
 export function setCompanyCargoTypes(db: Db, companyId: number, cargoTypeIds: number[]) {
   return inTransaction(db, async (trx) => {
     await getPlatformCompany(trx, companyId);
-    const codeTypes = (await trx.selectFrom('company_code').select('cargoTypeId').where('companyId', '=', companyId).execute()).map((c) => c.cargoTypeId);
+    const codeTypes = (
+      await trx.selectFrom('company_code').select('cargoTypeId').where('companyId', '=', companyId).execute()
+    ).map((c) => c.cargoTypeId);
     const ids = [...new Set([...cargoTypeIds, ...codeTypes])];
     await checkIds(trx, 'cargo_type', ids);
     await trx.deleteFrom('company_cargo_type').where('companyId', '=', companyId).execute();
-    if (ids.length) await trx.insertInto('company_cargo_type').values(ids.map((cargoTypeId) => ({ companyId, cargoTypeId }))).execute();
+    if (ids.length)
+      await trx
+        .insertInto('company_cargo_type')
+        .values(ids.map((cargoTypeId) => ({ companyId, cargoTypeId })))
+        .execute();
     return ids;
   });
 }
@@ -222,7 +259,11 @@ export function setCompanyDeliveryTypes(db: Db, companyId: number, deliveryTypeI
     const ids = [...new Set(deliveryTypeIds)];
     await checkIds(trx, 'delivery_type', ids);
     await trx.deleteFrom('company_delivery_type').where('companyId', '=', companyId).execute();
-    if (ids.length) await trx.insertInto('company_delivery_type').values(ids.map((deliveryTypeId) => ({ companyId, deliveryTypeId }))).execute();
+    if (ids.length)
+      await trx
+        .insertInto('company_delivery_type')
+        .values(ids.map((deliveryTypeId) => ({ companyId, deliveryTypeId })))
+        .execute();
     return ids;
   });
 }
@@ -232,8 +273,16 @@ export function addPartnership(db: Db, companyId: number, partnerId: number, now
   return inTransaction(db, async (trx) => {
     const [company, partner] = [await getPlatformCompany(trx, companyId), await getPlatformCompany(trx, partnerId)];
     const allowed = PARTNER_TYPES[company.type];
-    if (!allowed) throw new DomainError('NOT_ACCEPTABLE', `a ${company.type} company has no partners (only WAREHOUSE and MARKETPLACE companies do)`);
-    if (!allowed.includes(partner.type)) throw new DomainError('NOT_ACCEPTABLE', `a ${company.type} company partners with ${allowed.join(' or ')} companies, and ${partnerId} is ${partner.type}`);
+    if (!allowed)
+      throw new DomainError(
+        'NOT_ACCEPTABLE',
+        `a ${company.type} company has no partners (only WAREHOUSE and MARKETPLACE companies do)`,
+      );
+    if (!allowed.includes(partner.type))
+      throw new DomainError(
+        'NOT_ACCEPTABLE',
+        `a ${company.type} company partners with ${allowed.join(' or ')} companies, and ${partnerId} is ${partner.type}`,
+      );
     await trx
       .insertInto('company_partnership')
       .values({ companyId, partnerId, createdAt: now.toISOString() })
@@ -243,12 +292,21 @@ export function addPartnership(db: Db, companyId: number, partnerId: number, now
 }
 
 export async function removePartnership(db: Db, companyId: number, partnerId: number) {
-  const res = await db.deleteFrom('company_partnership').where('companyId', '=', companyId).where('partnerId', '=', partnerId).executeTakeFirst();
-  if (Number(res.numDeletedRows) !== 1) throw new DomainError('NOT_FOUND', `company ${companyId} does not work with company ${partnerId}`);
+  const res = await db
+    .deleteFrom('company_partnership')
+    .where('companyId', '=', companyId)
+    .where('partnerId', '=', partnerId)
+    .executeTakeFirst();
+  if (Number(res.numDeletedRows) !== 1)
+    throw new DomainError('NOT_FOUND', `company ${companyId} does not work with company ${partnerId}`);
 }
 
 /** The logistics companies a company works with (a LOGIST company: itself). */
 export async function partnerIdsOf(db: Db, companyId: number): Promise<number[]> {
-  const rows = await db.selectFrom('company_partnership').select('partnerId').where('companyId', '=', companyId).execute();
+  const rows = await db
+    .selectFrom('company_partnership')
+    .select('partnerId')
+    .where('companyId', '=', companyId)
+    .execute();
   return rows.map((r) => r.partnerId);
 }

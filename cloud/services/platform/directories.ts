@@ -10,7 +10,12 @@ export interface Titles {
   titleKY?: string | null;
 }
 
-const titlesOf = (t: Titles) => ({ titleRU: t.titleRU ?? null, titleCN: t.titleCN ?? null, titleEN: t.titleEN ?? null, titleKY: t.titleKY ?? null });
+const titlesOf = (t: Titles) => ({
+  titleRU: t.titleRU ?? null,
+  titleCN: t.titleCN ?? null,
+  titleEN: t.titleEN ?? null,
+  titleKY: t.titleKY ?? null,
+});
 
 export interface CountryInput extends Titles {
   title: string;
@@ -29,7 +34,13 @@ export async function createPlatformCountry(db: Db, input: CountryInput, now: Da
   const at = now.toISOString();
   return db
     .insertInto('platform_country')
-    .values({ title: input.title, ...titlesOf(input), isActive: input.isActive === false ? 0 : 1, createdAt: at, updatedAt: at })
+    .values({
+      title: input.title,
+      ...titlesOf(input),
+      isActive: input.isActive === false ? 0 : 1,
+      createdAt: at,
+      updatedAt: at,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -65,7 +76,12 @@ export async function updatePlatformCountry(db: Db, id: number, changes: Partial
   return row;
 }
 
-export async function updatePlatformCity(db: Db, id: number, changes: Partial<Omit<CityInput, 'countryId'>>, now: Date) {
+export async function updatePlatformCity(
+  db: Db,
+  id: number,
+  changes: Partial<Omit<CityInput, 'countryId'>>,
+  now: Date,
+) {
   const { isActive, ...rest } = changes;
   const row = await db
     .updateTable('platform_city')
@@ -99,11 +115,18 @@ export async function listPlatformCountries(db: Db) {
 }
 
 /** A city and country given together must agree; a city alone implies its country. */
-export async function resolvePlatformPlace(db: Db, countryId: number | null | undefined, cityId: number | null | undefined) {
+export async function resolvePlatformPlace(
+  db: Db,
+  countryId: number | null | undefined,
+  cityId: number | null | undefined,
+) {
   if (cityId !== null && cityId !== undefined) {
     const city = await getPlatformCity(db, cityId);
     if (countryId !== null && countryId !== undefined && countryId !== city.countryId) {
-      throw new DomainError('NOT_ACCEPTABLE', `city ${cityId} is in country ${city.countryId}, not in country ${countryId}`);
+      throw new DomainError(
+        'NOT_ACCEPTABLE',
+        `city ${cityId} is in country ${city.countryId}, not in country ${countryId}`,
+      );
     }
     return { countryId: city.countryId, cityId };
   }
@@ -122,5 +145,9 @@ export async function resolvePlaceChange(
   cityId: number | null | undefined,
 ): Promise<{ countryId?: number | null; cityId?: number | null }> {
   if (countryId === undefined && cityId === undefined) return {};
-  return resolvePlatformPlace(db, countryId === undefined && cityId === null ? before.countryId : countryId, cityId === undefined ? before.cityId : cityId);
+  return resolvePlatformPlace(
+    db,
+    countryId === undefined && cityId === null ? before.countryId : countryId,
+    cityId === undefined ? before.cityId : cityId,
+  );
 }

@@ -30,35 +30,70 @@ export interface IdempotentAnswer {
  * Runs `create` once per key and window; every request with the key gets its answer. A unique
  * index refusing a drawn value (track code, locker codes) reruns the whole transaction.
  */
-export function idempotent(uow: UnitOfWork, req: IdempotentRequest, create: (tx: Tx) => Promise<unknown>): Promise<IdempotentAnswer> {
-  return uow.run(async (tx) => {
-    const trx = tx.db;
-    const stored = await claim(trx, req);
-    if (stored) return { body: JSON.parse(stored), replayed: true };
-    const body = await create(tx);
-    await trx
-      .updateTable('market_idempotency')
-      .set({ responseStatus: 200, responseBody: JSON.stringify(body), completedAt: req.now.toISOString() })
-      .where('companyId', '=', req.companyId)
-      .where('key', '=', req.key)
-      .execute();
-    return { body, replayed: false };
-  }, { redrawAttempts: 5 });
+export function idempotent(
+  uow: UnitOfWork,
+  req: IdempotentRequest,
+  create: (tx: Tx) => Promise<unknown>,
+): Promise<IdempotentAnswer> {
+  return uow.run(
+    async (tx) => {
+      const trx = tx.db;
+      const stored = await claim(trx, req);
+      if (stored) return { body: JSON.parse(stored), replayed: true };
+      const body = await create(tx);
+      await trx
+        .updateTable('market_idempotency')
+        .set({ responseStatus: 200, responseBody: JSON.stringify(body), completedAt: req.now.toISOString() })
+        .where('companyId', '=', req.companyId)
+        .where('key', '=', req.key)
+        .execute();
+      return { body, replayed: false };
+    },
+    { redrawAttempts: 5 },
+  );
 }
 
 /** Claims the key (undefined) or returns the answer stored under it; a reused key is refused. */
 function claim(trx: Db, req: IdempotentRequest): Promise<string | undefined> {
-  const fresh = () => ({ requestHash: req.fingerprint, responseStatus: null, responseBody: null, createdAt: req.now.toISOString(), completedAt: null });
+  const fresh = () => ({
+    requestHash: req.fingerprint,
+    responseStatus: null,
+    responseBody: null,
+    createdAt: req.now.toISOString(),
+    completedAt: null,
+  });
   const store: KeyStore = {
     insert: async () => {
-      const r = await trx.insertInto('market_idempotency').values({ companyId: req.companyId, key: req.key, ...fresh() }).onConflict((oc) => oc.columns(['companyId', 'key']).doNothing()).executeTakeFirst();
+      const r = await trx
+        .insertInto('market_idempotency')
+        .values({ companyId: req.companyId, key: req.key, ...fresh() })
+        .onConflict((oc) => oc.columns(['companyId', 'key']).doNothing())
+        .executeTakeFirst();
       return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
     },
-    read: () => trx.selectFrom('market_idempotency').selectAll().where('companyId', '=', req.companyId).where('key', '=', req.key).executeTakeFirst(),
+    read: () =>
+      trx
+        .selectFrom('market_idempotency')
+        .selectAll()
+        .where('companyId', '=', req.companyId)
+        .where('key', '=', req.key)
+        .executeTakeFirst(),
     takeOver: async (createdAt) => {
-      const r = await trx.updateTable('market_idempotency').set(fresh()).where('companyId', '=', req.companyId).where('key', '=', req.key).where('createdAt', '=', createdAt).executeTakeFirst();
+      const r = await trx
+        .updateTable('market_idempotency')
+        .set(fresh())
+        .where('companyId', '=', req.companyId)
+        .where('key', '=', req.key)
+        .where('createdAt', '=', createdAt)
+        .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
   };
-  return claimKey(store, req.fingerprint, req.now, IDEMPOTENCY_WINDOW_MS, 'this Idempotency-Key was used with another request in the last hour');
+  return claimKey(
+    store,
+    req.fingerprint,
+    req.now,
+    IDEMPOTENCY_WINDOW_MS,
+    'this Idempotency-Key was used with another request in the last hour',
+  );
 }

@@ -60,7 +60,12 @@ export interface MarketParcelView {
 export const providerError = (why: string) => new DomainError('POSTOMAT_PROVIDER_ERROR', why);
 
 export async function activePostomat(db: Db, id: string): Promise<void> {
-  const p = await db.selectFrom('postomat').select('id').where('id', '=', id).where('isActive', '=', 1).executeTakeFirst();
+  const p = await db
+    .selectFrom('postomat')
+    .select('id')
+    .where('id', '=', id)
+    .where('isActive', '=', 1)
+    .executeTakeFirst();
   if (!p) throw new DomainError('POSTOMAT_NOT_FOUND');
 }
 
@@ -73,7 +78,11 @@ async function ownerOf(db: Db, marketId: number): Promise<number> {
     .where('l.companyId', '=', marketId)
     .execute();
   const owner = parcelOwner(partners);
-  if (!owner) throw new DomainError('CODE_NOT_FOUND', `marketplace ${marketId} has no active logistics or courier partner to register its clients with`);
+  if (!owner)
+    throw new DomainError(
+      'CODE_NOT_FOUND',
+      `marketplace ${marketId} has no active logistics or courier partner to register its clients with`,
+    );
   return owner.id;
 }
 
@@ -81,7 +90,12 @@ async function ownerOf(db: Db, marketId: number): Promise<number> {
  * A paid locker order of the marketplace's locker company for the parcel, without SMS. Every
  * refusal of the locker side (no access, a balance that cannot pay) is POSTOMAT_PROVIDER_ERROR.
  */
-export async function createParcelLockerOrder(tx: Tx, deps: MarketDeps, marketId: number, o: { postomatId: string; phone: string; weight: number; trackCode: string }) {
+export async function createParcelLockerOrder(
+  tx: Tx,
+  deps: MarketDeps,
+  marketId: number,
+  o: { postomatId: string; phone: string; weight: number; trackCode: string },
+) {
   const lockerCompanyId = await lockerCompanyOf(tx.db, marketId);
   if (!lockerCompanyId) throw providerError(`marketplace ${marketId} has no locker access`);
   try {
@@ -96,53 +110,95 @@ export async function createParcelLockerOrder(tx: Tx, deps: MarketDeps, marketId
       customData: o.trackCode,
     });
   } catch (err) {
-    if (err instanceof DomainError && err.code === 'INSUFFICIENT_FUNDS') throw providerError('the locker company cannot pay the order');
-    if (err instanceof DomainError && err.code === 'TOO_MANY_PENDING_ORDERS') throw providerError(`the locker company has too many orders waiting at locker ${o.postomatId}`);
+    if (err instanceof DomainError && err.code === 'INSUFFICIENT_FUNDS')
+      throw providerError('the locker company cannot pay the order');
+    if (err instanceof DomainError && err.code === 'TOO_MANY_PENDING_ORDERS')
+      throw providerError(`the locker company has too many orders waiting at locker ${o.postomatId}`);
     throw err;
   }
 }
 
-export async function createMarketParcel(tx: Tx, deps: MarketDeps, marketId: number, input: MarketParcelInput): Promise<MarketParcelView> {
+export async function createMarketParcel(
+  tx: Tx,
+  deps: MarketDeps,
+  marketId: number,
+  input: MarketParcelInput,
+): Promise<MarketParcelView> {
   const trx = tx.db;
   const now = deps.clock.now();
   if (input.deliveryMethod === 'POSTOMAT') await activePostomat(trx, input.postomatId!);
-  else if (!(await findPickupPoint(trx, await pickupPointOwners(trx, marketId), input.warehouseId!))) throw new DomainError('WAREHOUSE_NOT_FOUND');
+  else if (!(await findPickupPoint(trx, await pickupPointOwners(trx, marketId), input.warehouseId!)))
+    throw new DomainError('WAREHOUSE_NOT_FOUND');
 
   const companyId = await ownerOf(trx, marketId);
   const { receiver, sender } = input;
-  const client = await findOrCreateClientByPhone(trx, { companyId, phone: receiver.phone, name: receiver.name, address: receiver.address, countryId: receiver.countryId, cityId: receiver.cityId }, now);
-  const supplier = await findOrCreateSupplierByPhone(trx, { companyId, phone: sender.phone, name: sender.name, address: sender.address, cityId: sender.cityId }, now);
-  let parcel = await createParcel(trx, {
-    companyId,
-    partnerCompanyId: marketId,
-    trackCode: input.trackCode,
-    weight: input.weight,
-    price: input.price,
-    currency: input.currency,
-    deliveryMethod: input.deliveryMethod,
-    postomatId: input.deliveryMethod === 'POSTOMAT' ? input.postomatId : null,
-    deliveryWarehouseId: input.deliveryMethod === 'PICKUP' ? input.warehouseId : null,
-    clientId: client.id,
-    supplierId: supplier.id,
-    receiptCityId: sender.cityId,
-    deliveryCityId: receiver.cityId,
-  }, now);
+  const client = await findOrCreateClientByPhone(
+    trx,
+    {
+      companyId,
+      phone: receiver.phone,
+      name: receiver.name,
+      address: receiver.address,
+      countryId: receiver.countryId,
+      cityId: receiver.cityId,
+    },
+    now,
+  );
+  const supplier = await findOrCreateSupplierByPhone(
+    trx,
+    { companyId, phone: sender.phone, name: sender.name, address: sender.address, cityId: sender.cityId },
+    now,
+  );
+  let parcel = await createParcel(
+    trx,
+    {
+      companyId,
+      partnerCompanyId: marketId,
+      trackCode: input.trackCode,
+      weight: input.weight,
+      price: input.price,
+      currency: input.currency,
+      deliveryMethod: input.deliveryMethod,
+      postomatId: input.deliveryMethod === 'POSTOMAT' ? input.postomatId : null,
+      deliveryWarehouseId: input.deliveryMethod === 'PICKUP' ? input.warehouseId : null,
+      clientId: client.id,
+      supplierId: supplier.id,
+      receiptCityId: sender.cityId,
+      deliveryCityId: receiver.cityId,
+    },
+    now,
+  );
   if (input.deliveryMethod !== 'POSTOMAT' || !input.createPostomatOrder) return { parcel };
 
-  const order = await createParcelLockerOrder(tx, deps, marketId, { postomatId: input.postomatId!, phone: receiver.phone, weight: input.weight, trackCode: parcel.trackCode });
+  const order = await createParcelLockerOrder(tx, deps, marketId, {
+    postomatId: input.postomatId!,
+    phone: receiver.phone,
+    weight: input.weight,
+    trackCode: parcel.trackCode,
+  });
   parcel = await setParcelLockerOrder(trx, parcel.id, { postomatId: order.postomatId, postomatOrderId: order.id }, now);
   return { parcel, order, downCode: (await findCode(trx, order.id, 'DOWN')) ?? null };
 }
 
 export async function marketParcel(db: Db, marketId: number, trackCode: string): Promise<Parcel> {
-  const parcel = await db.selectFrom('parcel').selectAll().where('trackCode', '=', trackCode).where('partnerCompanyId', '=', marketId).executeTakeFirst();
+  const parcel = await db
+    .selectFrom('parcel')
+    .selectAll()
+    .where('trackCode', '=', trackCode)
+    .where('partnerCompanyId', '=', marketId)
+    .executeTakeFirst();
   if (!parcel) throw new DomainError('PARCEL_NOT_FOUND');
   return parcel;
 }
 
 /** The marketplace's parcel delivered by this locker order (the spec's GET /order/{id}). */
 export async function marketParcelOfOrder(db: Db, marketId: number, orderId: string): Promise<Parcel> {
-  const parcel = await db.selectFrom('parcel').selectAll().where('postomatOrderId', '=', orderId).where('partnerCompanyId', '=', marketId).executeTakeFirst();
+  const parcel = await db
+    .selectFrom('parcel')
+    .selectAll()
+    .where('postomatOrderId', '=', orderId)
+    .where('partnerCompanyId', '=', marketId)
+    .executeTakeFirst();
   if (!parcel) throw new DomainError('ORDER_NOT_FOUND');
   return parcel;
 }
@@ -160,5 +216,10 @@ export async function marketParcelView(db: Db, parcel: Parcel): Promise<MarketPa
 
 export async function marketParcelStatus(db: Db, parcel: Parcel): Promise<MarketStatus> {
   const order = await lockerOrderOf(db, parcel);
-  return marketStatus({ status: parcel.status, atPickupPoint: parcel.atPickupPoint === 1, redirectedAt: parcel.redirectedAt, lockerOrderStatus: order?.status ?? null });
+  return marketStatus({
+    status: parcel.status,
+    atPickupPoint: parcel.atPickupPoint === 1,
+    redirectedAt: parcel.redirectedAt,
+    lockerOrderStatus: order?.status ?? null,
+  });
 }

@@ -16,7 +16,11 @@ export async function pickupPointOwners(db: Db, marketId: number): Promise<numbe
 }
 
 function pickupPoints(db: Db, owners: number[]) {
-  return db.selectFrom('warehouse').where('isPickupPoint', '=', 1).where('isActive', '=', 1).where('companyId', 'in', owners);
+  return db
+    .selectFrom('warehouse')
+    .where('isPickupPoint', '=', 1)
+    .where('isActive', '=', 1)
+    .where('companyId', 'in', owners);
 }
 
 export interface PickupPointFilter {
@@ -30,7 +34,10 @@ export interface PickupPointFilter {
 }
 
 /** Active pickup points by title, or by distance (each with `distance` in km). */
-export async function listPickupPoints(db: Db, f: PickupPointFilter): Promise<{ total: number; rows: Array<PickupPoint & { distance?: number }> }> {
+export async function listPickupPoints(
+  db: Db,
+  f: PickupPointFilter,
+): Promise<{ total: number; rows: Array<PickupPoint & { distance?: number }> }> {
   let base = pickupPoints(db, f.owners);
   if (f.ids?.length) base = base.where('id', 'in', f.ids);
   if (f.cityId !== undefined) base = base.where('cityId', '=', f.cityId);
@@ -68,25 +75,35 @@ export function findPlatformCity(db: Db, id: number) {
 
 export async function platformCitiesById(db: Db, ids: Array<number | null>) {
   const unique = [...new Set(ids.filter((x): x is number => x !== null))];
-  const rows = unique.length ? await db.selectFrom('platform_city').selectAll().where('id', 'in', unique).execute() : [];
+  const rows = unique.length
+    ? await db.selectFrom('platform_city').selectAll().where('id', 'in', unique).execute()
+    : [];
   return new Map(rows.map((c) => [c.id, c]));
 }
 
 export async function platformCountriesById(db: Db, ids: Array<number | null>) {
   const unique = [...new Set(ids.filter((x): x is number => x !== null))];
-  const rows = unique.length ? await db.selectFrom('platform_country').selectAll().where('id', 'in', unique).execute() : [];
+  const rows = unique.length
+    ? await db.selectFrom('platform_country').selectAll().where('id', 'in', unique).execute()
+    : [];
   return new Map(rows.map((c) => [c.id, c]));
 }
 
 /** The receiver's or sender's place: an active city of an active country; a problem per field, else none. */
 export async function placeProblems(db: Db, who: string, place: { country: number; city: number }): Promise<string[]> {
   const [country, city] = await Promise.all([
-    db.selectFrom('platform_country').select('id').where('id', '=', place.country).where('isActive', '=', 1).executeTakeFirst(),
+    db
+      .selectFrom('platform_country')
+      .select('id')
+      .where('id', '=', place.country)
+      .where('isActive', '=', 1)
+      .executeTakeFirst(),
     findPlatformCity(db, place.city),
   ]);
   const problems: string[] = [];
   if (!country) problems.push(`${who}/country must be the id of an active country`);
   if (city?.isActive !== 1) problems.push(`${who}/city must be the id of an active city`);
-  else if (country && city.countryId !== place.country) problems.push(`${who}/city must be a city of country ${place.country}`);
+  else if (country && city.countryId !== place.country)
+    problems.push(`${who}/city must be a city of country ${place.country}`);
   return problems;
 }

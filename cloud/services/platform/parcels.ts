@@ -14,7 +14,15 @@ import { parcelAtFinalPoint, parcelPlaceAfter } from '../../domain/platform/plac
 import { newTrackCode } from '../../domain/platform/track-codes.ts';
 import type { RandomInt } from '../../domain/codes.ts';
 import { isUniqueViolation } from '../../storage/sql-errors.ts';
-import { checkActor, checkAmounts, checkShipmentRefs, insertStatusRecord, shipmentSearchText, updateFromStatus, warehouseFacts } from './shipments.ts';
+import {
+  checkActor,
+  checkAmounts,
+  checkShipmentRefs,
+  insertStatusRecord,
+  shipmentSearchText,
+  updateFromStatus,
+  warehouseFacts,
+} from './shipments.ts';
 import { inTransaction } from './tx.ts';
 
 export type Parcel = Selectable<ParcelTable>;
@@ -76,7 +84,8 @@ export async function createParcel(db: Db, input: ParcelInput, now: Date, random
       // A drawn track code clashed with one created meanwhile: draw again. (Inside the caller's
       // transaction the failed statement has spoilt it on PostgreSQL, so only retry our own.)
       if (isUniqueViolation(err) && input.trackCode === undefined && !db.isTransaction && draw < MAX_DRAWS) continue;
-      if (isUniqueViolation(err) && input.trackCode !== undefined) throw new DomainError('TRACK_CODE_ALREADY_EXISTS', `parcel track code ${input.trackCode} exists`);
+      if (isUniqueViolation(err) && input.trackCode !== undefined)
+        throw new DomainError('TRACK_CODE_ALREADY_EXISTS', `parcel track code ${input.trackCode} exists`);
       throw err;
     }
   }
@@ -84,7 +93,8 @@ export async function createParcel(db: Db, input: ParcelInput, now: Date, random
 
 async function insertParcel(trx: Db, input: ParcelInput, now: Date, randomInt?: RandomInt): Promise<Parcel> {
   const trackCode = input.trackCode ?? newTrackCode(randomInt);
-  if (input.trackCode !== undefined && (await findParcelByTrackCode(trx, trackCode))) throw new DomainError('TRACK_CODE_ALREADY_EXISTS', `parcel track code ${input.trackCode} exists`);
+  if (input.trackCode !== undefined && (await findParcelByTrackCode(trx, trackCode)))
+    throw new DomainError('TRACK_CODE_ALREADY_EXISTS', `parcel track code ${input.trackCode} exists`);
   checkAmounts(input.weight, input.price ?? 0);
   const refs = await checkShipmentRefs(trx, {
     companyId: input.companyId,
@@ -96,11 +106,19 @@ async function insertParcel(trx: Db, input: ParcelInput, now: Date, randomInt?: 
     paymentOrderId: input.paymentOrderId,
   });
   if (input.partnerCompanyId != null) {
-    const partner = await trx.selectFrom('platform_company').select('id').where('id', '=', input.partnerCompanyId).executeTakeFirst();
+    const partner = await trx
+      .selectFrom('platform_company')
+      .select('id')
+      .where('id', '=', input.partnerCompanyId)
+      .executeTakeFirst();
     if (!partner) throw new DomainError('COMPANY_NOT_FOUND', `no platform company ${input.partnerCompanyId}`);
   }
   if (input.postomatId != null) {
-    const postomat = await trx.selectFrom('postomat').select('id').where('id', '=', input.postomatId).executeTakeFirst();
+    const postomat = await trx
+      .selectFrom('postomat')
+      .select('id')
+      .where('id', '=', input.postomatId)
+      .executeTakeFirst();
     if (!postomat) throw new DomainError('POSTOMAT_NOT_FOUND');
   }
   await checkActor(trx, input.userId, input.companyId);
@@ -181,10 +199,20 @@ export function changeParcelStatus(db: Db, change: ParcelStatusChange, now: Date
 }
 
 /** Links a parcel to its locker order (marketplace POSTOMAT delivery, or a redirect to another locker). */
-export async function setParcelLockerOrder(db: Db, parcelId: number, link: { postomatId: string; postomatOrderId: string | null }, now: Date): Promise<Parcel> {
+export async function setParcelLockerOrder(
+  db: Db,
+  parcelId: number,
+  link: { postomatId: string; postomatOrderId: string | null },
+  now: Date,
+): Promise<Parcel> {
   const row = await db
     .updateTable('parcel')
-    .set({ postomatId: link.postomatId, postomatOrderId: link.postomatOrderId, deliveryMethod: 'POSTOMAT', updatedAt: now.toISOString() })
+    .set({
+      postomatId: link.postomatId,
+      postomatOrderId: link.postomatOrderId,
+      deliveryMethod: 'POSTOMAT',
+      updatedAt: now.toISOString(),
+    })
     .where('id', '=', parcelId)
     .returningAll()
     .executeTakeFirst();
@@ -206,16 +234,33 @@ export type RedirectTarget = { warehouseId: number } | { postomatId: string };
 export function redirectParcel(db: Db, parcelId: number, target: RedirectTarget, now: Date): Promise<Parcel> {
   return inTransaction(db, async (trx) => {
     const parcel = await getParcel(trx, parcelId);
-    if (!canRedirect(parcel.status)) throw new DomainError('NOT_ACCEPTABLE', `a parcel in ${parcel.status} cannot be redirected`);
+    if (!canRedirect(parcel.status))
+      throw new DomainError('NOT_ACCEPTABLE', `a parcel in ${parcel.status} cannot be redirected`);
     let delivery: Pick<Parcel, 'deliveryMethod' | 'deliveryWarehouseId' | 'postomatId' | 'postomatOrderId'>;
     if ('warehouseId' in target) {
-      const point = await trx.selectFrom('warehouse').select('id').where('id', '=', target.warehouseId).where('isPickupPoint', '=', 1).where('isActive', '=', 1).executeTakeFirst();
+      const point = await trx
+        .selectFrom('warehouse')
+        .select('id')
+        .where('id', '=', target.warehouseId)
+        .where('isPickupPoint', '=', 1)
+        .where('isActive', '=', 1)
+        .executeTakeFirst();
       if (!point) throw new DomainError('COMPANY_NOT_FOUND', `no active pickup point ${target.warehouseId}`);
       delivery = { deliveryMethod: 'PICKUP', deliveryWarehouseId: point.id, postomatId: null, postomatOrderId: null };
     } else {
-      const postomat = await trx.selectFrom('postomat').select('id').where('id', '=', target.postomatId).where('isActive', '=', 1).executeTakeFirst();
+      const postomat = await trx
+        .selectFrom('postomat')
+        .select('id')
+        .where('id', '=', target.postomatId)
+        .where('isActive', '=', 1)
+        .executeTakeFirst();
       if (!postomat) throw new DomainError('POSTOMAT_NOT_FOUND');
-      delivery = { deliveryMethod: 'POSTOMAT', deliveryWarehouseId: null, postomatId: postomat.id, postomatOrderId: null };
+      delivery = {
+        deliveryMethod: 'POSTOMAT',
+        deliveryWarehouseId: null,
+        postomatId: postomat.id,
+        postomatOrderId: null,
+      };
     }
     const atFinalPoint = parcelAtFinalPoint({ ...parcel, ...delivery }, parcel.atPickupPoint === 1) ? 1 : 0;
     const changes = { ...delivery, atFinalPoint, redirectedAt: now.toISOString(), updatedAt: now.toISOString() };

@@ -28,9 +28,14 @@ export async function getPaymentOrder(db: Db, id: number) {
 export function createPaymentOrder(db: Db, input: PaymentOrderInput, now: Date) {
   return inTransaction(db, async (trx) => {
     await getPlatformCompany(trx, input.companyId);
-    if (!Number.isSafeInteger(input.amount) || input.amount < 0) throw new DomainError('NOT_ACCEPTABLE', 'amount must be a whole number of minor units >= 0');
+    if (!Number.isSafeInteger(input.amount) || input.amount < 0)
+      throw new DomainError('NOT_ACCEPTABLE', 'amount must be a whole number of minor units >= 0');
     if (input.clientId != null) {
-      const client = await trx.selectFrom('platform_client').select('id').where('id', '=', input.clientId).executeTakeFirst();
+      const client = await trx
+        .selectFrom('platform_client')
+        .select('id')
+        .where('id', '=', input.clientId)
+        .executeTakeFirst();
       if (!client) throw new DomainError('CLIENT_NOT_FOUND', `no client ${input.clientId}`);
     }
     const at = now.toISOString();
@@ -49,12 +54,25 @@ export function createPaymentOrder(db: Db, input: PaymentOrderInput, now: Date) 
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    for (const [kind, ids] of [['parcel', input.parcelIds ?? []], ['cargo', input.cargoIds ?? []]] as const) {
+    for (const [kind, ids] of [
+      ['parcel', input.parcelIds ?? []],
+      ['cargo', input.cargoIds ?? []],
+    ] as const) {
       for (const id of ids) {
-        const item = await trx.selectFrom(kind).select(['id', 'paymentOrderId']).where('id', '=', id).executeTakeFirst();
-        if (!item) throw new DomainError(kind === 'parcel' ? 'PARCEL_NOT_FOUND' : 'CARGO_NOT_FOUND', `no ${kind} ${id}`);
-        if (item.paymentOrderId !== null) throw new DomainError('NOT_ACCEPTABLE', `${kind} ${id} already has payment order ${item.paymentOrderId}`);
-        await trx.updateTable(kind).set({ paymentOrderId: order.id, isPaid, updatedAt: at }).where('id', '=', id).execute();
+        const item = await trx
+          .selectFrom(kind)
+          .select(['id', 'paymentOrderId'])
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (!item)
+          throw new DomainError(kind === 'parcel' ? 'PARCEL_NOT_FOUND' : 'CARGO_NOT_FOUND', `no ${kind} ${id}`);
+        if (item.paymentOrderId !== null)
+          throw new DomainError('NOT_ACCEPTABLE', `${kind} ${id} already has payment order ${item.paymentOrderId}`);
+        await trx
+          .updateTable(kind)
+          .set({ paymentOrderId: order.id, isPaid, updatedAt: at })
+          .where('id', '=', id)
+          .execute();
       }
     }
     return order;
@@ -67,7 +85,12 @@ export function markPaymentOrderPaid(db: Db, id: number, now: Date) {
     const order = await getPaymentOrder(trx, id);
     if (order.isPaid) return order;
     const at = now.toISOString();
-    const paid = await trx.updateTable('payment_order').set({ isPaid: 1, paidAt: at, updatedAt: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const paid = await trx
+      .updateTable('payment_order')
+      .set({ isPaid: 1, paidAt: at, updatedAt: at })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await trx.updateTable('parcel').set({ isPaid: 1, updatedAt: at }).where('paymentOrderId', '=', id).execute();
     await trx.updateTable('cargo').set({ isPaid: 1, updatedAt: at }).where('paymentOrderId', '=', id).execute();
     return paid;

@@ -21,7 +21,8 @@ export async function warehouseFacts(db: Db, id: number | null | undefined): Pro
 
 export function checkAmounts(weight: number, price: number): void {
   if (!(weight >= 0)) throw new DomainError('NOT_ACCEPTABLE', 'weight must be >= 0');
-  if (!Number.isSafeInteger(price) || price < 0) throw new DomainError('NOT_ACCEPTABLE', 'price must be a whole number of minor units >= 0');
+  if (!Number.isSafeInteger(price) || price < 0)
+    throw new DomainError('NOT_ACCEPTABLE', 'price must be a whole number of minor units >= 0');
 }
 
 /** The references a new parcel or cargo item names, checked; returns the client's copied columns. */
@@ -37,11 +38,19 @@ export async function checkShipmentRefs(
     paymentOrderId?: number | null;
   },
 ) {
-  const company = await db.selectFrom('platform_company').select(['id', 'title']).where('id', '=', refs.companyId).executeTakeFirst();
+  const company = await db
+    .selectFrom('platform_company')
+    .select(['id', 'title'])
+    .where('id', '=', refs.companyId)
+    .executeTakeFirst();
   if (!company) throw new DomainError('COMPANY_NOT_FOUND', `no platform company ${refs.companyId}`);
   let client: { id: number; companyId: number; code: number } | undefined;
   if (refs.clientId != null) {
-    client = await db.selectFrom('platform_client').select(['id', 'companyId', 'code']).where('id', '=', refs.clientId).executeTakeFirst();
+    client = await db
+      .selectFrom('platform_client')
+      .select(['id', 'companyId', 'code'])
+      .where('id', '=', refs.clientId)
+      .executeTakeFirst();
     if (!client) throw new DomainError('CLIENT_NOT_FOUND', `no client ${refs.clientId}`);
   }
   if (refs.supplierId != null) {
@@ -50,7 +59,11 @@ export async function checkShipmentRefs(
   }
   let cargoKind: string | null = null;
   if (refs.cargoTypeId != null) {
-    const t = await db.selectFrom('cargo_type').select(['id', 'type']).where('id', '=', refs.cargoTypeId).executeTakeFirst();
+    const t = await db
+      .selectFrom('cargo_type')
+      .select(['id', 'type'])
+      .where('id', '=', refs.cargoTypeId)
+      .executeTakeFirst();
     if (!t) throw new DomainError('NOT_FOUND', `no cargo type ${refs.cargoTypeId}`);
     cargoKind = t.type;
   }
@@ -62,7 +75,11 @@ export async function checkShipmentRefs(
   }
   let isPaid: number | null = null;
   if (refs.paymentOrderId != null) {
-    const o = await db.selectFrom('payment_order').select(['id', 'isPaid']).where('id', '=', refs.paymentOrderId).executeTakeFirst();
+    const o = await db
+      .selectFrom('payment_order')
+      .select(['id', 'isPaid'])
+      .where('id', '=', refs.paymentOrderId)
+      .executeTakeFirst();
     if (!o) throw new DomainError('NOT_FOUND', `no payment order ${refs.paymentOrderId}`);
     isPaid = o.isPaid;
   }
@@ -82,18 +99,40 @@ export async function checkShipmentRefs(
 export async function shipmentSearchText(
   db: Db,
   kind: ShipmentKind,
-  item: { trackCode?: string | null; description: string | null; tractorNumber?: string | null; clientId: number | null; cargoTypeId: number | null; companyId: number },
+  item: {
+    trackCode?: string | null;
+    description: string | null;
+    tractorNumber?: string | null;
+    clientId: number | null;
+    cargoTypeId: number | null;
+    companyId: number;
+  },
 ): Promise<string> {
-  const client = item.clientId === null
-    ? undefined
-    : await db.selectFrom('platform_client').select('companyId').where('id', '=', item.clientId).executeTakeFirst();
+  const client =
+    item.clientId === null
+      ? undefined
+      : await db.selectFrom('platform_client').select('companyId').where('id', '=', item.clientId).executeTakeFirst();
   const codes = client
-    ? await db.selectFrom('company_code').select(['title', 'cargoTypeId']).where('companyId', '=', client.companyId).orderBy('id').execute()
+    ? await db
+        .selectFrom('company_code')
+        .select(['title', 'cargoTypeId'])
+        .where('companyId', '=', client.companyId)
+        .orderBy('id')
+        .execute()
     : [];
   const names = codeNamesFor(codes, item.cargoTypeId);
-  if (kind === 'parcel') return parcelSearchText({ trackCode: item.trackCode ?? '', description: item.description }, names);
-  const company = await db.selectFrom('platform_company').select('title').where('id', '=', item.companyId).executeTakeFirstOrThrow();
-  return cargoSearchText({ description: item.description, tractorNumber: item.tractorNumber ?? null }, names, company.title);
+  if (kind === 'parcel')
+    return parcelSearchText({ trackCode: item.trackCode ?? '', description: item.description }, names);
+  const company = await db
+    .selectFrom('platform_company')
+    .select('title')
+    .where('id', '=', item.companyId)
+    .executeTakeFirstOrThrow();
+  return cargoSearchText(
+    { description: item.description, tractorNumber: item.tractorNumber ?? null },
+    names,
+    company.title,
+  );
 }
 
 /**
@@ -102,7 +141,11 @@ export async function shipmentSearchText(
  */
 export async function checkActor(db: Db, userId: number | null | undefined, ownerCompanyId: number): Promise<void> {
   if (userId === null || userId === undefined) return;
-  const user = await db.selectFrom('platform_user').select(['id', 'companyId', 'isActive']).where('id', '=', userId).executeTakeFirst();
+  const user = await db
+    .selectFrom('platform_user')
+    .select(['id', 'companyId', 'isActive'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
   if (!user?.isActive) throw new DomainError('USER_NOT_FOUND', `no active platform user ${userId}`);
   if (user.companyId === ownerCompanyId) return;
   const works = await db
@@ -111,7 +154,11 @@ export async function checkActor(db: Db, userId: number | null | undefined, owne
     .where('companyId', '=', user.companyId)
     .where('partnerId', '=', ownerCompanyId)
     .executeTakeFirst();
-  if (!works) throw new DomainError('NOT_ACCEPTABLE', `user ${userId} works for company ${user.companyId}, which does not handle company ${ownerCompanyId}'s items`);
+  if (!works)
+    throw new DomainError(
+      'NOT_ACCEPTABLE',
+      `user ${userId} works for company ${user.companyId}, which does not handle company ${ownerCompanyId}'s items`,
+    );
 }
 
 export interface StatusWhere {
@@ -120,10 +167,23 @@ export interface StatusWhere {
   userId?: number | null;
 }
 
-type Placed = { id: number; originWarehouseId: number | null; deliveryWarehouseId: number | null; receiptCityId: number | null; deliveryCityId: number | null };
+type Placed = {
+  id: number;
+  originWarehouseId: number | null;
+  deliveryWarehouseId: number | null;
+  receiptCityId: number | null;
+  deliveryCityId: number | null;
+};
 
 /** A status record: where it happened, and the item's origin and destination at that time. */
-export async function insertStatusRecord(trx: Db, kind: ShipmentKind, item: Placed, status: ParcelStatus | CargoStatus, where: StatusWhere, at: string): Promise<number> {
+export async function insertStatusRecord(
+  trx: Db,
+  kind: ShipmentKind,
+  item: Placed,
+  status: ParcelStatus | CargoStatus,
+  where: StatusWhere,
+  at: string,
+): Promise<number> {
   const record = {
     warehouseId: where.warehouseId ?? null,
     originWarehouseId: item.originWarehouseId,
@@ -134,14 +194,35 @@ export async function insertStatusRecord(trx: Db, kind: ShipmentKind, item: Plac
     createdAt: at,
     updatedAt: at,
   };
-  const row = kind === 'parcel'
-    ? await trx.insertInto('parcel_status').values({ ...record, parcelId: item.id, status: status as ParcelStatus }).returning('id').executeTakeFirstOrThrow()
-    : await trx.insertInto('cargo_status').values({ ...record, cargoId: item.id, status: status as CargoStatus }).returning('id').executeTakeFirstOrThrow();
+  const row =
+    kind === 'parcel'
+      ? await trx
+          .insertInto('parcel_status')
+          .values({ ...record, parcelId: item.id, status: status as ParcelStatus })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      : await trx
+          .insertInto('cargo_status')
+          .values({ ...record, cargoId: item.id, status: status as CargoStatus })
+          .returning('id')
+          .executeTakeFirstOrThrow();
   return row.id;
 }
 
 /** Applies a status change only if the status is still the one read: of two racing changes one wins. */
-export async function updateFromStatus(trx: Db, kind: ShipmentKind, id: number, from: string, changes: Record<string, unknown>): Promise<void> {
-  const res = await trx.updateTable(kind).set(changes).where('id', '=', id).where('status', '=', from as never).executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw new DomainError('INVALID_TRANSITION', `${kind} ${id} changed concurrently`);
+export async function updateFromStatus(
+  trx: Db,
+  kind: ShipmentKind,
+  id: number,
+  from: string,
+  changes: Record<string, unknown>,
+): Promise<void> {
+  const res = await trx
+    .updateTable(kind)
+    .set(changes)
+    .where('id', '=', id)
+    .where('status', '=', from as never)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1)
+    throw new DomainError('INVALID_TRANSITION', `${kind} ${id} changed concurrently`);
 }

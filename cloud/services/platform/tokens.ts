@@ -33,14 +33,19 @@ export class TokenSigner {
 
   access(userId: number): string {
     const iat = this.nowSeconds();
-    return jwt.sign({ sub: String(userId), typ: 'access', iat, exp: iat + ACCESS_TOKEN_SECONDS }, this.secret, { algorithm: 'HS256' });
+    return jwt.sign({ sub: String(userId), typ: 'access', iat, exp: iat + ACCESS_TOKEN_SECONDS }, this.secret, {
+      algorithm: 'HS256',
+    });
   }
 
   /** A refresh token and its id and expiry, which the caller records (each works once). */
   refresh(userId: number, jti: string): { token: string; expiresAt: Date } {
     const iat = this.nowSeconds();
     const exp = iat + REFRESH_TOKEN_SECONDS;
-    return { token: jwt.sign({ sub: String(userId), typ: 'refresh', jti, iat, exp }, this.secret, { algorithm: 'HS256' }), expiresAt: new Date(exp * 1000) };
+    return {
+      token: jwt.sign({ sub: String(userId), typ: 'refresh', jti, iat, exp }, this.secret, { algorithm: 'HS256' }),
+      expiresAt: new Date(exp * 1000),
+    };
   }
 
   /** The user id of a valid, unexpired access token; undefined otherwise. */

@@ -21,7 +21,8 @@ export interface UserInput {
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 function checkPassword(password: string) {
-  if (password.length < MIN_PASSWORD_LENGTH) throw new DomainError('NOT_ACCEPTABLE', `a password needs at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw new DomainError('NOT_ACCEPTABLE', `a password needs at least ${MIN_PASSWORD_LENGTH} characters`);
 }
 
 /** A user as anyone but the sign-in check sees it: without the hash. */
@@ -74,7 +75,12 @@ export async function updatePlatformUser(
   if (!row) throw new DomainError('USER_NOT_FOUND', `no platform user ${id}`);
   // A changed password or a switched-off user ends every refresh token issued so far.
   if (changes.password !== undefined || changes.isActive === false) {
-    await db.updateTable('refresh_token').set({ usedAt: now.toISOString() }).where('userId', '=', id).where('usedAt', 'is', null).execute();
+    await db
+      .updateTable('refresh_token')
+      .set({ usedAt: now.toISOString() })
+      .where('userId', '=', id)
+      .where('usedAt', 'is', null)
+      .execute();
   }
   return withoutHash(row);
 }

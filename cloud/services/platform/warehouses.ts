@@ -25,7 +25,8 @@ export interface WarehouseInput {
 }
 
 function checkCoordinates(lat: number | null, lng: number | null) {
-  if ((lat === null) !== (lng === null)) throw new DomainError('NOT_ACCEPTABLE', 'lat and lng go together: give both or neither');
+  if ((lat === null) !== (lng === null))
+    throw new DomainError('NOT_ACCEPTABLE', 'lat and lng go together: give both or neither');
   if (lat !== null && (lat < -90 || lat > 90)) throw new DomainError('NOT_ACCEPTABLE', 'lat must be -90..90');
   if (lng !== null && (lng < -180 || lng > 180)) throw new DomainError('NOT_ACCEPTABLE', 'lng must be -180..180');
 }

@@ -17,9 +17,26 @@ export interface WebhookInput {
   apiKey?: string | null;
 }
 
-const COLUMNS = ['id', 'type', 'subtype', 'url', 'payloadTemplate', 'apiKey', 'method', 'companyId', 'createdAt', 'updatedAt'] as const;
+const COLUMNS = [
+  'id',
+  'type',
+  'subtype',
+  'url',
+  'payloadTemplate',
+  'apiKey',
+  'method',
+  'companyId',
+  'createdAt',
+  'updatedAt',
+] as const;
 
-async function checkFree(db: Db, companyId: number, type: WebhookType, subtype: WebhookSubtype | null, exceptId?: number) {
+async function checkFree(
+  db: Db,
+  companyId: number,
+  type: WebhookType,
+  subtype: WebhookSubtype | null,
+  exceptId?: number,
+) {
   let q = db.selectFrom('platform_webhook').select('id').where('companyId', '=', companyId).where('type', '=', type);
   q = subtype === null ? q.where('subtype', 'is', null) : q.where('subtype', '=', subtype);
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
@@ -37,14 +54,26 @@ async function uniquely<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export function createWebhook(db: Db, companyId: number, input: WebhookInput, now: Date) {
-  const shape = normalizeWebhook({ type: input.type, subtype: input.subtype ?? null, payloadTemplate: input.payloadTemplate ?? null });
+  const shape = normalizeWebhook({
+    type: input.type,
+    subtype: input.subtype ?? null,
+    payloadTemplate: input.payloadTemplate ?? null,
+  });
   return uniquely(() =>
     inTransaction(db, async (trx) => {
       await checkFree(trx, companyId, shape.type, shape.subtype);
       const at = now.toISOString();
       return trx
         .insertInto('platform_webhook')
-        .values({ companyId, ...shape, url: input.url, apiKey: input.apiKey ?? null, method: 'POST', createdAt: at, updatedAt: at })
+        .values({
+          companyId,
+          ...shape,
+          url: input.url,
+          apiKey: input.apiKey ?? null,
+          method: 'POST',
+          createdAt: at,
+          updatedAt: at,
+        })
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
     }),
@@ -89,7 +118,10 @@ export async function listWebhooks(db: Db, companyId: number, page?: { limit: nu
   const base = db.selectFrom('platform_webhook').where('companyId', '=', companyId);
   let q = base.select(COLUMNS).orderBy('id', 'desc');
   if (page) q = q.limit(page.limit).offset(page.offset);
-  const [total, data] = await Promise.all([base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(), q.execute()]);
+  const [total, data] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    q.execute(),
+  ]);
   return { total: Number(total.n), data };
 }
 

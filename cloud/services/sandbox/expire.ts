@@ -17,26 +17,34 @@ import type { ExpiredOrder } from './outcomes.ts';
 /** How long ago an expired storage period ended. */
 const ENDED_AGO_MS = 60_000;
 
-
 export async function expireNow(uow: UnitOfWork, companyId: string, orderId: string, now: Date): Promise<ExpiredOrder> {
   await uow.run(async (tx) => {
     const order = await findOrder(tx.db, companyId, orderId);
     if (!order) throw new DomainError('ORDER_NOT_FOUND');
     if (order.status === 'CREATED') {
       // A sized order (issue 22): its reservation lapses now, as at its reserveUntil (EXPIRED).
-      const done = order.reserveUntil ? await lapseReservation(tx, order.id, now) : await expireOrder(tx, order.id, now);
+      const done = order.reserveUntil
+        ? await lapseReservation(tx, order.id, now)
+        : await expireOrder(tx, order.id, now);
       if (!done) throw new SandboxRefusal('ORDER_STATE', `order ${orderId} was already archived`);
       return;
     }
     if (order.status !== 'DELIVERED' || !order.endDateTime || !order.startDateTime) {
-      throw new SandboxRefusal('ORDER_STATE', `order ${orderId} is ${order.status}: only a CREATED or DELIVERED order can expire`);
+      throw new SandboxRefusal(
+        'ORDER_STATE',
+        `order ${orderId} is ${order.status}: only a CREATED or DELIVERED order can expire`,
+      );
     }
     const end = new Date(now.getTime() - ENDED_AGO_MS);
     const shift = Date.parse(order.endDateTime) - end.getTime();
     if (shift <= 0) return; // already past its end
     await tx.db
       .updateTable('locker_order')
-      .set({ startDateTime: new Date(Date.parse(order.startDateTime) - shift).toISOString(), endDateTime: end.toISOString(), updatedAt: now.toISOString() })
+      .set({
+        startDateTime: new Date(Date.parse(order.startDateTime) - shift).toISOString(),
+        endDateTime: end.toISOString(),
+        updatedAt: now.toISOString(),
+      })
       .where('id', '=', order.id)
       .where('status', '=', 'DELIVERED')
       .execute();

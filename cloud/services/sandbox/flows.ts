@@ -45,7 +45,11 @@ export type FlowOutcome = SandboxOutcome;
 
 /** A refusal by the state of things (not by the request's shape): 409, with what the locker showed, if it was asked. */
 export class SandboxRefusal extends Error {
-  constructor(readonly code: string, message: string, readonly display?: string | null) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly display?: string | null,
+  ) {
     super(message);
     this.name = 'SandboxRefusal';
   }
@@ -80,14 +84,22 @@ export function lockerOf(fleet: SandboxFleet | undefined, lockerId: string): San
 }
 
 /** Drives one action through the locker; see the module comment. */
-export async function act(deps: FlowDeps, companyId: string, orderId: string, action: SandboxAction): Promise<FlowOutcome> {
+export async function act(
+  deps: FlowDeps,
+  companyId: string,
+  orderId: string,
+  action: SandboxAction,
+): Promise<FlowOutcome> {
   const t = { ...DEFAULT_TIMINGS, ...deps.timings };
   const sleep = deps.sleep ?? realSleep;
   const { code: codeType, from, to, parcel } = ACTIONS[action];
   const order = await findOrder(deps.db, companyId, orderId);
   if (!order) throw new DomainError('ORDER_NOT_FOUND');
   if (order.status !== from) {
-    throw new SandboxRefusal('ORDER_STATE', `order ${orderId} is ${order.status}: only a ${from} order can be ${action === 'place' ? 'placed' : action === 'collect' ? 'collected' : 'subtracted'}`);
+    throw new SandboxRefusal(
+      'ORDER_STATE',
+      `order ${orderId} is ${order.status}: only a ${from} order can be ${action === 'place' ? 'placed' : action === 'collect' ? 'collected' : 'subtracted'}`,
+    );
   }
   const locker = lockerOf(deps.fleet, order.postomatId);
   const code = await findCode(deps.db, order.id, codeType);
@@ -103,7 +115,12 @@ export async function act(deps: FlowDeps, companyId: string, orderId: string, ac
     for (const deadline = Date.now() + t.doorMs; !cell && Date.now() < deadline; await sleep(t.pollMs)) {
       cell = locker.openDoors().find((c) => !openBefore.has(c));
     }
-    if (!cell) throw new SandboxRefusal('LOCKER_REFUSED', `the locker opened no door: ${display ?? 'it showed nothing'}`, display);
+    if (!cell)
+      throw new SandboxRefusal(
+        'LOCKER_REFUSED',
+        `the locker opened no door: ${display ?? 'it showed nothing'}`,
+        display,
+      );
     locker.setParcel(cell, parcel);
     locker.closeDoor(cell);
 
@@ -117,8 +134,18 @@ export async function act(deps: FlowDeps, companyId: string, orderId: string, ac
 }
 
 /** Waits (bounded) until the locker holds every change to its orders made so far; an offline locker never will, and then refuses the code itself. */
-async function untilLockerHas(db: Db, locker: SandboxLocker, lockerId: string, t: SandboxTimings, sleep: (ms: number) => Promise<void>): Promise<void> {
-  const row = await db.selectFrom('locker_sync').select('version').where('postomatId', '=', lockerId).executeTakeFirst();
+async function untilLockerHas(
+  db: Db,
+  locker: SandboxLocker,
+  lockerId: string,
+  t: SandboxTimings,
+  sleep: (ms: number) => Promise<void>,
+): Promise<void> {
+  const row = await db
+    .selectFrom('locker_sync')
+    .select('version')
+    .where('postomatId', '=', lockerId)
+    .executeTakeFirst();
   const wanted = Number(row?.version ?? 0);
   for (const deadline = Date.now() + t.answerMs; Date.now() < deadline; await sleep(t.pollMs)) {
     if ((await locker.syncVersion()) >= wanted) return;
@@ -126,8 +153,13 @@ async function untilLockerHas(db: Db, locker: SandboxLocker, lockerId: string, t
 }
 
 /** Cuts or restores a simulated locker's network (the cloud sees it go offline when the broker notices). */
-export async function setLockerNetwork(fleet: SandboxFleet | undefined, lockerId: string, online: boolean): Promise<{ lockerId: string; online: boolean }> {
+export async function setLockerNetwork(
+  fleet: SandboxFleet | undefined,
+  lockerId: string,
+  online: boolean,
+): Promise<{ lockerId: string; online: boolean }> {
   const locker = lockerOf(fleet, lockerId);
-  if (!(await locker.setNetwork(online))) throw new SandboxRefusal('LOCKER_NOT_LINKED', `locker ${lockerId} has no cloud link`);
+  if (!(await locker.setNetwork(online)))
+    throw new SandboxRefusal('LOCKER_NOT_LINKED', `locker ${lockerId} has no cloud link`);
   return { lockerId, online };
 }

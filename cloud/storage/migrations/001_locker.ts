@@ -5,7 +5,8 @@ import { raw, timestamps } from './types.ts';
 export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> {
   const s = db.schema;
   await timestamps(
-    s.createTable('locker_company')
+    s
+      .createTable('locker_company')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('title', 'text', (c) => c.notNull())
       .addColumn('notificationUrl', 'text')
@@ -16,7 +17,8 @@ export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> 
       .addColumn('isActive', 'integer', (c) => c.notNull().defaultTo(1)),
   ).execute();
 
-  await s.createTable('locker_api_key')
+  await s
+    .createTable('locker_api_key')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('companyId', 'text', (c) => c.notNull().references('locker_company.id'))
     .addColumn('title', 'text', (c) => c.notNull())
@@ -26,20 +28,23 @@ export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> 
     .execute();
 
   await timestamps(
-    s.createTable('country')
+    s
+      .createTable('country')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('title', 'text', (c) => c.notNull())
       .addColumn('isActive', 'integer', (c) => c.notNull().defaultTo(1)),
   ).execute();
   await timestamps(
-    s.createTable('city')
+    s
+      .createTable('city')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('title', 'text', (c) => c.notNull())
       .addColumn('isActive', 'integer', (c) => c.notNull().defaultTo(1))
       .addColumn('countryId', 'text', (c) => c.notNull().references('country.id')),
   ).execute();
   await timestamps(
-    s.createTable('district')
+    s
+      .createTable('district')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('title', 'text', (c) => c.notNull())
       .addColumn('isActive', 'integer', (c) => c.notNull().defaultTo(1))
@@ -47,7 +52,8 @@ export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> 
   ).execute();
 
   await timestamps(
-    s.createTable('postomat')
+    s
+      .createTable('postomat')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('incrementalid', 'integer', (c) => c.notNull().unique())
       .addColumn('title', 'text', (c) => c.notNull())
@@ -67,7 +73,8 @@ export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> 
   await raw(db, 'create index postomat_active_title on postomat ("isActive", "title", "id")');
 
   await timestamps(
-    s.createTable('board')
+    s
+      .createTable('board')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('postomatId', 'text', (c) => c.notNull().references('postomat.id'))
       .addColumn('address', 'integer', (c) => c.notNull())
@@ -76,7 +83,8 @@ export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> 
   ).execute();
 
   await timestamps(
-    s.createTable('cell')
+    s
+      .createTable('cell')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('title', 'text', (c) => c.notNull())
       .addColumn('number', 'integer', (c) => c.notNull())
@@ -92,13 +100,15 @@ export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> 
   ).execute();
 
   await timestamps(
-    s.createTable('recipient')
+    s
+      .createTable('recipient')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('phone', 'text', (c) => c.notNull().unique()),
   ).execute();
 
   await timestamps(
-    s.createTable('locker_order')
+    s
+      .createTable('locker_order')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('postomatId', 'text', (c) => c.notNull().references('postomat.id'))
       .addColumn('companyId', 'text', (c) => c.notNull().references('locker_company.id'))
@@ -120,8 +130,14 @@ export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> 
       .addColumn('endDateTime', 'text'),
   ).execute();
   // Newest-first pages, with and without a status filter, read straight off these indexes.
-  await raw(db, 'create index locker_order_company_created on locker_order ("companyId", "isActive", "createdAt", "id")');
-  await raw(db, 'create index locker_order_company_status_created on locker_order ("companyId", "isActive", "status", "createdAt", "id")');
+  await raw(
+    db,
+    'create index locker_order_company_created on locker_order ("companyId", "isActive", "createdAt", "id")',
+  );
+  await raw(
+    db,
+    'create index locker_order_company_status_created on locker_order ("companyId", "isActive", "status", "createdAt", "id")',
+  );
   // expiredAggregate: DELIVERED orders past their end, summed from the index alone.
   await raw(
     db,
@@ -131,7 +147,8 @@ export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> 
   await raw(db, 'create index locker_order_cell on locker_order ("cellId", "status")');
 
   await timestamps(
-    s.createTable('order_status')
+    s
+      .createTable('order_status')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('orderId', 'text', (c) => c.notNull().references('locker_order.id'))
       .addColumn('type', 'text', (c) => c.notNull()),
@@ -139,7 +156,8 @@ export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> 
   await raw(db, 'create index order_status_order on order_status ("orderId", "createdAt")');
 
   await timestamps(
-    s.createTable('order_code')
+    s
+      .createTable('order_code')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('orderId', 'text', (c) => c.notNull().references('locker_order.id'))
       .addColumn('postomatId', 'text', (c) => c.notNull())
@@ -150,9 +168,13 @@ export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> 
   await raw(db, 'create index order_code_order on order_code ("orderId", "type")');
   // A code typed at a locker must name one order: unique per locker among not-final orders
   // (across types, which is stricter than the spec's per-type rule and implies it).
-  await raw(db, 'create unique index order_code_active_unique on order_code ("postomatId", "password") where "active" = 1');
+  await raw(
+    db,
+    'create unique index order_code_active_unique on order_code ("postomatId", "password") where "active" = 1',
+  );
 
-  await s.createTable('order_stats')
+  await s
+    .createTable('order_stats')
     .addColumn('companyId', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('count', 'bigint', (c) => c.notNull().defaultTo(0))

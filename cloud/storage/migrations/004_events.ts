@@ -22,7 +22,10 @@ export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> 
     .addColumn('createdAt', 'text', (c) => c.notNull())
     .addColumn('sentAt', 'text')
     .execute();
-  await raw(db, 'create index outbox_event_pending on outbox_event ("state", "createdAt") where "state" in (\'PENDING\', \'SENDING\')');
+  await raw(
+    db,
+    'create index outbox_event_pending on outbox_event ("state", "createdAt") where "state" in (\'PENDING\', \'SENDING\')',
+  );
   await raw(db, 'create index outbox_event_order on outbox_event ("orderId")');
   await raw(db, 'create index outbox_event_created on outbox_event ("createdAt")');
 }

@@ -8,6 +8,9 @@ import { raw } from './types.ts';
  * - postomat.updatedAt index: the locker point cache refreshes only what changed.
  */
 export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> {
-  await db.schema.alterTable('order_stats').addColumn('version', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('order_stats')
+    .addColumn('version', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
   await raw(db, 'create index postomat_updated on postomat ("updatedAt")');
 }

@@ -13,11 +13,18 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   const s = db.schema;
   const table = (name: string) => autoId(s.createTable(name), dialect);
   const titles = <T extends string>(t: CreateTableBuilder<T, any>) =>
-    t.addColumn('titleRU', 'text').addColumn('titleCN', 'text').addColumn('titleEN', 'text').addColumn('titleKY', 'text');
+    t
+      .addColumn('titleRU', 'text')
+      .addColumn('titleCN', 'text')
+      .addColumn('titleEN', 'text')
+      .addColumn('titleKY', 'text');
 
   await timestamps(
-    titles(table('platform_country').addColumn('title', 'text', (c) => c.notNull()))
-      .addColumn('isActive', 'integer', (c) => c.notNull().defaultTo(1)),
+    titles(table('platform_country').addColumn('title', 'text', (c) => c.notNull())).addColumn(
+      'isActive',
+      'integer',
+      (c) => c.notNull().defaultTo(1),
+    ),
   ).execute();
   await timestamps(
     titles(
@@ -60,7 +67,8 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
       .addColumn('isActive', 'integer', (c) => c.notNull().defaultTo(1)),
   ).execute();
   await raw(db, 'create index cargo_type_kind on cargo_type ("type", "isActive", "id")');
-  await s.createTable('cargo_type_delivery_type')
+  await s
+    .createTable('cargo_type_delivery_type')
     .addColumn('cargoTypeId', 'integer', (c) => c.notNull().references('cargo_type.id'))
     .addColumn('deliveryTypeId', 'integer', (c) => c.notNull().references('delivery_type.id'))
     .addPrimaryKeyConstraint('cargo_type_delivery_type_pk', ['cargoTypeId', 'deliveryTypeId'])
@@ -73,17 +81,20 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
       .addColumn('cargoTypeId', 'integer', (c) => c.notNull().references('cargo_type.id')),
   ).execute();
   await raw(db, 'create index company_code_company on company_code ("companyId", "cargoTypeId")');
-  await s.createTable('company_cargo_type')
+  await s
+    .createTable('company_cargo_type')
     .addColumn('companyId', 'integer', (c) => c.notNull().references('platform_company.id'))
     .addColumn('cargoTypeId', 'integer', (c) => c.notNull().references('cargo_type.id'))
     .addPrimaryKeyConstraint('company_cargo_type_pk', ['companyId', 'cargoTypeId'])
     .execute();
-  await s.createTable('company_delivery_type')
+  await s
+    .createTable('company_delivery_type')
     .addColumn('companyId', 'integer', (c) => c.notNull().references('platform_company.id'))
     .addColumn('deliveryTypeId', 'integer', (c) => c.notNull().references('delivery_type.id'))
     .addPrimaryKeyConstraint('company_delivery_type_pk', ['companyId', 'deliveryTypeId'])
     .execute();
-  await s.createTable('company_partnership')
+  await s
+    .createTable('company_partnership')
     .addColumn('companyId', 'integer', (c) => c.notNull().references('platform_company.id'))
     .addColumn('partnerId', 'integer', (c) => c.notNull().references('platform_company.id'))
     .addColumn('createdAt', 'text', (c) => c.notNull())
@@ -101,7 +112,8 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
       .addColumn('isActive', 'integer', (c) => c.notNull().defaultTo(1)),
   ).execute();
   await raw(db, 'create index platform_user_company on platform_user ("companyId")');
-  await s.createTable('refresh_token')
+  await s
+    .createTable('refresh_token')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('userId', 'integer', (c) => c.notNull().references('platform_user.id'))
     .addColumn('expiresAt', 'text', (c) => c.notNull())
@@ -131,7 +143,10 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
       .addColumn('method', 'text', (c) => c.notNull().defaultTo('POST')),
   ).execute();
   // One webhook per company per type + subtype, a missing subtype counting as one value.
-  await raw(db, `create unique index platform_webhook_kind on platform_webhook ("companyId", "type", (coalesce("subtype", '')))`);
+  await raw(
+    db,
+    `create unique index platform_webhook_kind on platform_webhook ("companyId", "type", (coalesce("subtype", '')))`,
+  );
   await raw(db, 'create index platform_webhook_company on platform_webhook ("companyId", "id")');
 
   await timestamps(
@@ -243,7 +258,10 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   await shipmentIndexes(db, 'cargo');
   await raw(db, 'create index cargo_client_company_kind on cargo ("clientCompanyId", "cargoKind", "id")');
 
-  for (const [name, owner] of [['parcel_status', 'parcel'], ['cargo_status', 'cargo']] as const) {
+  for (const [name, owner] of [
+    ['parcel_status', 'parcel'],
+    ['cargo_status', 'cargo'],
+  ] as const) {
     await timestamps(
       table(name)
         .addColumn(`${owner}Id`, 'integer', (c) => c.notNull().references(`${owner}.id`))
@@ -258,7 +276,8 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     await raw(db, `create index ${name}_owner on ${name} ("${owner}Id", "id")`);
   }
 
-  await s.createTable('market_idempotency')
+  await s
+    .createTable('market_idempotency')
     .addColumn('companyId', 'integer', (c) => c.notNull().references('platform_company.id'))
     .addColumn('key', 'text', (c) => c.notNull())
     .addColumn('requestHash', 'text')
@@ -274,7 +293,10 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
 /** The list filters of parcels and cargo: each one an index range ending in the id. */
 async function shipmentIndexes(db: Kysely<any>, t: 'parcel' | 'cargo') {
   await raw(db, `create index ${t}_client_company on ${t} ("clientCompanyId", "id")`);
-  await raw(db, `create index ${t}_client_company_status on ${t} ("clientCompanyId", "status", "atPickupPoint", "atFinalPoint", "id")`);
+  await raw(
+    db,
+    `create index ${t}_client_company_status on ${t} ("clientCompanyId", "status", "atPickupPoint", "atFinalPoint", "id")`,
+  );
   await raw(db, `create index ${t}_client_company_code on ${t} ("clientCompanyId", "clientCode", "id")`);
   await raw(db, `create index ${t}_client on ${t} ("clientId", "id")`);
   await raw(db, `create index ${t}_supplier on ${t} ("supplierId", "id")`);

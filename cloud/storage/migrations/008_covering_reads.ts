@@ -8,6 +8,9 @@ import { raw } from './types.ts';
  * It replaces the narrower index of 001, which it covers.
  */
 export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> {
-  await raw(db, 'create index order_code_lookup on order_code ("orderId", "type", "id", "password", "createdAt", "updatedAt")');
+  await raw(
+    db,
+    'create index order_code_lookup on order_code ("orderId", "type", "id", "password", "createdAt", "updatedAt")',
+  );
   await raw(db, 'drop index order_code_order');
 }

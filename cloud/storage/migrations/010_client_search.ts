@@ -12,11 +12,18 @@ const join = (parts: Array<string | null | undefined>) =>
     .filter((p): p is string => typeof p === 'string' && p.trim() !== '')
     .map((p) => p.trim().toLowerCase())
     .join('\n');
-const parcelSearchText = (p: { trackCode: string; description: string | null }, codeNames: string[]) => join([p.trackCode, p.description, ...codeNames]);
-const cargoSearchText = (c: { description: string | null; tractorNumber: string | null }, codeNames: string[], companyTitle: string) =>
-  join([c.description, ...codeNames, companyTitle, c.tractorNumber]);
+const parcelSearchText = (p: { trackCode: string; description: string | null }, codeNames: string[]) =>
+  join([p.trackCode, p.description, ...codeNames]);
+const cargoSearchText = (
+  c: { description: string | null; tractorNumber: string | null },
+  codeNames: string[],
+  companyTitle: string,
+) => join([c.description, ...codeNames, companyTitle, c.tractorNumber]);
 const clientSearchText = (c: { name: string | null; phone: string | null }) => join([c.name, c.phone]);
-function codeNamesFor(codes: ReadonlyArray<{ title: string; cargoTypeId: number }>, cargoTypeId: number | null): string[] {
+function codeNamesFor(
+  codes: ReadonlyArray<{ title: string; cargoTypeId: number }>,
+  cargoTypeId: number | null,
+): string[] {
   const matching = cargoTypeId === null ? [] : codes.filter((c) => c.cargoTypeId === cargoTypeId);
   return (matching.length ? matching : codes).map((c) => c.title);
 }
@@ -33,23 +40,45 @@ function codeNamesFor(codes: ReadonlyArray<{ title: string; cargoTypeId: number 
  * by its trigger), as is the new client index.
  */
 export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
-  await db.schema.alterTable('platform_client').addColumn('searchText', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('platform_client')
+    .addColumn('searchText', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   await rewrite(db, 'platform_client', ['name', 'phone'], (c) => clientSearchText(c));
   await createTrigramIndex(db, dialect, 'platform_client');
 
   const codes = new Map<number, Array<{ title: string; cargoTypeId: number }>>();
-  for (const c of await db.selectFrom('company_code').select(['companyId', 'title', 'cargoTypeId']).orderBy('id').execute()) {
+  for (const c of await db
+    .selectFrom('company_code')
+    .select(['companyId', 'title', 'cargoTypeId'])
+    .orderBy('id')
+    .execute()) {
     codes.set(c.companyId, [...(codes.get(c.companyId) ?? []), c]);
   }
-  const titles = new Map<number, string>((await db.selectFrom('platform_company').select(['id', 'title']).execute()).map((c) => [c.id, c.title]));
-  const namesOf = (i: { clientCompanyId: number | null; cargoTypeId: number | null }) => codeNamesFor(codes.get(i.clientCompanyId ?? 0) ?? [], i.cargoTypeId);
+  const titles = new Map<number, string>(
+    (await db.selectFrom('platform_company').select(['id', 'title']).execute()).map((c) => [c.id, c.title]),
+  );
+  const namesOf = (i: { clientCompanyId: number | null; cargoTypeId: number | null }) =>
+    codeNamesFor(codes.get(i.clientCompanyId ?? 0) ?? [], i.cargoTypeId);
 
   // Items without a client held no client parts: their texts stay as they are.
   await dropTrigramIndex(db, dialect, 'parcel');
-  await rewrite(db, 'parcel', ['trackCode', 'description', 'clientCompanyId', 'cargoTypeId'], (p) => parcelSearchText(p, namesOf(p)), true);
+  await rewrite(
+    db,
+    'parcel',
+    ['trackCode', 'description', 'clientCompanyId', 'cargoTypeId'],
+    (p) => parcelSearchText(p, namesOf(p)),
+    true,
+  );
   await createTrigramIndex(db, dialect, 'parcel');
   await dropTrigramIndex(db, dialect, 'cargo');
-  await rewrite(db, 'cargo', ['description', 'tractorNumber', 'clientCompanyId', 'cargoTypeId', 'companyId'], (c) => cargoSearchText(c, namesOf(c), titles.get(c.companyId) ?? ''), true);
+  await rewrite(
+    db,
+    'cargo',
+    ['description', 'tractorNumber', 'clientCompanyId', 'cargoTypeId', 'companyId'],
+    (c) => cargoSearchText(c, namesOf(c), titles.get(c.companyId) ?? ''),
+    true,
+  );
   await createTrigramIndex(db, dialect, 'cargo');
 
   // PostgreSQL estimates `like '%…%'` from the column's histogram: with the default 100 entries, a
@@ -65,15 +94,28 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
 }
 
 /** Sets `searchText` of every row (of those with a client) to `text(row)`, a batch of rows per statement. */
-async function rewrite(db: Kysely<any>, table: TrigramTable, columns: string[], text: (row: any) => string, withClient = false): Promise<void> {
+async function rewrite(
+  db: Kysely<any>,
+  table: TrigramTable,
+  columns: string[],
+  text: (row: any) => string,
+  withClient = false,
+): Promise<void> {
   for (let after = 0; ; ) {
-    let q = db.selectFrom(table).select(['id', ...columns]).where('id', '>', after).orderBy('id').limit(BATCH);
+    let q = db
+      .selectFrom(table)
+      .select(['id', ...columns])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(BATCH);
     if (withClient) q = q.where('clientId', 'is not', null);
     const rows = await q.execute();
     if (!rows.length) return;
     const values = sql.join(rows.map((r) => sql`(cast(${r.id} as integer), ${text(r)})`));
     const t = sql.table(table);
-    await sql`with v(id, "searchText") as (values ${values}) update ${t} set "searchText" = v."searchText" from v where ${t}.id = v.id`.execute(db);
+    await sql`with v(id, "searchText") as (values ${values}) update ${t} set "searchText" = v."searchText" from v where ${t}.id = v.id`.execute(
+      db,
+    );
     after = rows.at(-1)!.id;
   }
 }

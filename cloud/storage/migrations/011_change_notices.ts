@@ -8,5 +8,7 @@ import { autoId } from './types.ts';
  * unused, so both databases keep one schema.
  */
 export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
-  await autoId(db.schema.createTable('change_notice'), dialect).addColumn('message', 'text', (c) => c.notNull()).execute();
+  await autoId(db.schema.createTable('change_notice'), dialect)
+    .addColumn('message', 'text', (c) => c.notNull())
+    .execute();
 }

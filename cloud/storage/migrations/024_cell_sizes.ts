@@ -10,8 +10,14 @@ import { raw } from './types.ts';
 export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> {
   await db.schema.alterTable('locker_order').addColumn('cellSize', 'text').execute();
   await db.schema.alterTable('locker_order').addColumn('reserveUntil', 'text').execute();
-  await raw(db, 'create index locker_order_promised on locker_order ("postomatId", "cellSize", "reserveUntil") where "status" = \'CREATED\' and "isActive" = 1 and "cellSize" is not null');
-  await raw(db, 'create index locker_order_reservation_due on locker_order ("reserveUntil") where "status" = \'CREATED\' and "isActive" = 1 and "reserveUntil" is not null');
+  await raw(
+    db,
+    'create index locker_order_promised on locker_order ("postomatId", "cellSize", "reserveUntil") where "status" = \'CREATED\' and "isActive" = 1 and "cellSize" is not null',
+  );
+  await raw(
+    db,
+    'create index locker_order_reservation_due on locker_order ("reserveUntil") where "status" = \'CREATED\' and "isActive" = 1 and "reserveUntil" is not null',
+  );
   await db.schema
     .createTable('locker_cell_size')
     .addColumn('postomatId', 'text', (c) => c.notNull().references('postomat.id'))

@@ -6,5 +6,8 @@ import type { DialectName } from '../db-types.ts';
  * written before) or RETURN (the sender drops the parcel off, a courier collects it).
  */
 export async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> {
-  await db.schema.alterTable('locker_order').addColumn('kind', 'text', (c) => c.notNull().defaultTo('DELIVERY')).execute();
+  await db.schema
+    .alterTable('locker_order')
+    .addColumn('kind', 'text', (c) => c.notNull().defaultTo('DELIVERY'))
+    .execute();
 }

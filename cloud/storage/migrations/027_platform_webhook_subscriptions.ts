@@ -15,17 +15,29 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     await raw(db, 'alter table webhook_subscription drop constraint if exists "webhook_subscription_companyId_fkey"');
     await raw(db, `alter table webhook_subscription add column "ownerKind" text not null default 'LOCKER'`);
   } else {
-    await raw(db, `create table webhook_subscription_027 (
+    await raw(
+      db,
+      `create table webhook_subscription_027 (
       id text primary key, "ownerKind" text not null default 'LOCKER', "companyId" text not null, url text not null,
       "eventTypes" text not null, secret text not null, "previousSecret" text, "previousSecretUntil" text,
-      "createdAt" text not null, "updatedAt" text not null, "deletedAt" text)`);
-    await raw(db, `insert into webhook_subscription_027 (id, "companyId", url, "eventTypes", secret, "previousSecret", "previousSecretUntil", "createdAt", "updatedAt", "deletedAt")
-      select id, "companyId", url, "eventTypes", secret, "previousSecret", "previousSecretUntil", "createdAt", "updatedAt", "deletedAt" from webhook_subscription`);
-    await raw(db, `create table webhook_delivery_027 (
+      "createdAt" text not null, "updatedAt" text not null, "deletedAt" text)`,
+    );
+    await raw(
+      db,
+      `insert into webhook_subscription_027 (id, "companyId", url, "eventTypes", secret, "previousSecret", "previousSecretUntil", "createdAt", "updatedAt", "deletedAt")
+      select id, "companyId", url, "eventTypes", secret, "previousSecret", "previousSecretUntil", "createdAt", "updatedAt", "deletedAt" from webhook_subscription`,
+    );
+    await raw(
+      db,
+      `create table webhook_delivery_027 (
       id text primary key, "eventId" text not null, "subscriptionId" text not null references webhook_subscription_027 (id),
       state text not null, attempts integer not null default 0, "nextAttemptAt" text not null, "claimedBy" text, "claimedUntil" text,
-      "lastStatus" integer, "lastError" text, "createdAt" text not null, "finishedAt" text)`);
-    await raw(db, 'insert into webhook_delivery_027 select id, "eventId", "subscriptionId", state, attempts, "nextAttemptAt", "claimedBy", "claimedUntil", "lastStatus", "lastError", "createdAt", "finishedAt" from webhook_delivery');
+      "lastStatus" integer, "lastError" text, "createdAt" text not null, "finishedAt" text)`,
+    );
+    await raw(
+      db,
+      'insert into webhook_delivery_027 select id, "eventId", "subscriptionId", state, attempts, "nextAttemptAt", "claimedBy", "claimedUntil", "lastStatus", "lastError", "createdAt", "finishedAt" from webhook_delivery',
+    );
     // Children first: nothing points at the old tables when they go.
     await raw(db, 'drop table webhook_delivery');
     await raw(db, 'drop table webhook_subscription');
@@ -36,7 +48,10 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     await raw(db, 'create index webhook_delivery_event on webhook_delivery ("eventId")');
   }
   await raw(db, 'drop index if exists webhook_subscription_company');
-  await raw(db, 'create index webhook_subscription_owner on webhook_subscription ("ownerKind", "companyId", "deletedAt")');
+  await raw(
+    db,
+    'create index webhook_subscription_owner on webhook_subscription ("ownerKind", "companyId", "deletedAt")',
+  );
   await raw(db, `alter table webhook_event add column "ownerKind" text not null default 'LOCKER'`);
   await raw(db, 'drop index if exists webhook_event_company');
   await raw(db, 'create index webhook_event_owner on webhook_event ("ownerKind", "companyId", id)');

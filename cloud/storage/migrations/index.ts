@@ -62,11 +62,18 @@ const LOCK_KEY = 7_340_021;
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName, migrations = MIGRATIONS): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${LOCK_KEY})`.execute(trx);
-    else await sql`create table if not exists schema_migration (name text primary key, "appliedAt" text not null)`.execute(trx);
+    else
+      await sql`create table if not exists schema_migration (name text primary key, "appliedAt" text not null)`.execute(
+        trx,
+      );
     if (dialect === 'postgres') {
-      await sql`create table if not exists schema_migration (name text primary key, "appliedAt" text not null)`.execute(trx);
+      await sql`create table if not exists schema_migration (name text primary key, "appliedAt" text not null)`.execute(
+        trx,
+      );
     }
-    const done = new Set((await trx.selectFrom('schema_migration').select('name').execute()).map((r: { name: string }) => r.name));
+    const done = new Set(
+      (await trx.selectFrom('schema_migration').select('name').execute()).map((r: { name: string }) => r.name),
+    );
     for (const [name, migration] of migrations) {
       if (done.has(name)) continue;
       try {

@@ -6,7 +6,8 @@ import { raw } from './types.ts';
 export type TrigramTable = 'parcel' | 'cargo' | 'platform_client';
 
 /** The index's name: the FTS5 table on SQLite, the GIN index on PostgreSQL. */
-export const trigramIndexName = (dialect: DialectName, table: TrigramTable) => (dialect === 'sqlite' ? `${table}_search` : `${table}_search_trgm`);
+export const trigramIndexName = (dialect: DialectName, table: TrigramTable) =>
+  dialect === 'sqlite' ? `${table}_search` : `${table}_search_trgm`;
 
 /**
  * A trigram index over `table."searchText"`, filled from the rows already there.
@@ -24,19 +25,35 @@ export const trigramIndexName = (dialect: DialectName, table: TrigramTable) => (
 export async function createTrigramIndex(db: Kysely<any>, dialect: DialectName, table: TrigramTable): Promise<void> {
   const index = trigramIndexName(dialect, table);
   if (dialect === 'sqlite') {
-    await raw(db, `create virtual table ${index} using fts5("searchText", content='${table}', content_rowid='id', tokenize='trigram', detail='none')`);
-    await raw(db, `create trigger ${index}_insert after insert on ${table} begin
-      insert into ${index}(rowid, "searchText") values (new.id, new."searchText"); end`);
-    await raw(db, `create trigger ${index}_delete after delete on ${table} begin
-      insert into ${index}(${index}, rowid, "searchText") values ('delete', old.id, old."searchText"); end`);
-    await raw(db, `create trigger ${index}_update after update of "searchText" on ${table} begin
+    await raw(
+      db,
+      `create virtual table ${index} using fts5("searchText", content='${table}', content_rowid='id', tokenize='trigram', detail='none')`,
+    );
+    await raw(
+      db,
+      `create trigger ${index}_insert after insert on ${table} begin
+      insert into ${index}(rowid, "searchText") values (new.id, new."searchText"); end`,
+    );
+    await raw(
+      db,
+      `create trigger ${index}_delete after delete on ${table} begin
+      insert into ${index}(${index}, rowid, "searchText") values ('delete', old.id, old."searchText"); end`,
+    );
+    await raw(
+      db,
+      `create trigger ${index}_update after update of "searchText" on ${table} begin
       insert into ${index}(${index}, rowid, "searchText") values ('delete', old.id, old."searchText");
-      insert into ${index}(rowid, "searchText") values (new.id, new."searchText"); end`);
+      insert into ${index}(rowid, "searchText") values (new.id, new."searchText"); end`,
+    );
     await raw(db, `insert into ${index}(${index}) values ('rebuild')`);
     return;
   }
   await raw(db, 'create extension if not exists pg_trgm with schema public');
-  const { rows } = await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
+  const { rows } = await sql<{
+    schema: string;
+  }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(
+    db,
+  );
   const opclass = `"${rows[0].schema.replaceAll('"', '""')}".gin_trgm_ops`;
   await raw(db, `create index ${index} on ${table} using gin ("searchText" ${opclass})`);
 }

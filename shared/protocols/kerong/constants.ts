@@ -6,12 +6,12 @@ export const STX = 0x02;
 export const ETX = 0x03;
 
 export enum KerongCommand {
-    /** Request: read the hook and IR sensors of one board. */
-    ReadStatus = 0x30,
-    /** Request: pulse one lock open. */
-    Unlock = 0x31,
-    /** Reply: the 9-byte status frame (answers both ReadStatus and Unlock, see frame.ts). */
-    Status = 0x35,
+  /** Request: read the hook and IR sensors of one board. */
+  ReadStatus = 0x30,
+  /** Request: pulse one lock open. */
+  Unlock = 0x31,
+  /** Reply: the 9-byte status frame (answers both ReadStatus and Unlock, see frame.ts). */
+  Status = 0x35,
 }
 
 /** Request frames: STX ADDR CMD ETX SUM. */
@@ -29,13 +29,13 @@ export const DEFAULT_BAUD_RATE = 19200;
 
 /** Frame length implied by the command byte, or undefined for an unknown command. */
 export function frameLength(cmd: number): number | undefined {
-    switch (cmd) {
-        case KerongCommand.ReadStatus:
-        case KerongCommand.Unlock:
-            return REQUEST_LENGTH;
-        case KerongCommand.Status:
-            return STATUS_LENGTH;
-        default:
-            return undefined;
-    }
+  switch (cmd) {
+    case KerongCommand.ReadStatus:
+    case KerongCommand.Unlock:
+      return REQUEST_LENGTH;
+    case KerongCommand.Status:
+      return STATUS_LENGTH;
+    default:
+      return undefined;
+  }
 }
