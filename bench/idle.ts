@@ -53,9 +53,11 @@ const TARGET_IDLE_PCT = 1;
 const SETTLE_MS = 10_000;
 const TARGET_LOOP_P99_MS = 20;
 const TICKS = 100; // USER_HZ on Linux
-/** BENCH_IDLE_PROFILE=<dir>: the fleet case's cloud writes a V8 CPU profile there (summarise it with bench/lib/profile-summary.ts). */
+/** BENCH_IDLE_PROFILE=<dir>: the empty and fleet cases' clouds write V8 CPU profiles there (empty.cpuprofile, fleet.cpuprofile) (summarise it with bench/lib/profile-summary.ts). */
 const PROFILE_DIR = process.env.BENCH_IDLE_PROFILE;
 /** BENCH_IDLE_CASES=fleet (comma-separated: bare, empty, fleet, bulk) runs only those; results are written only for a whole run. */
+const profileArgs = (name: string) =>
+  PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
 const CASES = new Set((process.env.BENCH_IDLE_CASES ?? 'bare,empty,fleet,bulk').split(','));
 
 const log = (line: string) => process.stderr.write(`[bench:idle] ${line}\n`);
@@ -204,7 +206,7 @@ async function brokerAlone(file: string, lockers: Awaited<ReturnType<typeof seed
 async function emptyCase() {
   const file = path.join(dir, 'empty.db');
   await (await openStorage(file)).close();
-  const cloud = await startCloud(file);
+  const cloud = await startCloud(file, profileArgs('empty'));
   try {
     // Idle is the steady state: start-up's last compilations and collections are not counted.
     await sleep(SETTLE_MS);
@@ -253,7 +255,7 @@ async function fleetCase() {
   // Two whole keepalive periods: every locker pings in the window, whenever it connected.
   const seconds = Math.max(SECONDS, 2 * DEFAULT_KEEPALIVE_SECONDS);
   const broker = await brokerAlone(file, seeded.lockers, seconds);
-  const cloud = await startCloud(file, PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []);
+  const cloud = await startCloud(file, profileArgs('fleet'));
   const db = new SQLite(file, { readonly: true });
   try {
     log(`connecting ${LOCKERS} lockers (keepalive ${DEFAULT_KEEPALIVE_SECONDS} s, as agents)`);
