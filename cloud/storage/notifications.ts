@@ -6,9 +6,10 @@
  * - PostgreSQL: NOTIFY inside the writing transaction (delivered only if it commits, and only
  *   after it commits) and LISTEN on a connection of its own.
  * - SQLite: a notice row written in the transaction (table change_notice), read by the other
- *   processes when `PRAGMA data_version` on their write connection says another connection
- *   committed (reading it costs no I/O).
+ *   processes when the write-ahead log changed and `PRAGMA data_version` on their write
+ *   connection says another connection committed (reading it costs no I/O).
  */
+import fs from 'node:fs';
 import pg from 'pg';
 import { sql } from 'kysely';
 import type SQLite from 'better-sqlite3';
@@ -105,12 +106,21 @@ export class PostgresNotifications implements NotificationTransport {
 /** Notices kept for slow readers; older ones are deleted as new ones are written. */
 const KEPT_NOTICES = 1_000;
 
+/**
+ * How long a commit by another process may go unseen when the file system gives no change
+ * events (a network file system): the watcher then checks on this timer alone.
+ */
+export const SQLITE_SAFETY_CHECK_MS = 2_000;
+
 export class SqliteCommitWatcher implements NotificationTransport {
   private timer: NodeJS.Timeout | undefined;
+  private watcher: fs.FSWatcher | undefined;
+  private pending = false;
+  private closed = false;
 
   constructor(
     private readonly sqlite: SQLite.Database,
-    private readonly intervalMs = 200,
+    private readonly safetyCheckMs = SQLITE_SAFETY_CHECK_MS,
   ) {}
 
   /** A notice row in the committing transaction: readers see it once the transaction commits. */
@@ -124,17 +134,24 @@ export class SqliteCommitWatcher implements NotificationTransport {
   }
 
   /**
-   * Every `intervalMs`, `PRAGMA data_version` (no I/O) tells whether another connection
-   * committed; only then are the notices after the last one seen read. Commits that left no
-   * notice (a bulk rewrite's batches, the pruner) wake nobody.
+   * A commit by any connection appends to the write-ahead log, so the kernel's change events
+   * on the `-wal` file (inotify) say when to look, and an idle cloud wakes for nothing: a
+   * timer that checked every 200 ms cost an idle process more than all its other work. On an
+   * event, `PRAGMA data_version` (no I/O) tells whether another connection committed; only then
+   * are the notices after the last one seen read. Events are coalesced to one check per turn of
+   * the event loop. The slow timer covers file systems without change events. Commits that left
+   * no notice (a bulk rewrite's batches, the pruner) wake nobody.
    */
   async listen(onMessage: (message: string | undefined) => void, onError: (err: Error) => void): Promise<void> {
     const after = this.sqlite.prepare('select id, message from change_notice where id > ? order by id limit 500');
+    const dataVersion = this.sqlite.prepare('pragma data_version').pluck();
     let last = (this.sqlite.prepare('select coalesce(max(id), 0) as id from change_notice').get() as { id: number }).id;
-    let seen = this.version();
-    this.timer = setInterval(() => {
+    let seen = dataVersion.get() as number;
+    const check = () => {
+      this.pending = false;
+      if (this.closed) return;
       try {
-        const now = this.version();
+        const now = dataVersion.get() as number;
         if (now === seen) return;
         seen = now;
         const rows = after.all(last) as Array<{ id: number; message: string }>;
@@ -145,15 +162,42 @@ export class SqliteCommitWatcher implements NotificationTransport {
       } catch (err) {
         onError(err as Error);
       }
-    }, this.intervalMs);
+    };
+    const soon = () => {
+      if (this.pending || this.closed) return;
+      this.pending = true;
+      setImmediate(check);
+    };
+    this.watchLog(soon);
+    this.timer = setInterval(soon, this.safetyCheckMs);
     this.timer.unref();
   }
 
-  private version(): number {
-    return this.sqlite.pragma('data_version', { simple: true }) as number;
+  /** Watches the write-ahead log, again after SQLite replaced it; without it, the timer alone. */
+  private watchLog(onChange: () => void): void {
+    const log = this.sqlite.memory ? undefined : `${this.sqlite.name}-wal`;
+    if (!log || this.closed) return;
+    try {
+      this.watcher = fs.watch(log, { persistent: false }, (kind) => {
+        onChange();
+        if (kind === 'rename') {
+          this.watcher?.close();
+          this.watcher = undefined;
+          setTimeout(() => this.watchLog(onChange), 100).unref();
+        }
+      });
+      this.watcher.on('error', () => {
+        this.watcher?.close();
+        this.watcher = undefined;
+      });
+    } catch {
+      // No log file (not in WAL mode) or no change events here: the timer alone.
+    }
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.timer);
+    this.watcher?.close();
   }
 }
