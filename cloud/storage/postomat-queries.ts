@@ -177,29 +177,6 @@ function applyPoints(
   cache.index = new NearestIndex([...cache.byId.values()]);
 }
 
-/** Cells that are active and hold no parcel of a current order. */
-export function freeCells(db: Db, postomatIds: string[]) {
-  if (!postomatIds.length) return Promise.resolve([]);
-  return db
-    .selectFrom('cell')
-    .selectAll()
-    .where('postomatId', 'in', postomatIds)
-    .where('isActive', '=', 1)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('locker_order as o')
-            .select('o.id')
-            .whereRef('o.cellId', '=', 'cell.id')
-            .where('o.status', '=', 'DELIVERED'),
-        ),
-      ),
-    )
-    .orderBy('postomatId')
-    .orderBy('number')
-    .execute();
-}
-
 export function cellsOf(db: Db, postomatId: string) {
   return db.selectFrom('cell').selectAll().where('postomatId', '=', postomatId).orderBy('number').execute();
 }
