@@ -184,3 +184,18 @@ export function cellsOf(db: Db, postomatId: string) {
 export function boardsOf(db: Db, postomatId: string) {
   return db.selectFrom('board').selectAll().where('postomatId', '=', postomatId).orderBy('address').execute();
 }
+
+/** One locker, active or not. */
+export function postomatById(db: Db, id: string) {
+  return db.selectFrom('postomat').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** One locker by the short id printed on it and in its map link, active or not. */
+export function postomatByShortId(db: Db, shortId: string) {
+  return db.selectFrom('postomat').selectAll().where('shortId', '=', shortId).executeTakeFirst();
+}
+
+/** The locker's id if it is active. */
+export function activePostomatId(db: Db, id: string) {
+  return db.selectFrom('postomat').select('id').where('id', '=', id).where('isActive', '=', 1).executeTakeFirst();
+}
