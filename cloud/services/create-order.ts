@@ -11,7 +11,7 @@ import { pickOrderCodes, secureRandomInt, type RandomInt } from '../domain/codes
 import { DEFAULT_PENDING_ORDERS_PER_LOCKER } from '../domain/order-limits.ts';
 import { liveCodesAt, pendingOrdersAt } from '../storage/order-queries.ts';
 import { newId } from '../storage/ids.ts';
-import { insertOrder, insertOrderCodes } from '../storage/order-writes.ts';
+import { insertOrder, insertOrderCodes, recordOrderStatus } from '../storage/order-writes.ts';
 import { addToStats, amountsOf } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import type { Tx, UnitOfWork } from './unit-of-work.ts';
@@ -143,10 +143,7 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
     updatedAt: now,
   };
   await insertOrder(trx, order);
-  await trx
-    .insertInto('order_status')
-    .values({ id: statusId, orderId, type: 'CREATED', createdAt: now, updatedAt: now })
-    .execute();
+  await recordOrderStatus(trx, { id: statusId, orderId, type: 'CREATED', createdAt: now, updatedAt: now });
 
   const codes = pickOrderCodes(await liveCodesAt(trx, input.postomatId), deps.randomInt ?? secureRandomInt);
   await insertOrderCodes(

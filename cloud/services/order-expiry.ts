@@ -10,7 +10,7 @@ import { unplacedCutoff } from '../domain/order-limits.ts';
 import type { Logger } from '../logger.ts';
 import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
 import { orderById } from '../storage/order-lookups.ts';
-import { closeUnplacedOrder, freeOrderCodes } from '../storage/order-writes.ts';
+import { closeUnplacedOrder, freeOrderCodes, recordOrderStatus } from '../storage/order-writes.ts';
 import { ordersDueToLapse, unplacedOrdersDue } from '../storage/orders-due.ts';
 import type { Tx, UnitOfWork } from './unit-of-work.ts';
 
@@ -123,10 +123,7 @@ export async function lapseReservation(tx: Tx, orderId: string, at: Date): Promi
   const statusId = newId();
   const changes = { status: 'EXPIRED', currentStatusId: statusId, isActive: 0, expiredAt: now, updatedAt: now };
   if (!(await closeUnplacedOrder(trx, orderId, changes))) return false;
-  await trx
-    .insertInto('order_status')
-    .values({ id: statusId, orderId, type: 'EXPIRED', createdAt: now, updatedAt: now })
-    .execute();
+  await recordOrderStatus(trx, { id: statusId, orderId, type: 'EXPIRED', createdAt: now, updatedAt: now });
   await freeOrderCodes(trx, orderId, now);
   await addToStats(trx, order.companyId, 'CREATED', -1, negate(amountsOf(order)));
   await tx.after.orderEvent({ ...order, ...changes }, 'order.expired', at);

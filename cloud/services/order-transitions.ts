@@ -12,6 +12,7 @@ import { codesOfOrder, orderById } from '../storage/order-lookups.ts';
 import {
   changeOrderStatus,
   freeOrderCodes,
+  recordOrderStatus,
   recordPayment,
   reviveOrder,
   reviveOrderCode,
@@ -48,10 +49,7 @@ export async function transitionOrder(tx: Tx, input: TransitionInput): Promise<L
   if (!(await changeOrderStatus(trx, order.id, from, changes)))
     throw new DomainError('INVALID_TRANSITION', `order ${order.id} changed concurrently`);
 
-  await trx
-    .insertInto('order_status')
-    .values({ id: statusId, orderId: order.id, type: input.to, createdAt: now, updatedAt: now })
-    .execute();
+  await recordOrderStatus(trx, { id: statusId, orderId: order.id, type: input.to, createdAt: now, updatedAt: now });
   if (order.isActive) {
     await addToStats(trx, order.companyId, from, -1, negate(amountsOf(order)));
     await addToStats(trx, order.companyId, input.to, 1, amountsOf(order));

@@ -26,6 +26,17 @@ export function codesOfOrder(db: Db, orderId: string) {
   return db.selectFrom('order_code').select(['id', 'type', 'password']).where('orderId', '=', orderId).execute();
 }
 
+/** The statuses an order took, oldest first. */
+export function statusHistoryOf(db: Db, orderId: string) {
+  return db
+    .selectFrom('order_status')
+    .select(['type', 'createdAt'])
+    .where('orderId', '=', orderId)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute();
+}
+
 /** The current status of each order named (an id absent from the answer has no order). */
 export function statusesOfOrders(db: Db, orderIds: string[]) {
   return db.selectFrom('locker_order').select(['id', 'status']).where('id', 'in', orderIds).execute();

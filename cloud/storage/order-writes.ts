@@ -1,11 +1,11 @@
 /**
- * Writes of the locker order aggregate (`locker_order` and its `order_code` rows), each run in the
- * caller's transaction. The conditional updates answer whether they applied: the condition is
- * the state the caller read, so of two racing changes only one applies.
+ * Writes of the locker order aggregate (`locker_order`, its `order_code` and `order_status`
+ * rows), each run in the caller's transaction. The conditional updates answer whether they
+ * applied: the condition is the state the caller read, so of two racing changes only one applies.
  */
 import type { Insertable } from 'kysely';
 import type { Db } from './database.ts';
-import type { LockerOrderTable, OrderCodeTable } from './schema.ts';
+import type { LockerOrderTable, OrderCodeTable, OrderStatusTable } from './schema.ts';
 
 const applied = (res: { numUpdatedRows: bigint }) => Number(res.numUpdatedRows) === 1;
 
@@ -15,6 +15,11 @@ export async function insertOrder(db: Db, order: Insertable<LockerOrderTable>): 
 
 export async function insertOrderCodes(db: Db, codes: Insertable<OrderCodeTable>[]): Promise<void> {
   await db.insertInto('order_code').values(codes).execute();
+}
+
+/** A status the order took, in its history (GET /order/{id}'s statuses). */
+export async function recordOrderStatus(db: Db, status: OrderStatusTable): Promise<void> {
+  await db.insertInto('order_status').values(status).execute();
 }
 
 /** A status change, applied only if the order is still in the status `from` it was read in. */

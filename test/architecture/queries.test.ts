@@ -1,9 +1,9 @@
 /**
  * Queries live in storage (issue 24). The API families, the sandbox's routes and the HTTP
  * plumbing validate, call an operation and present: a query builder call or a raw `sql`
- * template there fails here. The locker order aggregate (`locker_order` and its `order_code`
- * rows) is queried only by the storage modules listed in ORDER_MODULES: a file elsewhere that
- * names either table fails here, and so does a listed module that no longer names them, so the
+ * template there fails here. The locker order aggregate (`locker_order`, its `order_code` and
+ * `order_status` rows) is queried only by the storage modules listed in ORDER_MODULES: a file
+ * elsewhere that names one of these tables fails here, and so does a listed module that no longer names them, so the
  * list stays true. Like layers.test.ts, it reads the source, comments left out.
  */
 import assert from 'node:assert/strict';
@@ -16,7 +16,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Folders whose files hold no query: routes, middleware, presenters, the operations they share. */
 const NO_QUERIES = ['cloud/locker-api/', 'cloud/platform-api/', 'cloud/http/', 'cloud/sandbox/'];
 
-/** The modules that may name `locker_order` or `order_code`; a folder (ending in /) covers its files. */
+/** The modules that may name the order's tables; a folder (ending in /) covers its files. */
 const ORDER_MODULES = new Map<string, string>([
   ['cloud/storage/schema.ts', 'the tables as Kysely sees them'],
   ['cloud/storage/migrations/', 'the tables created and changed (frozen, run once)'],
@@ -34,7 +34,7 @@ const ORDER_MODULES = new Map<string, string>([
 ]);
 
 const QUERY_CALL = /\b(?:selectFrom|insertInto|updateTable|deleteFrom)\b|\bsql(?:<[^`]*?>)?`/;
-const ORDER_TABLE = /\b(?:locker_order|order_code)\b/;
+const ORDER_TABLE = /\b(?:locker_order|order_code|order_status)\b/;
 
 function sources(dir: string): string[] {
   return readdirSync(path.join(ROOT, dir)).flatMap((name) => {
@@ -77,7 +77,7 @@ describe('queries live in storage', () => {
     assert.deepEqual(found, [], 'move these queries into a cloud/storage module and call it');
   });
 
-  it('only the locker order modules name locker_order or order_code', () => {
+  it('only the locker order modules name locker_order, order_code or order_status', () => {
     const found = files.filter((f) => !allowed(f)).flatMap((f) => matches(f, ORDER_TABLE));
     assert.deepEqual(found, [], 'query the locker order through a cloud/storage order module (ORDER_MODULES)');
   });

@@ -3,7 +3,7 @@
  * remainder, take the parcel out of the cell.
  */
 import type { Db } from '../../storage/database.ts';
-import { orderById } from '../../storage/order-lookups.ts';
+import { orderById, statusHistoryOf } from '../../storage/order-lookups.ts';
 import { ordersForStaff, type StaffOrderFilter } from '../../storage/staff-order-list.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { isFinal, type OrderStatus } from '../../domain/order-states.ts';
@@ -33,13 +33,7 @@ export async function orderDetails(db: Db, id: string) {
           .executeTakeFirst()
       : Promise.resolve(undefined),
     db.selectFrom('locker_company').select(['id', 'title']).where('id', '=', order.companyId).executeTakeFirst(),
-    db
-      .selectFrom('order_status')
-      .select(['type', 'createdAt'])
-      .where('orderId', '=', id)
-      .orderBy('createdAt')
-      .orderBy('id')
-      .execute(),
+    statusHistoryOf(db, id),
     db.selectFrom('recipient').select('phone').where('id', '=', order.toUserId).executeTakeFirst(),
   ]);
   return {
