@@ -13,6 +13,7 @@ import type { Db, DialectName } from '../storage/database.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { Logger } from '../logger.ts';
 import { newId } from '../storage/ids.ts';
+import { smsFactsOf, statusesOfOrders } from '../storage/order-lookups.ts';
 import { sql } from 'kysely';
 import type { OutboxEventTable, EventState } from '../storage/outbox-schema.ts';
 import { postJson, type PostJson, type PostResult } from './http-post.ts';
@@ -153,12 +154,7 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
     ];
     const statuses = new Map<string, string>();
     if (orderIds.length) {
-      for (const o of await this.deps.db
-        .selectFrom('locker_order')
-        .select(['id', 'status'])
-        .where('id', 'in', orderIds)
-        .execute())
-        statuses.set(o.id, o.status);
+      for (const o of await statusesOfOrders(this.deps.db, orderIds)) statuses.set(o.id, o.status);
     }
     return rows.map((row) => ({
       id: row.id,
@@ -285,14 +281,7 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
   /** A return's sender gets its DOWN code (drop-off, DROP_OFF_CODE); everyone else the UP code (pickup). */
   private async smsFor(orderId: string, event: string) {
     const codeType = event === 'DROP_OFF_CODE' ? 'DOWN' : 'UP';
-    const row = await this.deps.db
-      .selectFrom('locker_order as o')
-      .innerJoin('postomat as p', 'p.id', 'o.postomatId')
-      .leftJoin('cell as c', 'c.id', 'o.cellId')
-      .innerJoin('order_code as k', (j) => j.onRef('k.orderId', '=', 'o.id').on('k.type', '=', codeType))
-      .select(['p.title', 'p.shortId', 'c.number', 'k.password', 'o.endDateTime', 'o.kind'])
-      .where('o.id', '=', orderId)
-      .executeTakeFirst();
+    const row = await smsFactsOf(this.deps.db, orderId, codeType);
     if (!row) return undefined;
     const mapUrl = `${this.options.publicBaseUrl.replace(/\/$/, '')}/api/v1/public/postomat/map/${encodeURIComponent(row.shortId)}`;
     const isReturn = row.kind === 'RETURN';

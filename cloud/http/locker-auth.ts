@@ -5,6 +5,7 @@
  */
 import type { RequestHandler, Request } from 'express';
 import type { Db } from '../storage/database.ts';
+import { callerOfKey } from '../storage/locker-key-queries.ts';
 import { hashApiKey } from '../domain/secrets.ts';
 import { HttpError } from './http-error.ts';
 import { bearerToken } from './bearer.ts';
@@ -25,15 +26,7 @@ export function lockerCaller(req: Request): LockerCaller {
 }
 
 export function lockerAuth(db: Db, { credentials, limits }: AppGuards): RequestHandler {
-  const keys = credentials.cache((token) =>
-    db
-      .selectFrom('locker_api_key as k')
-      .innerJoin('locker_company as c', 'c.id', 'k.companyId')
-      .select(['k.id as keyId', 'k.companyId'])
-      .where('k.keyHash', '=', hashApiKey(token))
-      .where('c.isActive', '=', 1)
-      .executeTakeFirst(),
-  );
+  const keys = credentials.cache((token) => callerOfKey(db, hashApiKey(token)));
   return (req, _res, next) => {
     const address = addressOf(req);
     limits.addresses.check(address);

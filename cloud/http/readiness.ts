@@ -7,8 +7,8 @@
  */
 import type { Express } from 'express';
 import { z } from 'zod';
-import { sql } from 'kysely';
 import type { Db } from '../storage/database.ts';
+import { appliedMigrations } from '../storage/applied-migrations.ts';
 import { MIGRATIONS } from '../storage/migrations/index.ts';
 
 export const READY_TIMEOUT_MS = 2_000;
@@ -44,11 +44,6 @@ export async function checkReadiness(probe: ReadinessProbe, timeoutMs = READY_TI
   }
   const ready = database === 'ok' && (migrations === 'current' || migrations === 'newer') && broker !== 'disconnected';
   return { ready, database, migrations, broker };
-}
-
-async function appliedMigrations(db: Db): Promise<Set<string>> {
-  const rows = await sql<{ name: string }>`select name from schema_migration`.execute(db);
-  return new Set(rows.rows.map((r) => r.name));
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

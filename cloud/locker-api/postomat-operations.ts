@@ -6,7 +6,19 @@ import type { Db } from '../storage/database.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { pageWindow } from '../http/query.ts';
 import { ListAnswer } from '../http/stream-json.ts';
-import { boardsOf, cellsOf, freeCells, listPostomats, type ListedPostomat } from '../storage/postomat-queries.ts';
+import {
+  activePostomatId,
+  boardsOf,
+  cellsOf,
+  listPostomats,
+  postomatById,
+  postomatByShortId,
+  type ListedPostomat,
+} from '../storage/postomat-queries.ts';
+import { freeCells } from '../storage/cell-occupancy.ts';
+import { cityById, citiesByIds, districtsByIds } from '../storage/geo-queries.ts';
+import { DomainError } from '../domain/errors.ts';
+import { availabilityOf, capacityAt, sizeSpecsAt } from '../services/cell-capacity.ts';
 import { groupBy, mapBatches } from '../storage/batches.ts';
 import type { PostomatListQuery, PostomatReadQuery } from './schemas.ts';
 import { presentBoard, presentCell, presentCity, presentDistrict, presentPostomat } from './present.ts';
@@ -14,13 +26,11 @@ import type { z } from 'zod';
 
 /** One locker (inactive ones too) with its city, cells and boards when asked; null when there is none. */
 export async function postomatView(db: Db, id: string, flags: z.output<typeof PostomatReadQuery>) {
-  const p = await db.selectFrom('postomat').selectAll().where('id', '=', id).executeTakeFirst();
+  const p = await postomatById(db, id);
   if (!p) return null;
   const out: Record<string, unknown> = presentPostomat(p);
   if (flags.withCity) {
-    const city = p.cityId
-      ? await db.selectFrom('city').selectAll().where('id', '=', p.cityId).executeTakeFirst()
-      : undefined;
+    const city = p.cityId ? await cityById(db, p.cityId) : undefined;
     out.city = city ? presentCity(city) : null;
   }
   if (flags.withCells || flags.withBoards) {
@@ -76,8 +86,8 @@ async function decorate(
   const cityIds = flags.withCity ? ids(rows.map((r) => r.cityId)) : [];
   const districtIds = flags.withDistrict ? ids(rows.map((r) => r.districtId)) : [];
   const [cities, districts, cells] = await Promise.all([
-    cityIds.length ? db.selectFrom('city').selectAll().where('id', 'in', cityIds).execute() : [],
-    districtIds.length ? db.selectFrom('district').selectAll().where('id', 'in', districtIds).execute() : [],
+    cityIds.length ? citiesByIds(db, cityIds) : [],
+    districtIds.length ? districtsByIds(db, districtIds) : [],
     flags.withFreeCells
       ? freeCells(
           db,
@@ -96,4 +106,28 @@ async function decorate(
     if (row.distance !== undefined) out.distance = row.distance;
     return out;
   });
+}
+
+/** A locker by its short id, as the public page shows it. */
+export async function publicPostomat(db: Db, shortId: string) {
+  const p = await postomatByShortId(db, shortId);
+  if (!p) throw new DomainError('POSTOMAT_NOT_FOUND');
+  return presentPostomat(p);
+}
+
+/** Where a locker stands, for its map link; a locker with no position is not found. */
+export async function postomatMapPoint(db: Db, shortId: string): Promise<{ lat: number; lng: number }> {
+  const p = await postomatByShortId(db, shortId);
+  if (!p || p.lat === null || p.lng === null) throw new DomainError('POSTOMAT_NOT_FOUND');
+  return { lat: p.lat, lng: p.lng };
+}
+
+/** An active locker's live availability per cell size (issue 22), with each size's inner dimensions there. */
+export async function postomatAvailability(db: Db, clock: Clock, id: string, overbookingRatio: number | undefined) {
+  const p = await activePostomatId(db, id);
+  if (!p) throw new DomainError('POSTOMAT_NOT_FOUND');
+  const now = clock.now();
+  const [capacity, specs] = await Promise.all([capacityAt(db, p.id, now), sizeSpecsAt(db, p.id)]);
+  const sizes = availabilityOf(capacity, overbookingRatio).map((a) => ({ ...a, inner: specs[a.size] }));
+  return { postomatId: p.id, at: now.toISOString(), sizes };
 }

@@ -2,7 +2,7 @@
 import type { AppDeps } from '../deps.ts';
 import type { Routes } from '../http/routes-under.ts';
 import { route } from '../http/route.ts';
-import { freeCells } from '../storage/postomat-queries.ts';
+import { freeCells } from '../storage/cell-occupancy.ts';
 import { IdParams, PostomatIdParams, PostomatListQuery, PostomatReadQuery } from './schemas.ts';
 import { FreeCells, PostomatOrNull, PostomatPage } from './responses.ts';
 import { presentCell } from './present.ts';

@@ -2,11 +2,9 @@
 import type { AppDeps } from '../deps.ts';
 import type { Routes } from '../http/routes-under.ts';
 import { route } from '../http/route.ts';
-import { DomainError } from '../domain/errors.ts';
 import { PublicPostomatListQuery, ShortIdParams } from './schemas.ts';
-import { presentPostomat } from './present.ts';
 import { Postomat, PostomatPage } from './responses.ts';
-import { postomatList } from './postomat-operations.ts';
+import { postomatList, postomatMapPoint, publicPostomat } from './postomat-operations.ts';
 
 export function publicRoutes(r: Routes, deps: AppDeps): void {
   const { db } = deps;
@@ -18,14 +16,10 @@ export function publicRoutes(r: Routes, deps: AppDeps): void {
     ),
   );
 
-  const byShortId = (shortId: string) =>
-    db.selectFrom('postomat').selectAll().where('shortId', '=', shortId).executeTakeFirst();
-
   r.get(
     '/api/v1/public/postomat/map/:shortId',
     route({ params: ShortIdParams }, async ({ params, res }) => {
-      const p = await byShortId(params.shortId);
-      if (!p || p.lat === null || p.lng === null) throw new DomainError('POSTOMAT_NOT_FOUND');
+      const p = await postomatMapPoint(db, params.shortId);
       res.redirect(
         302,
         deps.config.mapUrlTemplate.replaceAll('{lat}', String(p.lat)).replaceAll('{lng}', String(p.lng)),
@@ -35,10 +29,6 @@ export function publicRoutes(r: Routes, deps: AppDeps): void {
 
   r.get(
     '/api/v1/public/postomat/:shortId',
-    route({ params: ShortIdParams, response: Postomat }, async ({ params }) => {
-      const p = await byShortId(params.shortId);
-      if (!p) throw new DomainError('POSTOMAT_NOT_FOUND');
-      return presentPostomat(p);
-    }),
+    route({ params: ShortIdParams, response: Postomat }, ({ params }) => publicPostomat(db, params.shortId)),
   );
 }

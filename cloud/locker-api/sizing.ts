@@ -7,11 +7,10 @@ import type { AppDeps } from '../deps.ts';
 import type { Routes } from '../http/routes-under.ts';
 import { route } from '../http/route.ts';
 import { validationError } from '../http/http-error.ts';
-import { DomainError } from '../domain/errors.ts';
 import { reserveUntilProblem } from '../domain/cell-sizes.ts';
-import { availabilityOf, capacityAt, sizeSpecsAt } from '../services/cell-capacity.ts';
 import { CellSize } from '../../shared/mqtt/schemas.ts';
 import { IdParams } from './schemas.ts';
+import { postomatAvailability } from './postomat-operations.ts';
 import { isoTime } from './responses.ts';
 
 const count = (description: string) => z.int().min(0).meta({ description });
@@ -47,20 +46,9 @@ export const Availability = z
 export function sizingRoutes(r: Routes, deps: AppDeps): void {
   r.get(
     '/postomat/:id/availability',
-    route({ params: IdParams, response: Availability }, async ({ params }) => {
-      const db = deps.db;
-      const p = await db
-        .selectFrom('postomat')
-        .select('id')
-        .where('id', '=', params.id)
-        .where('isActive', '=', 1)
-        .executeTakeFirst();
-      if (!p) throw new DomainError('POSTOMAT_NOT_FOUND');
-      const now = deps.clock.now();
-      const [capacity, specs] = await Promise.all([capacityAt(db, p.id, now), sizeSpecsAt(db, p.id)]);
-      const sizes = availabilityOf(capacity, deps.config.overbookingRatio).map((a) => ({ ...a, inner: specs[a.size] }));
-      return { postomatId: p.id, at: now.toISOString(), sizes };
-    }),
+    route({ params: IdParams, response: Availability }, ({ params }) =>
+      postomatAvailability(deps.db, deps.clock, params.id, deps.config.overbookingRatio),
+    ),
   );
 }
 

@@ -1,10 +1,9 @@
 /**
  * A locker's capacity per cell size, live from its cells and orders (issue 22): what the
  * availability read shows, and the check a sized order passes to hold a cell until its
- * `reserveUntil`. Every read is a range of one locker's rows (cell by locker, the partial
- * index locker_order_promised), so it costs in proportion to that locker's cells.
+ * `reserveUntil`. Every read is a range of one locker's rows (storage/cell-occupancy.ts), so it
+ * costs in proportion to that locker's cells.
  */
-import { sql } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import {
   allocate,
@@ -20,6 +19,7 @@ import {
   type SizeSpec,
 } from '../domain/cell-sizes.ts';
 import { dialectOf, type Db } from '../storage/database.ts';
+import { activeCellsBySize, occupiedCellsBySize, reservedSizesAt } from '../storage/cell-occupancy.ts';
 
 export interface LockerCapacity {
   /** active cells per size */
@@ -38,33 +38,9 @@ const countsOf = (rows: Array<{ size?: string | null; n: unknown }>): SizeCounts
 };
 
 export async function capacityAt(db: Db, postomatId: string, now: Date): Promise<LockerCapacity> {
-  const cells = await db
-    .selectFrom('cell')
-    .select(['size', (eb) => eb.fn.countAll().as('n')])
-    .where('postomatId', '=', postomatId)
-    .where('isActive', '=', 1)
-    .groupBy('size')
-    .execute();
-  // A cell holds a parcel while an order placed in it is DELIVERED (as free-cells reads it).
-  const occupied = await db
-    .selectFrom('cell as c')
-    .innerJoin('locker_order as o', (j) => j.onRef('o.cellId', '=', 'c.id').on('o.status', '=', 'DELIVERED'))
-    .select(['c.size as size', sql<number>`count(distinct ${sql.ref('c.id')})`.as('n')])
-    .where('c.postomatId', '=', postomatId)
-    .where('c.isActive', '=', 1)
-    .groupBy('c.size')
-    .execute();
-  // Literal status and flag: SQLite uses the partial index only when the query states its condition.
-  const orders = await db
-    .selectFrom('locker_order')
-    .select(['cellSize as size', (eb) => eb.fn.countAll().as('n')])
-    .where('postomatId', '=', postomatId)
-    .where('status', '=', sql.lit('CREATED'))
-    .where('isActive', '=', sql.lit(1))
-    .where('cellSize', 'is not', null)
-    .where('reserveUntil', '>', now.toISOString())
-    .groupBy('cellSize')
-    .execute();
+  const cells = await activeCellsBySize(db, postomatId);
+  const occupied = await occupiedCellsBySize(db, postomatId);
+  const orders = await reservedSizesAt(db, postomatId, now.toISOString());
   const all = countsOf(cells);
   const taken = countsOf(occupied);
   const free = zeroCounts();

@@ -11,6 +11,7 @@ import { pickOrderCodes, secureRandomInt, type RandomInt } from '../domain/codes
 import { DEFAULT_PENDING_ORDERS_PER_LOCKER } from '../domain/order-limits.ts';
 import { liveCodesAt, pendingOrdersAt } from '../storage/order-queries.ts';
 import { newId } from '../storage/ids.ts';
+import { insertOrder, insertOrderCodes, recordOrderStatus } from '../storage/order-writes.ts';
 import { addToStats, amountsOf } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import type { Tx, UnitOfWork } from './unit-of-work.ts';
@@ -141,28 +142,23 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
     createdAt: now,
     updatedAt: now,
   };
-  await trx.insertInto('locker_order').values(order).execute();
-  await trx
-    .insertInto('order_status')
-    .values({ id: statusId, orderId, type: 'CREATED', createdAt: now, updatedAt: now })
-    .execute();
+  await insertOrder(trx, order);
+  await recordOrderStatus(trx, { id: statusId, orderId, type: 'CREATED', createdAt: now, updatedAt: now });
 
   const codes = pickOrderCodes(await liveCodesAt(trx, input.postomatId), deps.randomInt ?? secureRandomInt);
-  await trx
-    .insertInto('order_code')
-    .values(
-      CODE_TYPES.map((type) => ({
-        id: newId(),
-        orderId,
-        postomatId: input.postomatId,
-        type,
-        password: codes[type],
-        active: 1,
-        createdAt: now,
-        updatedAt: now,
-      })),
-    )
-    .execute();
+  await insertOrderCodes(
+    trx,
+    CODE_TYPES.map((type) => ({
+      id: newId(),
+      orderId,
+      postomatId: input.postomatId,
+      type,
+      password: codes[type],
+      active: 1,
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
 
   await addToStats(trx, input.companyId, 'CREATED', 1, amountsOf(order));
   await tx.after.orderEvent(order, 'order.created', deps.clock.now());

@@ -9,6 +9,8 @@ import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import type { Db } from '../storage/database.ts';
 import { pendingOrdersAt } from '../storage/order-queries.ts';
+import { orderOfCompany } from '../storage/order-lookups.ts';
+import { closeUnplacedOrder, extendStoragePeriod, freeOrderCodes } from '../storage/order-writes.ts';
 import { DEFAULT_PENDING_ORDERS_PER_LOCKER } from '../domain/order-limits.ts';
 import type { RandomInt } from '../domain/codes.ts';
 import { CellSize } from '../../shared/mqtt/schemas.ts';
@@ -18,12 +20,7 @@ import type { Tx } from './unit-of-work.ts';
 
 /** A company's order, live or not (a cancelled one is no longer in the order reads). */
 async function companyOrder(trx: Db, companyId: string, orderId: string): Promise<LockerOrderTable> {
-  const order = await trx
-    .selectFrom('locker_order')
-    .selectAll()
-    .where('id', '=', orderId)
-    .where('companyId', '=', companyId)
-    .executeTakeFirst();
+  const order = await orderOfCompany(trx, companyId, orderId);
   if (!order) throw new DomainError('ORDER_NOT_FOUND');
   return order;
 }
@@ -43,16 +40,9 @@ export async function cancelOrder(tx: Tx, companyId: string, orderId: string, at
   if (order.isActive !== 1) throw new DomainError('ORDER_NOT_FOUND');
   const now = at.toISOString();
   const changes = { isActive: 0, cancelledAt: now, updatedAt: now };
-  const res = await trx
-    .updateTable('locker_order')
-    .set(changes)
-    .where('id', '=', order.id)
-    .where('status', '=', 'CREATED')
-    .where('isActive', '=', 1)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1)
+  if (!(await closeUnplacedOrder(trx, order.id, changes)))
     throw new DomainError('ORDER_ALREADY_PLACED', `order ${order.id} changed concurrently`);
-  await trx.updateTable('order_code').set({ active: 0, updatedAt: now }).where('orderId', '=', order.id).execute();
+  await freeOrderCodes(trx, order.id, now);
   await addToStats(trx, order.companyId, order.status, -1, negate(amountsOf(order)));
   const cancelled = { ...order, ...changes };
   await tx.after.orderEvent(cancelled, 'order.cancelled', at);
@@ -88,14 +78,7 @@ export async function extendOrder(
     endDateTime: new Date(Date.parse(order.endDateTime) + days * 86_400_000).toISOString(),
     updatedAt: at.toISOString(),
   };
-  const res = await trx
-    .updateTable('locker_order')
-    .set(changes)
-    .where('id', '=', order.id)
-    .where('status', '=', 'DELIVERED')
-    .where('endDateTime', '=', order.endDateTime)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1)
+  if (!(await extendStoragePeriod(trx, order.id, order.endDateTime, changes)))
     throw new DomainError('ORDER_NOT_DELIVERED', `order ${order.id} changed concurrently`);
   const extended = { ...order, ...changes };
   await tx.after.orderEvent(extended, 'order.extended', at);

@@ -4,12 +4,14 @@
  * the lists and counters, its codes free again, dropped by its locker at the next sync), with
  * `expiredAt` saying why. A parcel placed after all revives it (order-transitions.ts).
  */
-import { sql } from 'kysely';
 import type { Clock } from '../../shared/clock.ts';
 import { newId } from '../storage/ids.ts';
 import { unplacedCutoff } from '../domain/order-limits.ts';
 import type { Logger } from '../logger.ts';
 import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
+import { orderById } from '../storage/order-lookups.ts';
+import { closeUnplacedOrder, freeOrderCodes, recordOrderStatus } from '../storage/order-writes.ts';
+import { ordersDueToLapse, unplacedOrdersDue } from '../storage/orders-due.ts';
 import type { Tx, UnitOfWork } from './unit-of-work.ts';
 
 export interface ExpiryDeps {
@@ -66,17 +68,7 @@ export async function expireUnplacedOrders(deps: ExpiryDeps, options: ExpiryOpti
     total += await inBatches(
       deps.uow,
       options.batch,
-      () =>
-        db
-          .selectFrom('locker_order')
-          .select(['id', 'postomatId'])
-          .where('companyId', '=', companyId)
-          .where('isActive', '=', 1)
-          .where('status', '=', 'CREATED')
-          .where('createdAt', '<', cutoff)
-          .orderBy('createdAt')
-          .limit(options.batch)
-          .execute(),
+      () => unplacedOrdersDue(db, companyId, cutoff, options.batch),
       (tx, o) => expireOrder(tx, o.id, now),
       (o) =>
         deps.logger.info('unplaced order expired', {
@@ -93,18 +85,11 @@ export async function expireUnplacedOrders(deps: ExpiryDeps, options: ExpiryOpti
 /** Archives one order if it is still an active CREATED one (a placement racing with it wins). */
 export async function expireOrder(tx: Tx, orderId: string, at: Date): Promise<boolean> {
   const trx = tx.db;
-  const order = await trx.selectFrom('locker_order').selectAll().where('id', '=', orderId).executeTakeFirst();
+  const order = await orderById(trx, orderId);
   if (order?.isActive !== 1 || order.status !== 'CREATED') return false;
   const now = at.toISOString();
-  const res = await trx
-    .updateTable('locker_order')
-    .set({ isActive: 0, expiredAt: now, updatedAt: now })
-    .where('id', '=', orderId)
-    .where('status', '=', 'CREATED')
-    .where('isActive', '=', 1)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) return false;
-  await trx.updateTable('order_code').set({ active: 0, updatedAt: now }).where('orderId', '=', orderId).execute();
+  if (!(await closeUnplacedOrder(trx, orderId, { isActive: 0, expiredAt: now, updatedAt: now }))) return false;
+  await freeOrderCodes(trx, orderId, now);
   await addToStats(trx, order.companyId, 'CREATED', -1, negate(amountsOf(order)));
   // Its locker drops it, and its codes stop working there.
   await tx.after.lockerChanged(order.postomatId, orderId);
@@ -123,18 +108,7 @@ export async function lapseReservations(deps: ExpiryDeps, options: { batch: numb
   return inBatches(
     deps.uow,
     options.batch,
-    // Literal status and flag: the partial index locker_order_reservation_due covers this read.
-    () =>
-      deps.uow.db
-        .selectFrom('locker_order')
-        .select(['id', 'postomatId', 'companyId'])
-        .where('status', '=', sql.lit('CREATED'))
-        .where('isActive', '=', sql.lit(1))
-        .where('reserveUntil', 'is not', null)
-        .where('reserveUntil', '<=', now.toISOString())
-        .orderBy('reserveUntil')
-        .limit(options.batch)
-        .execute(),
+    () => ordersDueToLapse(deps.uow.db, now.toISOString(), options.batch),
     (tx, o) => lapseReservation(tx, o.id, now),
     (o) => deps.logger.info('reservation lapsed', { orderId: o.id, lockerId: o.postomatId, companyId: o.companyId }),
   );
@@ -143,24 +117,14 @@ export async function lapseReservations(deps: ExpiryDeps, options: { batch: numb
 /** One reservation lapses if its order is still an active, unplaced one (a placement racing with it wins). */
 export async function lapseReservation(tx: Tx, orderId: string, at: Date): Promise<boolean> {
   const trx = tx.db;
-  const order = await trx.selectFrom('locker_order').selectAll().where('id', '=', orderId).executeTakeFirst();
+  const order = await orderById(trx, orderId);
   if (order?.isActive !== 1 || order.status !== 'CREATED' || !order.reserveUntil) return false;
   const now = at.toISOString();
   const statusId = newId();
   const changes = { status: 'EXPIRED', currentStatusId: statusId, isActive: 0, expiredAt: now, updatedAt: now };
-  const res = await trx
-    .updateTable('locker_order')
-    .set(changes)
-    .where('id', '=', orderId)
-    .where('status', '=', 'CREATED')
-    .where('isActive', '=', 1)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) return false;
-  await trx
-    .insertInto('order_status')
-    .values({ id: statusId, orderId, type: 'EXPIRED', createdAt: now, updatedAt: now })
-    .execute();
-  await trx.updateTable('order_code').set({ active: 0, updatedAt: now }).where('orderId', '=', orderId).execute();
+  if (!(await closeUnplacedOrder(trx, orderId, changes))) return false;
+  await recordOrderStatus(trx, { id: statusId, orderId, type: 'EXPIRED', createdAt: now, updatedAt: now });
+  await freeOrderCodes(trx, orderId, now);
   await addToStats(trx, order.companyId, 'CREATED', -1, negate(amountsOf(order)));
   await tx.after.orderEvent({ ...order, ...changes }, 'order.expired', at);
   // Last: its locker drops it (the DOWN code then says "Wrong code"); on PostgreSQL it holds the sync row until commit.

@@ -12,12 +12,14 @@ import { DomainError } from '../domain/errors.ts';
 import type { CodeType } from '../domain/order-states.ts';
 import { clashingCodes, pickOrderCodes, secureRandomInt, type OrderCodes, type RandomInt } from '../domain/codes.ts';
 import { liveCodesAt } from '../storage/order-queries.ts';
+import { codesOfOrder, orderById } from '../storage/order-lookups.ts';
+import { claimOpenOrder, freeOrderCodes, moveOrderCode } from '../storage/order-writes.ts';
 import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import type { Tx } from './unit-of-work.ts';
 
 async function openOrder(trx: Db, orderId: string): Promise<LockerOrderTable> {
-  const order = await trx.selectFrom('locker_order').selectAll().where('id', '=', orderId).executeTakeFirst();
+  const order = await orderById(trx, orderId);
   if (!order) throw new DomainError('ORDER_NOT_FOUND');
   if (order.isActive !== 1 || order.status !== 'CREATED') throw notOpen(order);
   return order;
@@ -31,15 +33,7 @@ const notOpen = (o: LockerOrderTable) =>
 
 /** Claims the order by a conditional update first: a concurrent placement then waits for us, and fails. */
 async function updateOpen(trx: Db, order: LockerOrderTable, changes: Partial<LockerOrderTable>): Promise<void> {
-  const res = await trx
-    .updateTable('locker_order')
-    .set(changes)
-    .where('id', '=', order.id)
-    .where('status', '=', 'CREATED')
-    .where('isActive', '=', 1)
-    .where('postomatId', '=', order.postomatId)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1)
+  if (!(await claimOpenOrder(trx, order, changes)))
     throw new DomainError('INVALID_TRANSITION', `order ${order.id} changed concurrently`);
 }
 
@@ -76,11 +70,7 @@ export async function moveOrderToPostomat(
   const now = at.toISOString();
   await updateOpen(trx, order, { postomatId, updatedAt: now });
 
-  const codes = await trx
-    .selectFrom('order_code')
-    .select(['id', 'type', 'password'])
-    .where('orderId', '=', orderId)
-    .execute();
+  const codes = await codesOfOrder(trx, orderId);
   const current = Object.fromEntries(codes.map((c) => [c.type, c.password])) as OrderCodes;
   const live = await liveCodesAt(trx, postomatId);
   let fresh: OrderCodes | undefined;
@@ -91,11 +81,7 @@ export async function moveOrderToPostomat(
     fresh = pickOrderCodes(live, randomInt);
   }
   for (const code of codes) {
-    await trx
-      .updateTable('order_code')
-      .set({ postomatId, password: fresh ? fresh[code.type as CodeType] : code.password, updatedAt: now })
-      .where('id', '=', code.id)
-      .execute();
+    await moveOrderCode(trx, code.id, postomatId, fresh ? fresh[code.type as CodeType] : code.password, now);
   }
   const moved = { ...order, postomatId, updatedAt: now };
   await opts.beforeSync?.(moved);
@@ -115,7 +101,7 @@ export async function withdrawOrder(tx: Tx, orderId: string, at: Date): Promise<
   const order = await openOrder(trx, orderId);
   const now = at.toISOString();
   await updateOpen(trx, order, { isActive: 0, updatedAt: now });
-  await trx.updateTable('order_code').set({ active: 0, updatedAt: now }).where('orderId', '=', orderId).execute();
+  await freeOrderCodes(trx, orderId, now);
   await addToStats(trx, order.companyId, order.status, -1, negate(amountsOf(order)));
   await tx.after.lockerChanged(order.postomatId, orderId);
   return { ...order, isActive: 0, updatedAt: now };

@@ -8,6 +8,15 @@ import { canTransition, isFinal, storagePeriod, type CodeType, type OrderStatus 
 import { clashingCodes, pickOrderCodes, secureRandomInt, type OrderCodes, type RandomInt } from '../domain/codes.ts';
 import { newId } from '../storage/ids.ts';
 import { liveCodesAt } from '../storage/order-queries.ts';
+import { codesOfOrder, orderById } from '../storage/order-lookups.ts';
+import {
+  changeOrderStatus,
+  freeOrderCodes,
+  recordOrderStatus,
+  recordPayment,
+  reviveOrder,
+  reviveOrderCode,
+} from '../storage/order-writes.ts';
 import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import type { Tx } from './unit-of-work.ts';
@@ -24,7 +33,7 @@ export interface TransitionInput {
 
 export async function transitionOrder(tx: Tx, input: TransitionInput): Promise<LockerOrderTable> {
   const trx = tx.db;
-  const order = await trx.selectFrom('locker_order').selectAll().where('id', '=', input.orderId).executeTakeFirst();
+  const order = await orderById(trx, input.orderId);
   if (!order) throw new DomainError('ORDER_NOT_FOUND');
   const from = order.status as OrderStatus;
   if (!canTransition(from, input.to))
@@ -37,19 +46,10 @@ export async function transitionOrder(tx: Tx, input: TransitionInput): Promise<L
     if (!input.cellId) throw new DomainError('CELL_NOT_FOUND', 'placement needs a cell');
     Object.assign(changes, { cellId: input.cellId }, storagePeriod(input.at, order.days));
   }
-  const updated = await trx
-    .updateTable('locker_order')
-    .set(changes)
-    .where('id', '=', order.id)
-    .where('status', '=', from)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1)
+  if (!(await changeOrderStatus(trx, order.id, from, changes)))
     throw new DomainError('INVALID_TRANSITION', `order ${order.id} changed concurrently`);
 
-  await trx
-    .insertInto('order_status')
-    .values({ id: statusId, orderId: order.id, type: input.to, createdAt: now, updatedAt: now })
-    .execute();
+  await recordOrderStatus(trx, { id: statusId, orderId: order.id, type: input.to, createdAt: now, updatedAt: now });
   if (order.isActive) {
     await addToStats(trx, order.companyId, from, -1, negate(amountsOf(order)));
     await addToStats(trx, order.companyId, input.to, 1, amountsOf(order));
@@ -61,7 +61,7 @@ export async function transitionOrder(tx: Tx, input: TransitionInput): Promise<L
   }
   // Codes of a finished order are free again for new orders at this locker.
   if (isFinal(input.to)) {
-    await trx.updateTable('order_code').set({ active: 0, updatedAt: now }).where('orderId', '=', order.id).execute();
+    await freeOrderCodes(trx, order.id, now);
   }
   const changed = { ...order, ...changes };
   // The events this change causes commit with it, or not at all.
@@ -74,12 +74,12 @@ export async function transitionOrder(tx: Tx, input: TransitionInput): Promise<L
 /** Settles an order's unpaid remainder (recipient paid at the counter, or staff waived it). */
 export async function markPaid(tx: Tx, orderId: string, at: Date): Promise<LockerOrderTable> {
   const trx = tx.db;
-  const order = await trx.selectFrom('locker_order').selectAll().where('id', '=', orderId).executeTakeFirst();
+  const order = await orderById(trx, orderId);
   if (!order) throw new DomainError('ORDER_NOT_FOUND');
   if (isFinal(order.status as OrderStatus)) throw new DomainError('ORDER_COMPLETED');
   if (order.notPaidAmount === 0) return order;
   const changes = { paidAmount: order.paidAmount + order.notPaidAmount, notPaidAmount: 0, updatedAt: at.toISOString() };
-  await trx.updateTable('locker_order').set(changes).where('id', '=', orderId).execute();
+  await recordPayment(trx, orderId, changes);
   if (order.isActive) {
     const delta = {
       price: 0,
@@ -108,12 +108,8 @@ async function reviveExpired(
 ): Promise<Partial<LockerOrderTable>> {
   const trx = tx.db;
   const revived = { isActive: 1, expiredAt: null, updatedAt: now };
-  await trx.updateTable('locker_order').set(revived).where('id', '=', order.id).execute();
-  const rows = await trx
-    .selectFrom('order_code')
-    .select(['id', 'type', 'password'])
-    .where('orderId', '=', order.id)
-    .execute();
+  await reviveOrder(trx, order.id, revived);
+  const rows = await codesOfOrder(trx, order.id);
   const current = Object.fromEntries(rows.map((c) => [c.type, c.password])) as OrderCodes;
   const live = await liveCodesAt(trx, order.postomatId);
   const taken = new Set(clashingCodes(current, live));
@@ -127,11 +123,7 @@ async function reviveExpired(
   const fresh = taken.size ? pickOrderCodes(withKept, randomInt) : undefined;
   for (const row of rows) {
     const type = row.type as CodeType;
-    await trx
-      .updateTable('order_code')
-      .set({ active: 1, password: fresh && taken.has(type) ? fresh[type] : row.password, updatedAt: now })
-      .where('id', '=', row.id)
-      .execute();
+    await reviveOrderCode(trx, row.id, fresh && taken.has(type) ? fresh[type] : row.password, now);
   }
   await addToStats(trx, order.companyId, 'DELIVERED', 1, amountsOf(order));
   return revived;

@@ -177,33 +177,25 @@ function applyPoints(
   cache.index = new NearestIndex([...cache.byId.values()]);
 }
 
-/** Cells that are active and hold no parcel of a current order. */
-export function freeCells(db: Db, postomatIds: string[]) {
-  if (!postomatIds.length) return Promise.resolve([]);
-  return db
-    .selectFrom('cell')
-    .selectAll()
-    .where('postomatId', 'in', postomatIds)
-    .where('isActive', '=', 1)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('locker_order as o')
-            .select('o.id')
-            .whereRef('o.cellId', '=', 'cell.id')
-            .where('o.status', '=', 'DELIVERED'),
-        ),
-      ),
-    )
-    .orderBy('postomatId')
-    .orderBy('number')
-    .execute();
-}
-
 export function cellsOf(db: Db, postomatId: string) {
   return db.selectFrom('cell').selectAll().where('postomatId', '=', postomatId).orderBy('number').execute();
 }
 
 export function boardsOf(db: Db, postomatId: string) {
   return db.selectFrom('board').selectAll().where('postomatId', '=', postomatId).orderBy('address').execute();
+}
+
+/** One locker, active or not. */
+export function postomatById(db: Db, id: string) {
+  return db.selectFrom('postomat').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** One locker by the short id printed on it and in its map link, active or not. */
+export function postomatByShortId(db: Db, shortId: string) {
+  return db.selectFrom('postomat').selectAll().where('shortId', '=', shortId).executeTakeFirst();
+}
+
+/** The locker's id if it is active. */
+export function activePostomatId(db: Db, id: string) {
+  return db.selectFrom('postomat').select('id').where('id', '=', id).where('isActive', '=', 1).executeTakeFirst();
 }

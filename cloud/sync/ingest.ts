@@ -22,6 +22,7 @@ import {
 import { DomainError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
+import { orderForLockerEvent } from '../storage/order-lookups.ts';
 import { isTransientDbError, isUniqueViolation } from '../storage/sql-errors.ts';
 import { transitionOrder } from '../services/order-transitions.ts';
 import type { UnitOfWork } from '../services/unit-of-work.ts';
@@ -88,22 +89,7 @@ async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent
     return 'ack';
   }
 
-  const order = event.orderId
-    ? await db
-        .selectFrom('locker_order as o')
-        .leftJoin('order_status as s', 's.id', 'o.currentStatusId')
-        .select([
-          'o.id',
-          'o.postomatId',
-          'o.status',
-          'o.isActive',
-          'o.expiredAt',
-          'o.createdAt',
-          's.createdAt as statusAt',
-        ])
-        .where('o.id', '=', event.orderId)
-        .executeTakeFirst()
-    : undefined;
+  const order = event.orderId ? await orderForLockerEvent(db, event.orderId) : undefined;
   // The agent names a cell by its number at this locker (docs/field-technicians.md).
   const cell =
     event.type === 'PLACED' && event.cellId && /^[1-9]\d{0,8}$/.test(event.cellId)

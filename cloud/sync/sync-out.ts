@@ -13,6 +13,7 @@ import {
 } from '../../shared/mqtt/index.ts';
 import { heldByLocker, planSync } from '../domain/locker-sync.ts';
 import type { Db } from '../storage/database.ts';
+import { codesOfOrders, ordersHeldAt, syncRowsOf } from '../storage/locker-held-orders.ts';
 
 const CHUNK = 500;
 
@@ -51,24 +52,7 @@ export async function syncForAnnouncement(
 }
 
 export async function fullSync(db: Db, postomatId: string, version: number): Promise<SyncMessage> {
-  const orders = await db
-    .selectFrom('locker_order as o')
-    .leftJoin('cell as c', 'c.id', 'o.cellId')
-    .select([
-      'o.id',
-      'o.postomatId',
-      'o.status',
-      'o.isActive',
-      'o.notPaidAmount',
-      'o.endDateTime',
-      'o.cellSize',
-      'o.kind',
-      'c.number as cellNumber',
-    ])
-    .where('o.postomatId', '=', postomatId)
-    .where('o.status', 'in', ['CREATED', 'DELIVERED'])
-    .where('o.isActive', '=', 1)
-    .execute();
+  const orders = await ordersHeldAt(db, postomatId);
   return {
     v: CONTRACT_VERSION,
     version,
@@ -90,24 +74,7 @@ export async function deltaSync(db: Db, postomatId: string, since: number, versi
   const ids = changed.map((c) => c.orderId);
   const orders: OrderRow[] = [];
   for (let i = 0; i < ids.length; i += CHUNK) {
-    orders.push(
-      ...(await db
-        .selectFrom('locker_order as o')
-        .leftJoin('cell as c', 'c.id', 'o.cellId')
-        .select([
-          'o.id',
-          'o.postomatId',
-          'o.status',
-          'o.isActive',
-          'o.notPaidAmount',
-          'o.endDateTime',
-          'o.cellSize',
-          'o.kind',
-          'c.number as cellNumber',
-        ])
-        .where('o.id', 'in', ids.slice(i, i + CHUNK))
-        .execute()),
-    );
+    orders.push(...(await syncRowsOf(db, ids.slice(i, i + CHUNK))));
   }
   const held = orders.filter((o) => heldByLocker(o, postomatId));
   const heldIds = new Set(held.map((o) => o.id));
@@ -155,15 +122,8 @@ interface OrderRow {
 async function withCodes(db: Db, orders: OrderRow[]): Promise<SyncOrder[]> {
   const codes = new Map<string, Record<string, string>>();
   for (let i = 0; i < orders.length; i += CHUNK) {
-    const rows = await db
-      .selectFrom('order_code')
-      .select(['orderId', 'type', 'password'])
-      .where(
-        'orderId',
-        'in',
-        orders.slice(i, i + CHUNK).map((o) => o.id),
-      )
-      .execute();
+    const chunk = orders.slice(i, i + CHUNK).map((o) => o.id);
+    const rows = await codesOfOrders(db, chunk);
     for (const r of rows) codes.set(r.orderId, { ...codes.get(r.orderId), [r.type]: r.password });
   }
   return orders.map((o) => {

@@ -3,8 +3,10 @@
  * remainder, take the parcel out of the cell.
  */
 import type { Db } from '../../storage/database.ts';
+import { orderById, statusHistoryOf } from '../../storage/order-lookups.ts';
+import { ordersForStaff, type StaffOrderFilter } from '../../storage/staff-order-list.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { isFinal, type CloudOrderStatus, type OrderStatus } from '../../domain/order-states.ts';
+import { isFinal, type OrderStatus } from '../../domain/order-states.ts';
 import { markPaid, transitionOrder } from '../order-transitions.ts';
 import { queueOpenCell } from '../staff-commands.ts';
 import type { UnitOfWork } from '../unit-of-work.ts';
@@ -12,7 +14,7 @@ import { getLockerCompany } from './companies.ts';
 import { getPostomat } from './postomats.ts';
 
 async function getOrder(db: Db, id: string) {
-  const order = await db.selectFrom('locker_order').selectAll().where('id', '=', id).executeTakeFirst();
+  const order = await orderById(db, id);
   if (!order) throw new DomainError('ORDER_NOT_FOUND', `no order ${id}`);
   return order;
 }
@@ -31,13 +33,7 @@ export async function orderDetails(db: Db, id: string) {
           .executeTakeFirst()
       : Promise.resolve(undefined),
     db.selectFrom('locker_company').select(['id', 'title']).where('id', '=', order.companyId).executeTakeFirst(),
-    db
-      .selectFrom('order_status')
-      .select(['type', 'createdAt'])
-      .where('orderId', '=', id)
-      .orderBy('createdAt')
-      .orderBy('id')
-      .execute(),
+    statusHistoryOf(db, id),
     db.selectFrom('recipient').select('phone').where('id', '=', order.toUserId).executeTakeFirst(),
   ]);
   return {
@@ -87,38 +83,9 @@ export async function subtractOrderByStaff(uow: UnitOfWork, id: string, at: Date
   });
 }
 
-export interface StaffOrderFilter {
-  companyId?: string;
-  postomatId?: string;
-  status?: CloudOrderStatus;
-  limit: number;
-}
-
 /** Newest orders first, of any company unless one is named; no codes. */
 export async function listOrdersForStaff(db: Db, f: StaffOrderFilter) {
   if (f.companyId) await getLockerCompany(db, f.companyId);
   if (f.postomatId) await getPostomat(db, f.postomatId);
-  let q = db
-    .selectFrom('locker_order as o')
-    .innerJoin('postomat as p', 'p.id', 'o.postomatId')
-    .leftJoin('cell as c', 'c.id', 'o.cellId')
-    .select([
-      'o.id',
-      'o.status',
-      'o.companyId',
-      'o.postomatId',
-      'p.shortId',
-      'c.number as cellNumber',
-      'o.price',
-      'o.deliveryPrice',
-      'o.paidAmount',
-      'o.notPaidAmount',
-      'o.endDateTime',
-      'o.createdAt',
-      'o.kind',
-    ]);
-  if (f.companyId) q = q.where('o.companyId', '=', f.companyId);
-  if (f.postomatId) q = q.where('o.postomatId', '=', f.postomatId);
-  if (f.status) q = q.where('o.status', '=', f.status);
-  return q.orderBy('o.createdAt', 'desc').orderBy('o.id', 'desc').limit(f.limit).execute();
+  return ordersForStaff(db, f);
 }

@@ -15,6 +15,7 @@ import type { MarketStatus } from '../../domain/platform/enums.ts';
 import { parcelOwner } from '../../domain/platform/market-owner.ts';
 import { createIn, type CreateOrderDeps } from '../create-order.ts';
 import { findCode, type CodeRow } from '../../storage/order-queries.ts';
+import { orderById } from '../../storage/order-lookups.ts';
 import { createParcel, setParcelLockerOrder, type Parcel } from './parcels.ts';
 import { findOrCreateClientByPhone, findOrCreateSupplierByPhone } from './clients.ts';
 import { findPickupPoint, pickupPointOwners } from './market-places.ts';
@@ -205,7 +206,7 @@ export async function marketParcelOfOrder(db: Db, marketId: number, orderId: str
 
 export function lockerOrderOf(db: Db, parcel: Pick<Parcel, 'postomatOrderId'>): Promise<LockerOrderTable | undefined> {
   if (!parcel.postomatOrderId) return Promise.resolve(undefined);
-  return db.selectFrom('locker_order').selectAll().where('id', '=', parcel.postomatOrderId).executeTakeFirst();
+  return orderById(db, parcel.postomatOrderId);
 }
 
 export async function marketParcelView(db: Db, parcel: Parcel): Promise<MarketParcelView> {

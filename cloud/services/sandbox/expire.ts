@@ -11,6 +11,7 @@ import type { CloudOrderStatus } from '../../domain/order-states.ts';
 import { expireOrder, lapseReservation } from '../order-expiry.ts';
 import type { UnitOfWork } from '../unit-of-work.ts';
 import { findOrder } from '../../storage/order-queries.ts';
+import { shiftStoragePeriod } from '../../storage/order-writes.ts';
 import { SandboxRefusal } from './flows.ts';
 import type { ExpiredOrder } from './outcomes.ts';
 
@@ -38,16 +39,11 @@ export async function expireNow(uow: UnitOfWork, companyId: string, orderId: str
     const end = new Date(now.getTime() - ENDED_AGO_MS);
     const shift = Date.parse(order.endDateTime) - end.getTime();
     if (shift <= 0) return; // already past its end
-    await tx.db
-      .updateTable('locker_order')
-      .set({
-        startDateTime: new Date(Date.parse(order.startDateTime) - shift).toISOString(),
-        endDateTime: end.toISOString(),
-        updatedAt: now.toISOString(),
-      })
-      .where('id', '=', order.id)
-      .where('status', '=', 'DELIVERED')
-      .execute();
+    await shiftStoragePeriod(tx.db, order.id, {
+      startDateTime: new Date(Date.parse(order.startDateTime) - shift).toISOString(),
+      endDateTime: end.toISOString(),
+      updatedAt: now.toISOString(),
+    });
   });
   const after = await findOrder(uow.db, companyId, orderId);
   if (!after) throw new DomainError('ORDER_NOT_FOUND');

@@ -1,0 +1,65 @@
+/**
+ * Reads of one locker order, or of a few by id, for the operations, the locker link and the
+ * senders, run in the caller's transaction when it passes one. The Locker API's reads (pages,
+ * prepared single reads) are in order-queries.ts.
+ */
+import type { Db } from './database.ts';
+import type { LockerOrderTable } from './schema.ts';
+
+/** An order of any company, live or not. */
+export function orderById(db: Db, orderId: string): Promise<LockerOrderTable | undefined> {
+  return db.selectFrom('locker_order').selectAll().where('id', '=', orderId).executeTakeFirst();
+}
+
+/** A company's order, live or not (a cancelled one is no longer in the Locker API's reads). */
+export function orderOfCompany(db: Db, companyId: string, orderId: string): Promise<LockerOrderTable | undefined> {
+  return db
+    .selectFrom('locker_order')
+    .selectAll()
+    .where('id', '=', orderId)
+    .where('companyId', '=', companyId)
+    .executeTakeFirst();
+}
+
+/** An order's three codes, whichever are live. */
+export function codesOfOrder(db: Db, orderId: string) {
+  return db.selectFrom('order_code').select(['id', 'type', 'password']).where('orderId', '=', orderId).execute();
+}
+
+/** The statuses an order took, oldest first. */
+export function statusHistoryOf(db: Db, orderId: string) {
+  return db
+    .selectFrom('order_status')
+    .select(['type', 'createdAt'])
+    .where('orderId', '=', orderId)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute();
+}
+
+/** The current status of each order named (an id absent from the answer has no order). */
+export function statusesOfOrders(db: Db, orderIds: string[]) {
+  return db.selectFrom('locker_order').select(['id', 'status']).where('id', 'in', orderIds).execute();
+}
+
+/** What applying a locker's event needs of its order: where it is, its state, and since when. */
+export function orderForLockerEvent(db: Db, orderId: string) {
+  return db
+    .selectFrom('locker_order as o')
+    .leftJoin('order_status as s', 's.id', 'o.currentStatusId')
+    .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.expiredAt', 'o.createdAt', 's.createdAt as statusAt'])
+    .where('o.id', '=', orderId)
+    .executeTakeFirst();
+}
+
+/** What a recipient's SMS says of an order: its locker, cell, end of storage and the code of `codeType`. */
+export function smsFactsOf(db: Db, orderId: string, codeType: 'DOWN' | 'UP') {
+  return db
+    .selectFrom('locker_order as o')
+    .innerJoin('postomat as p', 'p.id', 'o.postomatId')
+    .leftJoin('cell as c', 'c.id', 'o.cellId')
+    .innerJoin('order_code as k', (j) => j.onRef('k.orderId', '=', 'o.id').on('k.type', '=', codeType))
+    .select(['p.title', 'p.shortId', 'c.number', 'k.password', 'o.endDateTime', 'o.kind'])
+    .where('o.id', '=', orderId)
+    .executeTakeFirst();
+}
