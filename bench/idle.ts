@@ -53,11 +53,14 @@ const TARGET_IDLE_PCT = 1;
 const SETTLE_MS = 10_000;
 const TARGET_LOOP_P99_MS = 20;
 const TICKS = 100; // USER_HZ on Linux
-/** BENCH_IDLE_PROFILE=<dir>: the empty and fleet cases' clouds write V8 CPU profiles there (empty.cpuprofile, fleet.cpuprofile) (summarise it with bench/lib/profile-summary.ts). */
+/** BENCH_IDLE_PROFILE=<dir>: the empty and fleet cases' clouds write V8 CPU profiles there (in empty/ and fleet/) (summarise it with bench/lib/profile-summary.ts). */
 const PROFILE_DIR = process.env.BENCH_IDLE_PROFILE;
 /** BENCH_IDLE_CASES=fleet (comma-separated: bare, empty, fleet, bulk) runs only those; results are written only for a whole run. */
+// One folder per case: node writes one profile per thread (the main thread's is the one with the cloud's
+// work; tsx's loader thread has its own). Sampled every 10 ms: at node's 1 ms the profiler's own wake-ups
+// cost an idle process ten times its work.
 const profileArgs = (name: string) =>
-  PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+  PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE_DIR, name)}`, '--cpu-prof-interval=10000'] : [];
 const CASES = new Set((process.env.BENCH_IDLE_CASES ?? 'bare,empty,fleet,bulk').split(','));
 
 const log = (line: string) => process.stderr.write(`[bench:idle] ${line}\n`);
