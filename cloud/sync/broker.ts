@@ -11,6 +11,7 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { Aedes, type Client } from 'aedes';
 import type { Clock } from '../../shared/clock.ts';
 import type { Logger } from '../logger.ts';
@@ -24,6 +25,7 @@ import { GuardedSocket } from './packet-guard.ts';
 import { withRetainedIndex, type RetainedStore } from './retained-index.ts';
 import { RefusalLog, type BrokerRefusal } from './refusal-log.ts';
 import { listenOn } from '../../shared/listen.ts';
+import { inProcessPipe } from './in-process-pipe.ts';
 
 /** The username of the cloud's own client: `$` cannot start a locker id. */
 export const CLOUD_USERNAME = '$cloud';
@@ -39,6 +41,12 @@ export interface EmbeddedBroker {
   openConnections(): number;
   /** refusals since this broker started, by reason */
   refusals(): Record<BrokerRefusal, number>;
+  /**
+   * A connection to this broker inside the process, for the cloud's own client: it logs in as
+   * any other (CLOUD_USERNAME and the secret) but costs no socket. Closed at once once the
+   * broker is closed, so a client reconnects to the broker that replaces it.
+   */
+  openInProcess(): Duplex;
   close(): Promise<void>;
 }
 
@@ -188,6 +196,7 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
+  let stopped = false;
   const host = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
   return {
     port,
@@ -196,7 +205,14 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
     connectedClients: () => broker.connectedClients,
     openConnections: () => caps.open,
     refusals: () => ({ ...refusals.totals }),
+    openInProcess() {
+      const [brokerEnd, clientEnd] = inProcessPipe();
+      if (stopped) clientEnd.destroy();
+      else broker.handle(brokerEnd);
+      return clientEnd;
+    },
     async close() {
+      stopped = true;
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();

@@ -23,7 +23,8 @@ import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
 import type { UnitOfWork } from '../services/unit-of-work.ts';
 import { checkCellMap } from './cell-map.ts';
-import { recordHealth, recordSelfTest } from './field-reports.ts';
+import { recordSelfTest } from './field-reports.ts';
+import { HealthWrites } from './health-writes.ts';
 import { recordResponse } from './commands.ts';
 import { ingestEvent, type IngestOutcome } from './ingest.ts';
 import { lockerExists, recordCells, recordConnection } from './link-state.ts';
@@ -54,7 +55,11 @@ export class InboundMessages {
   private readonly pending = new Map<string, number>();
   private readonly dropped = new Map<string, number>();
 
-  constructor(private readonly deps: InboundDeps) {}
+  private readonly health: HealthWrites;
+
+  constructor(private readonly deps: InboundDeps) {
+    this.health = new HealthWrites({ db: deps.db, logger: deps.logger });
+  }
 
   handle(topic: string, payload: Buffer): void {
     const t = parseLockerTopic(topic);
@@ -94,9 +99,10 @@ export class InboundMessages {
     this.dropped.delete(lockerId);
   }
 
-  /** Resolves when every message received so far has been handled. */
+  /** Resolves when every message received so far has been handled and written. */
   async idle(): Promise<void> {
     while (this.queues.size) await Promise.all([...this.queues.values()]);
+    await this.health.flush();
   }
 
   private decode<T>(lockerId: string, name: TopicName, schema: z.ZodType<T>, payload: Buffer): T | undefined {
@@ -164,7 +170,7 @@ export class InboundMessages {
       if (known) logger[msg.status === 'ok' ? 'info' : 'warn']('staff command answered', fields);
     } else if (name === 'health') {
       const msg = this.decode(lockerId, name, HealthMessage, payload);
-      if (msg) await recordHealth(db, logger, lockerId, msg, clock.now());
+      if (msg) await this.health.record(lockerId, msg, clock.now());
     } else if (name === 'selftest') {
       const msg = this.decode(lockerId, name, SelfTestMessage, payload);
       if (msg) await recordSelfTest(db, logger, lockerId, msg, clock.now());

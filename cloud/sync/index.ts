@@ -104,6 +104,9 @@ export async function startSync(settings: SyncSettings, deps: SyncDeps): Promise
     ? { username: CLOUD_USERNAME, password: embedded.cloudSecret }
     : { username: settings.mqttUsername, password: settings.mqttPassword };
 
+  // The embedded broker is reached without a socket; `embedded` is read at each (re)connection,
+  // so the client follows a broker restarted in this process.
+  const inProcess: MqttConnect = (_url, options) => new mqtt.MqttClient(() => embedded!.openInProcess(), options);
   const link = new MqttLink(
     {
       url,
@@ -117,7 +120,7 @@ export async function startSync(settings: SyncSettings, deps: SyncDeps): Promise
       }),
     },
     {
-      connect: deps.connect ?? mqtt.connect,
+      connect: deps.connect ?? (embedded ? inProcess : mqtt.connect),
       timers: { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
       log: logger,
     },
