@@ -20,6 +20,8 @@ import {
 } from '../domain/cell-sizes.ts';
 import { dialectOf, type Db } from '../storage/database.ts';
 import { activeCellsBySize, occupiedCellsBySize, reservedSizesAt } from '../storage/cell-occupancy.ts';
+import { sizeSpecsSetAt } from '../storage/cell-queries.ts';
+import { lockPostomatRow } from '../storage/postomat-queries.ts';
 
 export interface LockerCapacity {
   /** active cells per size */
@@ -77,7 +79,7 @@ export function availabilityOf(c: LockerCapacity, overbooking = 1): SizeAvailabi
 
 /** Inner dimensions per size at a locker: its own where the operator set them, the defaults otherwise. */
 export async function sizeSpecsAt(db: Db, postomatId: string): Promise<Record<CellSize, SizeSpec>> {
-  const rows = await db.selectFrom('locker_cell_size').selectAll().where('postomatId', '=', postomatId).execute();
+  const rows = await sizeSpecsSetAt(db, postomatId);
   const specs = { ...DEFAULT_SIZE_SPECS };
   for (const r of rows) {
     if ((CELL_SIZES as readonly string[]).includes(r.size)) {
@@ -115,7 +117,7 @@ export async function reserveCell(
   overbooking = 1,
 ): Promise<Reservation> {
   if (dialectOf(trx) === 'postgres') {
-    await trx.selectFrom('postomat').select('id').where('id', '=', postomatId).forNoKeyUpdate().execute();
+    await lockPostomatRow(trx, postomatId);
   }
   const sizes = fittingSizes(request, await sizeSpecsAt(trx, postomatId));
   const capacity = await capacityAt(trx, postomatId, now);

@@ -13,6 +13,9 @@ import { liveCodesAt, pendingOrdersAt } from '../storage/order-queries.ts';
 import { newId } from '../storage/ids.ts';
 import { insertOrder, insertOrderCodes, recordOrderStatus } from '../storage/order-writes.ts';
 import { addToStats, amountsOf } from '../storage/order-stats.ts';
+import { debitLockerBalance, lockerCompanyRow } from '../storage/locker-company-queries.ts';
+import { activePostomatId } from '../storage/postomat-queries.ts';
+import { recipientIdOf } from '../storage/recipient-queries.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import type { Tx, UnitOfWork } from './unit-of-work.ts';
 import { reserveCell, type Reservation } from './cell-capacity.ts';
@@ -57,12 +60,7 @@ export async function createOrder(
 export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrderInput): Promise<LockerOrderTable> {
   const trx = tx.db;
   const now = deps.clock.now().toISOString();
-  const postomat = await trx
-    .selectFrom('postomat')
-    .select('id')
-    .where('id', '=', input.postomatId)
-    .where('isActive', '=', 1)
-    .executeTakeFirst();
+  const postomat = await activePostomatId(trx, input.postomatId);
   if (!postomat) throw new DomainError('POSTOMAT_NOT_FOUND');
   // One company's unplaced orders may not take a shared locker's codes from the others.
   // Checked before anything is written; concurrent creations on PostgreSQL may pass it
@@ -84,36 +82,17 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
         deps.config?.overbookingRatio,
       )
     : undefined;
-  const company = await trx
-    .selectFrom('locker_company')
-    .selectAll()
-    .where('id', '=', input.companyId)
-    .executeTakeFirstOrThrow();
+  const company = await lockerCompanyRow(trx, input.companyId);
 
   const due = company.orderPrice + company.deliveryPrice;
   let paidAmount = 0;
   if (input.pay && due > 0) {
     // Conditional debit: concurrent payments can never take the balance below zero.
-    const debited = await trx
-      .updateTable('locker_company')
-      .set((eb) => ({ balance: eb('balance', '-', due), updatedAt: now }))
-      .where('id', '=', company.id)
-      .where('balance', '>=', due)
-      .executeTakeFirst();
-    if (Number(debited.numUpdatedRows) !== 1) throw new DomainError('INSUFFICIENT_FUNDS');
+    if (!(await debitLockerBalance(trx, company.id, due, now))) throw new DomainError('INSUFFICIENT_FUNDS');
     paidAmount = due;
   }
 
-  await trx
-    .insertInto('recipient')
-    .values({ id: newId(), phone: input.toUserPhone, createdAt: now, updatedAt: now })
-    .onConflict((oc) => oc.column('phone').doNothing())
-    .execute();
-  const recipient = await trx
-    .selectFrom('recipient')
-    .select('id')
-    .where('phone', '=', input.toUserPhone)
-    .executeTakeFirstOrThrow();
+  const recipientId = await recipientIdOf(trx, input.toUserPhone, now);
 
   const orderId = newId();
   const statusId = newId();
@@ -121,7 +100,7 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
     id: orderId,
     postomatId: input.postomatId,
     companyId: input.companyId,
-    toUserId: recipient.id,
+    toUserId: recipientId,
     cellId: null,
     currentStatusId: statusId,
     status: 'CREATED',

@@ -7,6 +7,12 @@
  * fails leaves no claim behind: its retry runs again.
  */
 import type { Db } from '../storage/database.ts';
+import {
+  insertLockerKeyClaim,
+  lockerKeyRow,
+  storeLockerKeyAnswer,
+  takeOverLockerKey,
+} from '../storage/locker-idempotency-queries.ts';
 import { claimKey, type KeyStore } from './idempotency-claim.ts';
 import type { Tx, UnitOfWork } from './unit-of-work.ts';
 
@@ -33,12 +39,7 @@ export function runIdempotent<T>(
       const stored = await claim(tx.db, key);
       if (stored !== undefined) return JSON.parse(stored) as T;
       const body = await work(tx);
-      await tx.db
-        .updateTable('locker_idempotency')
-        .set({ responseStatus: 200, responseBody: JSON.stringify(body ?? null) })
-        .where('companyId', '=', key.companyId)
-        .where('key', '=', key.key)
-        .execute();
+      await storeLockerKeyAnswer(tx.db, key, JSON.stringify(body ?? null));
       return body;
     },
     { redrawAttempts: Math.max(redrawAttempts, 2) },
@@ -53,31 +54,9 @@ function claim(trx: Db, req: IdempotencyKey): Promise<string | undefined> {
     createdAt: req.now.toISOString(),
   });
   const store: KeyStore = {
-    insert: async () => {
-      const r = await trx
-        .insertInto('locker_idempotency')
-        .values({ companyId: req.companyId, key: req.key, ...fresh() })
-        .onConflict((oc) => oc.columns(['companyId', 'key']).doNothing())
-        .executeTakeFirst();
-      return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
-    },
-    read: () =>
-      trx
-        .selectFrom('locker_idempotency')
-        .selectAll()
-        .where('companyId', '=', req.companyId)
-        .where('key', '=', req.key)
-        .executeTakeFirst(),
-    takeOver: async (createdAt) => {
-      const r = await trx
-        .updateTable('locker_idempotency')
-        .set(fresh())
-        .where('companyId', '=', req.companyId)
-        .where('key', '=', req.key)
-        .where('createdAt', '=', createdAt)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
-    },
+    insert: () => insertLockerKeyClaim(trx, req, fresh()),
+    read: () => lockerKeyRow(trx, req),
+    takeOver: (createdAt) => takeOverLockerKey(trx, req, createdAt, fresh()),
   };
   return claimKey(
     store,

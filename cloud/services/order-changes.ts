@@ -10,6 +10,7 @@ import type { LockerOrderTable } from '../storage/schema.ts';
 import type { Db } from '../storage/database.ts';
 import { pendingOrdersAt } from '../storage/order-queries.ts';
 import { orderOfCompany } from '../storage/order-lookups.ts';
+import { activePostomatId } from '../storage/postomat-queries.ts';
 import { closeUnplacedOrder, extendStoragePeriod, freeOrderCodes } from '../storage/order-writes.ts';
 import { DEFAULT_PENDING_ORDERS_PER_LOCKER } from '../domain/order-limits.ts';
 import type { RandomInt } from '../domain/codes.ts';
@@ -115,12 +116,7 @@ export async function redirectOrder(
   if (order.isActive !== 1) throw new DomainError('ORDER_NOT_FOUND');
   if (order.status !== 'CREATED') throw new DomainError('ORDER_ALREADY_PLACED', `order ${order.id} is ${order.status}`);
   if (order.postomatId === postomatId) return order;
-  const target = await trx
-    .selectFrom('postomat')
-    .select('id')
-    .where('id', '=', postomatId)
-    .where('isActive', '=', 1)
-    .executeTakeFirst();
+  const target = await activePostomatId(trx, postomatId);
   if (!target) throw new DomainError('POSTOMAT_NOT_FOUND', `no active locker ${postomatId}`);
   const limit = deps.config?.pendingOrdersPerLocker ?? DEFAULT_PENDING_ORDERS_PER_LOCKER;
   if ((await pendingOrdersAt(trx, postomatId, companyId)) >= limit) {

@@ -12,6 +12,7 @@ import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
 import { orderById } from '../storage/order-lookups.ts';
 import { closeUnplacedOrder, freeOrderCodes, recordOrderStatus } from '../storage/order-writes.ts';
 import { ordersDueToLapse, unplacedOrdersDue } from '../storage/orders-due.ts';
+import { lockerCompanyIds } from '../storage/locker-company-queries.ts';
 import type { Tx, UnitOfWork } from './unit-of-work.ts';
 
 export interface ExpiryDeps {
@@ -64,7 +65,7 @@ export async function expireUnplacedOrders(deps: ExpiryDeps, options: ExpiryOpti
   const cutoff = unplacedCutoff(now, options.days).toISOString();
   let total = 0;
   // Company by company: each one's CREATED orders by age are a range of its list index.
-  for (const { id: companyId } of await db.selectFrom('locker_company').select('id').execute()) {
+  for (const { id: companyId } of await lockerCompanyIds(db)) {
     total += await inBatches(
       deps.uow,
       options.batch,

@@ -14,6 +14,7 @@ import { clashingCodes, pickOrderCodes, secureRandomInt, type OrderCodes, type R
 import { liveCodesAt } from '../storage/order-queries.ts';
 import { codesOfOrder, orderById } from '../storage/order-lookups.ts';
 import { claimOpenOrder, freeOrderCodes, moveOrderCode } from '../storage/order-writes.ts';
+import { activePostomatId } from '../storage/postomat-queries.ts';
 import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import type { Tx } from './unit-of-work.ts';
@@ -60,12 +61,7 @@ export async function moveOrderToPostomat(
   const trx = tx.db;
   const order = await openOrder(trx, orderId);
   if (order.postomatId === postomatId) return order;
-  const target = await trx
-    .selectFrom('postomat')
-    .select('id')
-    .where('id', '=', postomatId)
-    .where('isActive', '=', 1)
-    .executeTakeFirst();
+  const target = await activePostomatId(trx, postomatId);
   if (!target) throw new DomainError('POSTOMAT_NOT_FOUND');
   const now = at.toISOString();
   await updateOpen(trx, order, { postomatId, updatedAt: now });

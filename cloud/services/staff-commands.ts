@@ -6,6 +6,8 @@
  */
 import { DomainError } from '../domain/errors.ts';
 import { newId } from '../storage/ids.ts';
+import { cellNumberOf } from '../storage/cell-queries.ts';
+import { insertLockerCommand, openCommandOfOrder } from '../storage/locker-command-queries.ts';
 import type { LockerCommandTable } from '../storage/locker-link-schema.ts';
 import type { Tx } from './unit-of-work.ts';
 
@@ -20,17 +22,9 @@ export async function queueOpenCell(
 ) {
   const trx = tx.db;
   const at = now.toISOString();
-  const open = await trx
-    .selectFrom('locker_command')
-    .selectAll()
-    .where('orderId', '=', order.id)
-    .where('state', 'in', OPEN)
-    .where('expiresAt', '>', at)
-    .executeTakeFirst();
+  const open = await openCommandOfOrder(trx, order.id, OPEN, at);
   if (open) return { command: open, created: false };
-  const cell = order.cellId
-    ? await trx.selectFrom('cell').select('number').where('id', '=', order.cellId).executeTakeFirst()
-    : undefined;
+  const cell = order.cellId ? await cellNumberOf(trx, order.cellId) : undefined;
   if (!cell) throw new DomainError('CELL_NOT_FOUND', `order ${order.id} has no cell`);
   const command: LockerCommandTable = {
     id: newId(),
@@ -46,7 +40,7 @@ export async function queueOpenCell(
     answeredAt: null,
     error: null,
   };
-  await trx.insertInto('locker_command').values(command).execute();
+  await insertLockerCommand(trx, command);
   tx.after.commandQueued(order.postomatId);
   return { command, created: true };
 }

@@ -86,3 +86,63 @@ export function countriesByIds(db: Db, ids: string[]) {
 export function districtsByIds(db: Db, ids: string[]) {
   return db.selectFrom('district').selectAll().where('id', 'in', ids).execute();
 }
+
+/** The directories as the operator manages them. */
+export type DirectoryTable = 'country' | 'city' | 'district';
+
+export async function insertCountry(db: Db, row: CountryTable): Promise<void> {
+  await db.insertInto('country').values(row).execute();
+}
+
+export async function insertCity(db: Db, row: CityTable): Promise<void> {
+  await db.insertInto('city').values(row).execute();
+}
+
+export async function insertDistrict(db: Db, row: DistrictTable): Promise<void> {
+  await db.insertInto('district').values(row).execute();
+}
+
+/** Whether the entry was there to change. */
+export async function updateDirectoryRow(
+  db: Db,
+  table: DirectoryTable,
+  id: string,
+  set: { title?: string; isActive?: number; updatedAt: string },
+): Promise<boolean> {
+  const res = await db.updateTable(table).set(set).where('id', '=', id).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** An entry known to exist (read back after a change). */
+export function directoryRow(db: Db, table: DirectoryTable, id: string) {
+  return db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** The entry's id if it exists, active or not. */
+export function directoryIdOf(db: Db, table: DirectoryTable, id: string) {
+  return db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst();
+}
+
+/** Every country, active or not, by title. */
+export function allCountries(db: Db) {
+  return db.selectFrom('country').selectAll().orderBy('title').orderBy('id').execute();
+}
+
+/** Every city, active or not, by title (of one country when given). */
+export function allCities(db: Db, countryId?: string) {
+  let q = db.selectFrom('city').selectAll();
+  if (countryId) q = q.where('countryId', '=', countryId);
+  return q.orderBy('title').orderBy('id').execute();
+}
+
+/** Every district, active or not, by title (of one city when given). */
+export function allDistricts(db: Db, cityId?: string) {
+  let q = db.selectFrom('district').selectAll();
+  if (cityId) q = q.where('cityId', '=', cityId);
+  return q.orderBy('title').orderBy('id').execute();
+}
+
+/** A district with the city it lies in. */
+export function districtCity(db: Db, districtId: string) {
+  return db.selectFrom('district').select(['id', 'cityId']).where('id', '=', districtId).executeTakeFirst();
+}

@@ -60,3 +60,13 @@ export async function readStats(db: Db, companyId: string, status?: string) {
   }
   return { count, amounts, versions };
 }
+
+/** A company's counters row by row, by status (the operator's overview shows each). */
+export function statsByStatusOf(db: Db, companyId: string) {
+  return db
+    .selectFrom('order_stats')
+    .select(['status', 'count', 'notPaidAmount'])
+    .where('companyId', '=', companyId)
+    .orderBy('status')
+    .execute();
+}

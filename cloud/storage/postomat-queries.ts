@@ -199,3 +199,60 @@ export function postomatByShortId(db: Db, shortId: string) {
 export function activePostomatId(db: Db, id: string) {
   return db.selectFrom('postomat').select('id').where('id', '=', id).where('isActive', '=', 1).executeTakeFirst();
 }
+
+/** The locker's id if it exists, active or not. */
+export function existingPostomatId(db: Db, id: string) {
+  return db.selectFrom('postomat').select('id').where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Locks the locker's row until the transaction ends (PostgreSQL only). FOR NO KEY UPDATE: orders
+ * inserting beside it, which only check the key, are not held up.
+ */
+export async function lockPostomatRow(trx: Db, id: string): Promise<void> {
+  await trx.selectFrom('postomat').select('id').where('id', '=', id).forNoKeyUpdate().execute();
+}
+
+/** The locker holding a short id, if any. */
+export function postomatWithShortId(db: Db, shortId: string) {
+  return db.selectFrom('postomat').select('id').where('shortId', '=', shortId).executeTakeFirst();
+}
+
+/** The highest incremental id given so far, 0 when there is no locker. */
+export async function highestIncrementalId(db: Db): Promise<number> {
+  const max = await db
+    .selectFrom('postomat')
+    .select((eb) => eb.fn.max<number>('incrementalid').as('m'))
+    .executeTakeFirst();
+  return Number(max?.m ?? 0);
+}
+
+export async function insertPostomatRow(db: Db, row: PostomatTable): Promise<void> {
+  await db.insertInto('postomat').values(row).execute();
+}
+
+/** Every locker, active or not, by title (of one city when given). */
+export function allPostomats(db: Db, filter: { cityId?: string } = {}) {
+  let q = db.selectFrom('postomat').selectAll();
+  if (filter.cityId) q = q.where('cityId', '=', filter.cityId);
+  return q.orderBy('title').orderBy('id').execute();
+}
+
+export async function updatePostomatRow(db: Db, id: string, set: Partial<PostomatTable>): Promise<void> {
+  await db.updateTable('postomat').set(set).where('id', '=', id).execute();
+}
+
+/** Whether the locker was there to take its new agent password hash. */
+export async function setAgentSecretHash(db: Db, id: string, hash: string, at: string): Promise<boolean> {
+  const res = await db
+    .updateTable('postomat')
+    .set({ agentSecretHash: hash, updatedAt: at })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** The locker's id, short id and title, as staff see them beside an order. */
+export function postomatSummary(db: Db, id: string) {
+  return db.selectFrom('postomat').select(['id', 'shortId', 'title']).where('id', '=', id).executeTakeFirst();
+}

@@ -10,7 +10,22 @@ import { DomainError } from '../domain/errors.ts';
 import type { Tx } from '../services/unit-of-work.ts';
 import { newSigningSecret } from './signature.ts';
 import { queueDeliveries } from './record.ts';
-import { ownedBy, ownerColumns, type WebhookOwner } from './owner.ts';
+import { ownerColumns, type WebhookOwner } from './owner.ts';
+import {
+  attemptsOfDeliveries,
+  deliveriesByIds,
+  deliveriesOfEvent,
+  deliveriesOfEvents,
+  eventPageOf,
+  insertSubscription,
+  liveSubscriptionById,
+  liveSubscriptionCount,
+  liveSubscriptionsOf,
+  liveSubscriptionTypesOf,
+  markSubscriptionDeleted,
+  ownedEvent,
+  updateSubscriptionSecrets,
+} from '../storage/webhook-subscription-queries.ts';
 import { SUBSCRIPTIONS_PER_COMPANY, type Attempt, type Delivery, type Subscription } from './schemas.ts';
 import type { WebhookDeliveryTable, WebhookSubscriptionTable } from './tables.ts';
 
@@ -42,13 +57,7 @@ function presentDelivery(d: WebhookDeliveryTable): z.output<typeof Delivery> {
 }
 
 async function liveSubscription(trx: Db, owner: WebhookOwner, id: string): Promise<WebhookSubscriptionTable> {
-  const s = await trx
-    .selectFrom('webhook_subscription')
-    .selectAll()
-    .where('id', '=', id)
-    .where(ownedBy(owner))
-    .where('deletedAt', 'is', null)
-    .executeTakeFirst();
+  const s = await liveSubscriptionById(trx, owner, id);
   if (!s) throw new DomainError('SUBSCRIPTION_NOT_FOUND');
   return s;
 }
@@ -61,13 +70,7 @@ export async function createSubscription(
   now: Date,
 ) {
   const trx = tx.db;
-  const count = await trx
-    .selectFrom('webhook_subscription')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where(ownedBy(owner))
-    .where('deletedAt', 'is', null)
-    .executeTakeFirstOrThrow();
-  if (Number(count.n) >= SUBSCRIPTIONS_PER_COMPANY)
+  if ((await liveSubscriptionCount(trx, owner)) >= SUBSCRIPTIONS_PER_COMPANY)
     throw new DomainError('TOO_MANY_SUBSCRIPTIONS', `at most ${SUBSCRIPTIONS_PER_COMPANY} subscriptions per company`);
   const at = now.toISOString();
   const row: WebhookSubscriptionTable = {
@@ -82,30 +85,19 @@ export async function createSubscription(
     updatedAt: at,
     deletedAt: null,
   };
-  await trx.insertInto('webhook_subscription').values(row).execute();
+  await insertSubscription(trx, row);
   return { ...present(row, now), secret: row.secret };
 }
 
 export async function listSubscriptions(db: Db, owner: WebhookOwner, now: Date) {
-  const rows = await db
-    .selectFrom('webhook_subscription')
-    .selectAll()
-    .where(ownedBy(owner))
-    .where('deletedAt', 'is', null)
-    .orderBy('createdAt')
-    .orderBy('id')
-    .execute();
+  const rows = await liveSubscriptionsOf(db, owner);
   return { data: rows.map((r) => present(r, now)) };
 }
 
 /** Deliveries still due are dead-lettered by the sender when it reaches them (the subscription is gone). */
 export async function deleteSubscription(tx: Tx, owner: WebhookOwner, id: string, now: Date) {
   const s = await liveSubscription(tx.db, owner, id);
-  await tx.db
-    .updateTable('webhook_subscription')
-    .set({ deletedAt: now.toISOString(), updatedAt: now.toISOString() })
-    .where('id', '=', s.id)
-    .execute();
+  await markSubscriptionDeleted(tx.db, s.id, now.toISOString());
   return present(s, now);
 }
 
@@ -125,7 +117,7 @@ export async function rotateSecret(
     previousSecretUntil: hours > 0 ? new Date(now.getTime() + hours * 3_600_000).toISOString() : null,
     updatedAt: now.toISOString(),
   };
-  await tx.db.updateTable('webhook_subscription').set(changes).where('id', '=', s.id).execute();
+  await updateSubscriptionSecrets(tx.db, s.id, changes);
   return { ...present({ ...s, ...changes }, now), secret: changes.secret };
 }
 
@@ -138,27 +130,13 @@ function seqOf(cursor: string): number {
 }
 
 export async function listEvents(db: Db, owner: WebhookOwner, q: { limit: number; cursor?: string }) {
-  let query = db
-    .selectFrom('webhook_event')
-    .select(['id', 'eventId', 'body'])
-    .where(ownedBy(owner))
-    .orderBy('id', 'desc')
-    .limit(q.limit + 1);
-  if (q.cursor) query = query.where('id', '<', seqOf(q.cursor));
-  const rows = await query.execute();
+  const rows = await eventPageOf(db, owner, q.limit + 1, q.cursor ? seqOf(q.cursor) : undefined);
   const page = rows.slice(0, q.limit);
   const deliveries = page.length
-    ? await db
-        .selectFrom('webhook_delivery')
-        .selectAll()
-        .where(
-          'eventId',
-          'in',
-          page.map((r) => r.eventId),
-        )
-        .orderBy('createdAt')
-        .orderBy('id')
-        .execute()
+    ? await deliveriesOfEvents(
+        db,
+        page.map((r) => r.eventId),
+      )
     : [];
   return {
     data: page.map((r) => ({
@@ -170,12 +148,7 @@ export async function listEvents(db: Db, owner: WebhookOwner, q: { limit: number
 }
 
 async function companyEvent(db: Db, owner: WebhookOwner, eventId: string) {
-  const e = await db
-    .selectFrom('webhook_event')
-    .selectAll()
-    .where('eventId', '=', eventId)
-    .where(ownedBy(owner))
-    .executeTakeFirst();
+  const e = await ownedEvent(db, owner, eventId);
   if (!e) throw new DomainError('EVENT_NOT_FOUND');
   return e;
 }
@@ -183,24 +156,12 @@ async function companyEvent(db: Db, owner: WebhookOwner, eventId: string) {
 /** Every delivery of an event with its attempts, oldest first. */
 export async function eventDeliveries(db: Db, owner: WebhookOwner, eventId: string) {
   const e = await companyEvent(db, owner, eventId);
-  const deliveries = await db
-    .selectFrom('webhook_delivery')
-    .selectAll()
-    .where('eventId', '=', e.eventId)
-    .orderBy('createdAt')
-    .orderBy('id')
-    .execute();
+  const deliveries = await deliveriesOfEvent(db, e.eventId);
   const attempts = deliveries.length
-    ? await db
-        .selectFrom('webhook_attempt')
-        .selectAll()
-        .where(
-          'deliveryId',
-          'in',
-          deliveries.map((d) => d.id),
-        )
-        .orderBy('attempt')
-        .execute()
+    ? await attemptsOfDeliveries(
+        db,
+        deliveries.map((d) => d.id),
+      )
     : [];
   return {
     data: deliveries.map((d) => ({
@@ -237,17 +198,12 @@ export async function replayEvent(
   if (subscriptionId) {
     targets = [(await liveSubscription(tx.db, owner, subscriptionId)).id];
   } else {
-    const subs = await tx.db
-      .selectFrom('webhook_subscription')
-      .select(['id', 'eventTypes'])
-      .where(ownedBy(owner))
-      .where('deletedAt', 'is', null)
-      .execute();
+    const subs = await liveSubscriptionTypesOf(tx.db, owner);
     targets = subs.filter((s) => (JSON.parse(s.eventTypes) as string[]).includes(e.type)).map((s) => s.id);
   }
   if (!targets.length) throw new DomainError('SUBSCRIPTION_NOT_FOUND', `no live subscription takes ${e.type}`);
   const ids = await queueDeliveries(tx.db, e.eventId, targets, now);
   tx.after.deliveriesQueued();
-  const rows = await tx.db.selectFrom('webhook_delivery').selectAll().where('id', 'in', ids).execute();
+  const rows = await deliveriesByIds(tx.db, ids);
   return { data: rows.map(presentDelivery) };
 }

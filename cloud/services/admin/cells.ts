@@ -1,6 +1,19 @@
 /** Cells of a locker: adding them (explicitly or by count), changing size and availability. */
 import type { Db } from '../../storage/database.ts';
 import { newId } from '../../storage/ids.ts';
+import {
+  boardsAt,
+  cellById,
+  cellsWithLocksAt,
+  deleteSizeSpec,
+  highestCellNumber,
+  insertBoard,
+  insertCell,
+  insertSizeSpec,
+  locksTakenOnBoard,
+  updateCellRow,
+} from '../../storage/cell-queries.ts';
+import { existingPostomatId } from '../../storage/postomat-queries.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { CellSize as CellSizeSchema } from '../../../shared/mqtt/schemas.ts';
 
@@ -26,12 +39,7 @@ const refuse = (message: string) => new DomainError('NOT_ACCEPTABLE', message);
 
 /** Refuses bad sizes, addresses and locks, and numbers or locks already taken (in the input or at the locker). */
 async function checkCells(db: Db, postomatId: string, cells: CellInput[]) {
-  const existing = await db
-    .selectFrom('cell')
-    .innerJoin('board', 'board.id', 'cell.boardId')
-    .select(['cell.number', 'cell.lock', 'board.address'])
-    .where('cell.postomatId', '=', postomatId)
-    .execute();
+  const existing = await cellsWithLocksAt(db, postomatId);
   // The locker's cells so far, and this list's. A clash inside the list is named as such: the
   // locker may be one this same transaction is creating, which a refusal rolls back.
   const numbers = new Set(existing.map((c) => c.number));
@@ -59,18 +67,13 @@ async function checkCells(db: Db, postomatId: string, cells: CellInput[]) {
 export async function addCells(db: Db, postomatId: string, cells: CellInput[], now: Date) {
   await checkCells(db, postomatId, cells);
   const at = now.toISOString();
-  const boards = new Map(
-    (await db.selectFrom('board').selectAll().where('postomatId', '=', postomatId).execute()).map((b) => [
-      b.address,
-      b,
-    ]),
-  );
+  const boards = new Map((await boardsAt(db, postomatId)).map((b) => [b.address, b]));
   const out = [];
   for (const c of cells) {
     let board = boards.get(c.board);
     if (!board) {
       board = { id: newId(), postomatId, address: c.board, title: `Board ${c.board}`, createdAt: at, updatedAt: at };
-      await db.insertInto('board').values(board).execute();
+      await insertBoard(db, board);
       boards.set(c.board, board);
     }
     const cell = {
@@ -87,7 +90,7 @@ export async function addCells(db: Db, postomatId: string, cells: CellInput[], n
       createdAt: at,
       updatedAt: at,
     };
-    await db.insertInto('cell').values(cell).execute();
+    await insertCell(db, cell);
     out.push({ ...cell, boardAddress: c.board });
   }
   return out;
@@ -102,28 +105,18 @@ export async function planCells(
   postomatId: string,
   want: { count: number; size: CellSize; board: number },
 ): Promise<CellInput[]> {
-  const max = await db
-    .selectFrom('cell')
-    .select((eb) => eb.fn.max<number>('number').as('m'))
-    .where('postomatId', '=', postomatId)
-    .executeTakeFirst();
-  const used = await db
-    .selectFrom('cell')
-    .innerJoin('board', 'board.id', 'cell.boardId')
-    .select('cell.lock')
-    .where('board.postomatId', '=', postomatId)
-    .where('board.address', '=', want.board)
-    .execute();
+  const highest = await highestCellNumber(db, postomatId);
+  const used = await locksTakenOnBoard(db, postomatId, want.board);
   const taken = new Set(used.map((u) => u.lock));
   const free = Array.from({ length: LOCKS_PER_BOARD }, (_, i) => i + 1).filter((l) => !taken.has(l));
   if (free.length < want.count)
     throw refuse(`board ${want.board} has ${free.length} free locks, ${want.count} cells asked for`);
-  const first = Number(max?.m ?? 0) + 1;
+  const first = highest + 1;
   return free.slice(0, want.count).map((lock, i) => ({ number: first + i, size: want.size, board: want.board, lock }));
 }
 
 export async function getCell(db: Db, cellId: string) {
-  const cell = await db.selectFrom('cell').selectAll().where('id', '=', cellId).executeTakeFirst();
+  const cell = await cellById(db, cellId);
   if (!cell) throw new DomainError('CELL_NOT_FOUND', `no cell ${cellId}`);
   return cell;
 }
@@ -143,7 +136,7 @@ export async function updateCell(
     ...(changes.isActive === undefined ? {} : { isActive: changes.isActive ? 1 : 0 }),
     updatedAt: now.toISOString(),
   };
-  await db.updateTable('cell').set(set).where('id', '=', cellId).execute();
+  await updateCellRow(db, cellId, set);
   return getCell(db, cellId);
 }
 
@@ -154,7 +147,7 @@ export async function addCellsToPostomat(
   cells: CellInput[] | { count: number; size: CellSize; board: number },
   now: Date,
 ) {
-  const postomat = await db.selectFrom('postomat').select('id').where('id', '=', postomatId).executeTakeFirst();
+  const postomat = await existingPostomatId(db, postomatId);
   if (!postomat) throw new DomainError('POSTOMAT_NOT_FOUND', `no locker ${postomatId}`);
   return db.transaction().execute(async (trx) => {
     const list = Array.isArray(cells) ? cells : await planCells(trx, postomatId, cells);
@@ -174,12 +167,9 @@ export async function setSizeSpec(
   spec: { lengthMm: number; widthMm: number; heightMm: number; maxWeightKg: number } | 'reset',
   now: Date,
 ) {
-  const postomat = await db.selectFrom('postomat').select('id').where('id', '=', postomatId).executeTakeFirst();
+  const postomat = await existingPostomatId(db, postomatId);
   if (!postomat) throw new DomainError('POSTOMAT_NOT_FOUND', `no locker ${postomatId}`);
-  await db.deleteFrom('locker_cell_size').where('postomatId', '=', postomatId).where('size', '=', size).execute();
+  await deleteSizeSpec(db, postomatId, size);
   if (spec === 'reset') return;
-  await db
-    .insertInto('locker_cell_size')
-    .values({ postomatId, size, ...spec, updatedAt: now.toISOString() })
-    .execute();
+  await insertSizeSpec(db, { postomatId, size, ...spec, updatedAt: now.toISOString() });
 }

@@ -1,6 +1,17 @@
 /** Locker-side companies and their API keys, as the operator manages them. */
 import type { Db } from '../../storage/database.ts';
 import { newId } from '../../storage/ids.ts';
+import {
+  adjustLockerBalance,
+  allLockerCompanies,
+  existingLockerCompanyId,
+  insertLockerCompany,
+  lockerCompanyById,
+  lockerCompanyRow,
+  updateLockerCompanyRow,
+} from '../../storage/locker-company-queries.ts';
+import { apiKeyCountOf, apiKeysOf, deleteLockerApiKey, insertLockerApiKey } from '../../storage/locker-key-queries.ts';
+import { statsByStatusOf } from '../../storage/order-stats.ts';
 import { hashApiKey, newApiKey } from '../../domain/secrets.ts';
 import { DomainError } from '../../domain/errors.ts';
 
@@ -28,7 +39,7 @@ export async function createLockerCompany(db: Db, input: CompanyInput, now: Date
     createdAt: at,
     updatedAt: at,
   };
-  await db.insertInto('locker_company').values(row).execute();
+  await insertLockerCompany(db, row);
   return row;
 }
 
@@ -44,13 +55,13 @@ export async function updateLockerCompany(
     ...(isActive === undefined ? {} : { isActive: isActive ? 1 : 0 }),
     updatedAt: now.toISOString(),
   };
-  const res = await db.updateTable('locker_company').set(set).where('id', '=', id).executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw new DomainError('COMPANY_NOT_FOUND', `no locker company ${id}`);
-  return db.selectFrom('locker_company').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  if (!(await updateLockerCompanyRow(db, id, set)))
+    throw new DomainError('COMPANY_NOT_FOUND', `no locker company ${id}`);
+  return lockerCompanyRow(db, id);
 }
 
 export async function getLockerCompany(db: Db, id: string) {
-  const row = await db.selectFrom('locker_company').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await lockerCompanyById(db, id);
   if (!row) throw new DomainError('COMPANY_NOT_FOUND', `no locker company ${id}`);
   return row;
 }
@@ -58,22 +69,10 @@ export async function getLockerCompany(db: Db, id: string) {
 /** A company with how many API keys it has and its active orders per status (from the maintained counters). */
 export async function lockerCompanyOverview(db: Db, id: string) {
   const company = await getLockerCompany(db, id);
-  const [keys, stats] = await Promise.all([
-    db
-      .selectFrom('locker_api_key')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('companyId', '=', id)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('order_stats')
-      .select(['status', 'count', 'notPaidAmount'])
-      .where('companyId', '=', id)
-      .orderBy('status')
-      .execute(),
-  ]);
+  const [apiKeyCount, stats] = await Promise.all([apiKeyCountOf(db, id), statsByStatusOf(db, id)]);
   return {
     company,
-    apiKeyCount: Number(keys.n),
+    apiKeyCount,
     orders: stats
       .filter((s) => Number(s.count) > 0)
       .map((s) => ({ status: s.status, count: Number(s.count), notPaidAmount: Number(s.notPaidAmount) })),
@@ -81,37 +80,25 @@ export async function lockerCompanyOverview(db: Db, id: string) {
 }
 
 export function listLockerCompanies(db: Db) {
-  return db.selectFrom('locker_company').selectAll().orderBy('title').orderBy('id').execute();
+  return allLockerCompanies(db);
 }
 
 /** Keys of a company without their hashes: the operator tells them apart by title and prefix. */
 export async function listLockerApiKeys(db: Db, companyId: string) {
   await getLockerCompany(db, companyId);
-  return db
-    .selectFrom('locker_api_key')
-    .select(['id', 'companyId', 'title', 'keyPrefix', 'createdAt'])
-    .where('companyId', '=', companyId)
-    .orderBy('createdAt')
-    .orderBy('id')
-    .execute();
+  return apiKeysOf(db, companyId);
 }
 
 /** Adds (or with a negative amount, takes) money on the company balance; never below zero. */
 export async function adjustBalance(db: Db, id: string, deltaMinor: number, now: Date) {
-  const res = await db
-    .updateTable('locker_company')
-    .set((eb) => ({ balance: eb('balance', '+', deltaMinor), updatedAt: now.toISOString() }))
-    .where('id', '=', id)
-    .where((eb) => eb(eb('balance', '+', deltaMinor), '>=', 0))
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) {
-    const exists = await db.selectFrom('locker_company').select('id').where('id', '=', id).executeTakeFirst();
+  if (!(await adjustLockerBalance(db, id, deltaMinor, now.toISOString()))) {
+    const exists = await existingLockerCompanyId(db, id);
     throw new DomainError(
       exists ? 'INSUFFICIENT_FUNDS' : 'COMPANY_NOT_FOUND',
       exists ? 'the balance cannot go below zero' : `no locker company ${id}`,
     );
   }
-  return db.selectFrom('locker_company').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return lockerCompanyRow(db, id);
 }
 
 /** Creates a key and returns it in clear text: the only time anyone sees it. */
@@ -126,11 +113,10 @@ export async function createLockerApiKey(db: Db, companyId: string, title = 'def
     keyPrefix: key.slice(0, 8),
     createdAt: now.toISOString(),
   };
-  await db.insertInto('locker_api_key').values(row).execute();
+  await insertLockerApiKey(db, row);
   return { id: row.id, companyId, title, keyPrefix: row.keyPrefix, createdAt: row.createdAt, key };
 }
 
 export async function revokeLockerApiKey(db: Db, keyId: string) {
-  const res = await db.deleteFrom('locker_api_key').where('id', '=', keyId).executeTakeFirst();
-  if (Number(res.numDeletedRows) !== 1) throw new DomainError('NOT_FOUND', `no API key ${keyId}`);
+  if (!(await deleteLockerApiKey(db, keyId))) throw new DomainError('NOT_FOUND', `no API key ${keyId}`);
 }

@@ -1,14 +1,26 @@
 /** Countries, cities and districts as the operator manages them. */
 import type { Db } from '../../storage/database.ts';
 import { newId } from '../../storage/ids.ts';
+import {
+  allCities,
+  allCountries,
+  allDistricts,
+  directoryIdOf,
+  directoryRow,
+  insertCity,
+  insertCountry,
+  insertDistrict,
+  updateDirectoryRow,
+  type DirectoryTable,
+} from '../../storage/geo-queries.ts';
 import { DomainError } from '../../domain/errors.ts';
 
-type Table = 'country' | 'city' | 'district';
+type Table = DirectoryTable;
 
 export async function createCountry(db: Db, title: string, isActive = true, now: Date) {
   const at = now.toISOString();
   const row = { id: newId(), title, isActive: isActive ? 1 : 0, createdAt: at, updatedAt: at };
-  await db.insertInto('country').values(row).execute();
+  await insertCountry(db, row);
   return row;
 }
 
@@ -16,7 +28,7 @@ export async function createCity(db: Db, countryId: string, title: string, isAct
   await mustExist(db, 'country', countryId);
   const at = now.toISOString();
   const row = { id: newId(), title, countryId, isActive: isActive ? 1 : 0, createdAt: at, updatedAt: at };
-  await db.insertInto('city').values(row).execute();
+  await insertCity(db, row);
   return row;
 }
 
@@ -24,7 +36,7 @@ export async function createDistrict(db: Db, cityId: string, title: string, isAc
   await mustExist(db, 'city', cityId);
   const at = now.toISOString();
   const row = { id: newId(), title, cityId, isActive: isActive ? 1 : 0, createdAt: at, updatedAt: at };
-  await db.insertInto('district').values(row).execute();
+  await insertDistrict(db, row);
   return row;
 }
 
@@ -40,35 +52,26 @@ export async function updateDirectoryEntry(
     ...(changes.isActive === undefined ? {} : { isActive: changes.isActive ? 1 : 0 }),
     updatedAt: now.toISOString(),
   };
-  const res = await db.updateTable(table).set(set).where('id', '=', id).executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw new DomainError('NOT_FOUND', `no ${table} ${id}`);
-  return db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  if (!(await updateDirectoryRow(db, table, id, set))) throw new DomainError('NOT_FOUND', `no ${table} ${id}`);
+  return directoryRow(db, table, id);
 }
 
 /** Every country, active or not (the operator sees what the Locker API hides). */
 export function listCountries(db: Db) {
-  return db.selectFrom('country').selectAll().orderBy('title').orderBy('id').execute();
+  return allCountries(db);
 }
 
 export async function listCities(db: Db, countryId?: string) {
-  let q = db.selectFrom('city').selectAll();
-  if (countryId) {
-    await mustExist(db, 'country', countryId);
-    q = q.where('countryId', '=', countryId);
-  }
-  return q.orderBy('title').orderBy('id').execute();
+  if (countryId) await mustExist(db, 'country', countryId);
+  return allCities(db, countryId);
 }
 
 export async function listDistricts(db: Db, cityId?: string) {
-  let q = db.selectFrom('district').selectAll();
-  if (cityId) {
-    await mustExist(db, 'city', cityId);
-    q = q.where('cityId', '=', cityId);
-  }
-  return q.orderBy('title').orderBy('id').execute();
+  if (cityId) await mustExist(db, 'city', cityId);
+  return allDistricts(db, cityId);
 }
 
 export async function mustExist(db: Db, table: Table, id: string) {
-  const row = await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst();
+  const row = await directoryIdOf(db, table, id);
   if (!row) throw new DomainError('NOT_FOUND', `no ${table} ${id}`);
 }

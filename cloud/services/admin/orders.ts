@@ -4,6 +4,10 @@
  */
 import type { Db } from '../../storage/database.ts';
 import { orderById, statusHistoryOf } from '../../storage/order-lookups.ts';
+import { cellWithBoardAddress } from '../../storage/cell-queries.ts';
+import { lockerCompanySummary } from '../../storage/locker-company-queries.ts';
+import { postomatSummary } from '../../storage/postomat-queries.ts';
+import { recipientPhone } from '../../storage/recipient-queries.ts';
 import { ordersForStaff, type StaffOrderFilter } from '../../storage/staff-order-list.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { isFinal, type OrderStatus } from '../../domain/order-states.ts';
@@ -23,18 +27,11 @@ async function getOrder(db: Db, id: string) {
 export async function orderDetails(db: Db, id: string) {
   const order = await getOrder(db, id);
   const [postomat, cell, company, statuses, recipient] = await Promise.all([
-    db.selectFrom('postomat').select(['id', 'shortId', 'title']).where('id', '=', order.postomatId).executeTakeFirst(),
-    order.cellId
-      ? db
-          .selectFrom('cell')
-          .innerJoin('board', 'board.id', 'cell.boardId')
-          .select(['cell.id', 'cell.number', 'cell.size', 'cell.lock', 'board.address as board'])
-          .where('cell.id', '=', order.cellId)
-          .executeTakeFirst()
-      : Promise.resolve(undefined),
-    db.selectFrom('locker_company').select(['id', 'title']).where('id', '=', order.companyId).executeTakeFirst(),
+    postomatSummary(db, order.postomatId),
+    order.cellId ? cellWithBoardAddress(db, order.cellId) : Promise.resolve(undefined),
+    lockerCompanySummary(db, order.companyId),
     statusHistoryOf(db, id),
-    db.selectFrom('recipient').select('phone').where('id', '=', order.toUserId).executeTakeFirst(),
+    recipientPhone(db, order.toUserId),
   ]);
   return {
     ...order,

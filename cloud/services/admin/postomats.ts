@@ -3,7 +3,19 @@ import crypto from 'node:crypto';
 import type { Db } from '../../storage/database.ts';
 import type { PostomatTable } from '../../storage/schema.ts';
 import { newId } from '../../storage/ids.ts';
-import { boardsOf, cellsOf } from '../../storage/postomat-queries.ts';
+import {
+  allPostomats,
+  boardsOf,
+  cellsOf,
+  highestIncrementalId,
+  insertPostomatRow,
+  postomatById,
+  postomatWithShortId,
+  setAgentSecretHash,
+  updatePostomatRow,
+} from '../../storage/postomat-queries.ts';
+import { cellCountsPerPostomat } from '../../storage/cell-queries.ts';
+import { directoryIdOf, districtCity } from '../../storage/geo-queries.ts';
 import { hashPassword, newPassword } from '../../domain/secrets.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { addCells, type CellInput } from './cells.ts';
@@ -43,11 +55,7 @@ const refuse = (message: string) => new DomainError('NOT_ACCEPTABLE', message);
 /** The city and district a locker ends up with: both must exist, and the district must lie in the city. */
 async function resolvePlace(db: Db, cityId: string | null, districtId: string | null) {
   if (districtId) {
-    const district = await db
-      .selectFrom('district')
-      .select(['id', 'cityId'])
-      .where('id', '=', districtId)
-      .executeTakeFirst();
+    const district = await districtCity(db, districtId);
     if (!district) throw new DomainError('NOT_FOUND', `no district ${districtId}`);
     if (cityId && district.cityId !== cityId)
       throw refuse(
@@ -56,14 +64,14 @@ async function resolvePlace(db: Db, cityId: string | null, districtId: string | 
     cityId = district.cityId;
   }
   if (cityId) {
-    const city = await db.selectFrom('city').select('id').where('id', '=', cityId).executeTakeFirst();
+    const city = await directoryIdOf(db, 'city', cityId);
     if (!city) throw new DomainError('NOT_FOUND', `no city ${cityId}`);
   }
   return { cityId, districtId };
 }
 
 async function checkShortIdFree(db: Db, shortId: string, exceptId?: string) {
-  const other = await db.selectFrom('postomat').select('id').where('shortId', '=', shortId).executeTakeFirst();
+  const other = await postomatWithShortId(db, shortId);
   if (other && other.id !== exceptId) throw refuse(`short id ${shortId} is taken by locker ${other.id}`);
 }
 
@@ -84,13 +92,10 @@ export async function insertPostomat(trx: Db, input: PostomatInput, cells: CellI
   checkCoordinates(input.lat ?? null, input.lng ?? null);
   const shortId = input.shortId ?? newShortId();
   await checkShortIdFree(trx, shortId);
-  const max = await trx
-    .selectFrom('postomat')
-    .select((eb) => eb.fn.max<number>('incrementalid').as('m'))
-    .executeTakeFirst();
+  const highest = await highestIncrementalId(trx);
   const row = {
     id: newId(),
-    incrementalid: Number(max?.m ?? 0) + 1,
+    incrementalid: highest + 1,
     title: input.title,
     address: input.address ?? null,
     description: input.description ?? null,
@@ -107,29 +112,20 @@ export async function insertPostomat(trx: Db, input: PostomatInput, cells: CellI
     createdAt: at,
     updatedAt: at,
   };
-  await trx.insertInto('postomat').values(row).execute();
+  await insertPostomatRow(trx, row);
   const created = await addCells(trx, row.id, cells, now);
   return { ...row, cells: created };
 }
 
 export async function getPostomat(db: Db, id: string): Promise<PostomatTable> {
-  const row = await db.selectFrom('postomat').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await postomatById(db, id);
   if (!row) throw new DomainError('POSTOMAT_NOT_FOUND', `no locker ${id}`);
   return row;
 }
 
 /** Every locker, active or not, with its number of cells. */
 export async function listAllPostomats(db: Db, filter: { cityId?: string } = {}) {
-  let q = db.selectFrom('postomat').selectAll();
-  if (filter.cityId) q = q.where('cityId', '=', filter.cityId);
-  const [rows, counts] = await Promise.all([
-    q.orderBy('title').orderBy('id').execute(),
-    db
-      .selectFrom('cell')
-      .select((eb) => ['postomatId', eb.fn.countAll<number>().as('n')])
-      .groupBy('postomatId')
-      .execute(),
-  ]);
+  const [rows, counts] = await Promise.all([allPostomats(db, filter), cellCountsPerPostomat(db)]);
   const byId = new Map(counts.map((c) => [c.postomatId, Number(c.n)]));
   return rows.map((p) => ({ ...withoutSecret(p), cellCount: byId.get(p.id) ?? 0 }));
 }
@@ -160,7 +156,7 @@ export async function updatePostomat(db: Db, id: string, changes: Partial<Postom
     ...(isActive === undefined ? {} : { isActive: isActive ? 1 : 0 }),
     updatedAt: now.toISOString(),
   };
-  await db.updateTable('postomat').set(set).where('id', '=', id).execute();
+  await updatePostomatRow(db, id, set);
   return withoutSecret(await getPostomat(db, id));
 }
 
@@ -175,11 +171,8 @@ export const AGENT_SECRET_SCRYPT_N = 1024;
 /** Issues new agent credentials (username = locker id); the password is shown only now. */
 export async function resetAgentCredentials(db: Db, postomatId: string, now: Date) {
   const password = newPassword();
-  const res = await db
-    .updateTable('postomat')
-    .set({ agentSecretHash: hashPassword(password, AGENT_SECRET_SCRYPT_N), updatedAt: now.toISOString() })
-    .where('id', '=', postomatId)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw new DomainError('POSTOMAT_NOT_FOUND', `no locker ${postomatId}`);
+  const hash = hashPassword(password, AGENT_SECRET_SCRYPT_N);
+  if (!(await setAgentSecretHash(db, postomatId, hash, now.toISOString())))
+    throw new DomainError('POSTOMAT_NOT_FOUND', `no locker ${postomatId}`);
   return { username: postomatId, password };
 }

@@ -1,0 +1,100 @@
+/**
+ * A locker's cells and boards as the operator adds and changes them, its own cell sizes
+ * (issue 22), and single cells by id for staff. Reads of a whole locker's cells for the APIs are
+ * postomat-queries.ts's; occupancy is cell-occupancy.ts's.
+ */
+import type { Db } from './database.ts';
+import type { BoardTable, CellTable, LockerCellSizeTable } from './schema.ts';
+
+/** Every cell of a locker with its lock and board address (numbers and locks already taken). */
+export function cellsWithLocksAt(db: Db, postomatId: string) {
+  return db
+    .selectFrom('cell')
+    .innerJoin('board', 'board.id', 'cell.boardId')
+    .select(['cell.number', 'cell.lock', 'board.address'])
+    .where('cell.postomatId', '=', postomatId)
+    .execute();
+}
+
+/** A locker's boards, in no particular order. */
+export function boardsAt(db: Db, postomatId: string) {
+  return db.selectFrom('board').selectAll().where('postomatId', '=', postomatId).execute();
+}
+
+export async function insertBoard(db: Db, board: BoardTable): Promise<void> {
+  await db.insertInto('board').values(board).execute();
+}
+
+export async function insertCell(db: Db, cell: CellTable): Promise<void> {
+  await db.insertInto('cell').values(cell).execute();
+}
+
+/** The highest cell number at a locker, 0 when it has none. */
+export async function highestCellNumber(db: Db, postomatId: string): Promise<number> {
+  const max = await db
+    .selectFrom('cell')
+    .select((eb) => eb.fn.max<number>('number').as('m'))
+    .where('postomatId', '=', postomatId)
+    .executeTakeFirst();
+  return Number(max?.m ?? 0);
+}
+
+/** The locks with a cell on one board of a locker. */
+export function locksTakenOnBoard(db: Db, postomatId: string, address: number) {
+  return db
+    .selectFrom('cell')
+    .innerJoin('board', 'board.id', 'cell.boardId')
+    .select('cell.lock')
+    .where('board.postomatId', '=', postomatId)
+    .where('board.address', '=', address)
+    .execute();
+}
+
+export function cellById(db: Db, cellId: string) {
+  return db.selectFrom('cell').selectAll().where('id', '=', cellId).executeTakeFirst();
+}
+
+export async function updateCellRow(
+  db: Db,
+  cellId: string,
+  set: Partial<Pick<CellTable, 'size' | 'title' | 'isActive'>> & { updatedAt: string },
+): Promise<void> {
+  await db.updateTable('cell').set(set).where('id', '=', cellId).execute();
+}
+
+/** How many cells each locker has (lockers without cells are absent). */
+export function cellCountsPerPostomat(db: Db) {
+  return db
+    .selectFrom('cell')
+    .select((eb) => ['postomatId', eb.fn.countAll<number>().as('n')])
+    .groupBy('postomatId')
+    .execute();
+}
+
+/** One cell with the address of its board, as staff see it beside an order. */
+export function cellWithBoardAddress(db: Db, cellId: string) {
+  return db
+    .selectFrom('cell')
+    .innerJoin('board', 'board.id', 'cell.boardId')
+    .select(['cell.id', 'cell.number', 'cell.size', 'cell.lock', 'board.address as board'])
+    .where('cell.id', '=', cellId)
+    .executeTakeFirst();
+}
+
+/** The number a locker's agent knows a cell by. */
+export function cellNumberOf(db: Db, cellId: string) {
+  return db.selectFrom('cell').select('number').where('id', '=', cellId).executeTakeFirst();
+}
+
+/** The sizes a locker measures otherwise than the defaults. */
+export function sizeSpecsSetAt(db: Db, postomatId: string) {
+  return db.selectFrom('locker_cell_size').selectAll().where('postomatId', '=', postomatId).execute();
+}
+
+export async function deleteSizeSpec(db: Db, postomatId: string, size: string): Promise<void> {
+  await db.deleteFrom('locker_cell_size').where('postomatId', '=', postomatId).where('size', '=', size).execute();
+}
+
+export async function insertSizeSpec(db: Db, spec: LockerCellSizeTable): Promise<void> {
+  await db.insertInto('locker_cell_size').values(spec).execute();
+}
