@@ -12,10 +12,6 @@ export function findPaymentOrder(db: Db, id: number) {
   return db.selectFrom('payment_order').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export function findPlatformClientId(db: Db, id: number) {
-  return db.selectFrom('platform_client').select('id').where('id', '=', id).executeTakeFirst();
-}
-
 export function insertPaymentOrder(db: Db, order: Insertable<PlatformDatabase['payment_order']>) {
   return db.insertInto('payment_order').values(order).returningAll().executeTakeFirstOrThrow();
 }

@@ -9,10 +9,10 @@ import {
   attachItemToPaymentOrder,
   findItemPaymentOrderId,
   findPaymentOrder,
-  findPlatformClientId,
   insertPaymentOrder,
   markPaymentOrderAndItemsPaid,
 } from '../../storage/payment-order-queries.ts';
+import { findClientId } from '../../storage/platform-client-queries.ts';
 import { getPlatformCompany } from './companies.ts';
 import { inTransaction } from './tx.ts';
 
@@ -39,7 +39,7 @@ export function createPaymentOrder(db: Db, input: PaymentOrderInput, now: Date) 
     if (!Number.isSafeInteger(input.amount) || input.amount < 0)
       throw new DomainError('NOT_ACCEPTABLE', 'amount must be a whole number of minor units >= 0');
     if (input.clientId != null) {
-      const client = await findPlatformClientId(trx, input.clientId);
+      const client = await findClientId(trx, input.clientId);
       if (!client) throw new DomainError('CLIENT_NOT_FOUND', `no client ${input.clientId}`);
     }
     const at = now.toISOString();
