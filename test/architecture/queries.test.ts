@@ -14,7 +14,13 @@ import { describe, it } from 'node:test';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Folders whose files hold no query: routes, middleware, presenters, the operations they share. */
-const NO_QUERIES = ['cloud/locker-api/', 'cloud/platform-api/', 'cloud/http/', 'cloud/sandbox/'];
+const NO_QUERIES = [
+  'cloud/locker-api/',
+  'cloud/platform-api/',
+  'cloud/http/',
+  'cloud/sandbox/',
+  'cloud/services/platform/',
+];
 
 /** The modules that may name the order's tables; a folder (ending in /) covers its files. */
 const ORDER_MODULES = new Map<string, string>([
