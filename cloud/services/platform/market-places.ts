@@ -14,7 +14,6 @@ import {
 } from '../../storage/warehouse-queries.ts';
 import { partnerIdsOf } from './companies.ts';
 
-export type { PickupPoint } from '../../storage/warehouse-queries.ts';
 export { findPickupPoint } from '../../storage/warehouse-queries.ts';
 export {
   findPlatformCity,

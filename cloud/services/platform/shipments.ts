@@ -24,8 +24,6 @@ import {
 } from '../../storage/shipment-references.ts';
 import { updateIfStatusIs, type ShipmentKind } from '../../storage/shipment-writes.ts';
 
-export type { ShipmentKind } from '../../storage/shipment-writes.ts';
-
 export async function warehouseFacts(db: Db, id: number | null | undefined): Promise<WarehouseFacts | null> {
   if (id === null || id === undefined) return null;
   const w = await findWarehousePickupFlag(db, id);
