@@ -1,7 +1,7 @@
 /**
- * Clients as the integrations read them: by id, and by code (the five search forms), each an
- * index lookup: a code name through company_code's unique title, a client through
- * (companyId, code) or (code, companyId).
+ * Clients and suppliers read. The integrations find clients by id and by code (the five search
+ * forms), each an index lookup: a code name through company_code's unique title, a client
+ * through (companyId, code) or (code, companyId). Writes are in platform-client-writes.ts.
  */
 import type { Db } from './database.ts';
 import { CLIENT_SEARCH_LIMIT, type ClientScope, type CodeSearch } from '../domain/platform/client-search.ts';
@@ -112,4 +112,62 @@ export function findSupplierOf(db: Db, companyId: number, id: number): Promise<R
     .where('id', '=', id)
     .where('companyId', '=', companyId)
     .executeTakeFirst();
+}
+
+export function findClient(db: Db, id: number): Promise<ClientRow | undefined> {
+  return db.selectFrom('platform_client').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findClientId(db: Db, id: number) {
+  return db.selectFrom('platform_client').select('id').where('id', '=', id).executeTakeFirst();
+}
+
+export function findClientPhone(db: Db, id: number) {
+  return db.selectFrom('platform_client').select('phone').where('id', '=', id).executeTakeFirst();
+}
+
+/** The company's client holding this code, if any. */
+export function findClientIdByCode(db: Db, companyId: number, code: number) {
+  return db
+    .selectFrom('platform_client')
+    .select('id')
+    .where('companyId', '=', companyId)
+    .where('code', '=', code)
+    .executeTakeFirst();
+}
+
+/** The company's clients with exactly this phone, oldest first. */
+export function findClientsByPhone(db: Db, companyId: number, phone: string): Promise<ClientRow[]> {
+  return db
+    .selectFrom('platform_client')
+    .selectAll()
+    .where('companyId', '=', companyId)
+    .where('phone', '=', phone)
+    .orderBy('id')
+    .execute();
+}
+
+/** A company's clients by code, at most `limit`. */
+export function listClientRows(db: Db, companyId: number, limit: number): Promise<ClientRow[]> {
+  return db
+    .selectFrom('platform_client')
+    .selectAll()
+    .where('companyId', '=', companyId)
+    .orderBy('code')
+    .limit(limit)
+    .execute();
+}
+
+/** The company's supplier with exactly this phone, active or not. */
+export function getSupplierByPhone(db: Db, companyId: number, phone: string): Promise<Row<'supplier'>> {
+  return db
+    .selectFrom('supplier')
+    .selectAll()
+    .where('companyId', '=', companyId)
+    .where('phone', '=', phone)
+    .executeTakeFirstOrThrow();
+}
+
+export function listSupplierRows(db: Db, companyId: number): Promise<Array<Row<'supplier'>>> {
+  return db.selectFrom('supplier').selectAll().where('companyId', '=', companyId).orderBy('id').execute();
 }

@@ -37,6 +37,7 @@ const NO_QUERIES = [
     'unit-of-work',
   ].map((name) => `cloud/services/${name}.ts`),
   'cloud/webhooks/subscriptions.ts',
+  'cloud/services/platform/',
 ];
 
 /** The modules that may name the order's tables; a folder (ending in /) covers its files. */

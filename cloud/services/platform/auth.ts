@@ -6,6 +6,12 @@ import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { verifyPasswordAsync } from '../../domain/secrets.ts';
 import { newId } from '../../storage/ids.ts';
+import {
+  findActiveUserByEmail,
+  findActiveUserById,
+  insertRefreshToken,
+  useRefreshToken,
+} from '../../storage/platform-user-queries.ts';
 import type { TokenSigner } from './tokens.ts';
 import { normalizeEmail } from './users.ts';
 import { inTransaction } from './tx.ts';
@@ -15,23 +21,16 @@ export interface TokenPair {
   refreshToken: string;
 }
 
-/** An active user of an active company, or undefined. */
-function activeUser(db: Db) {
-  return db
-    .selectFrom('platform_user as u')
-    .innerJoin('platform_company as c', 'c.id', 'u.companyId')
-    .select(['u.id', 'u.passwordHash', 'u.role', 'u.companyId', 'c.type as companyType'])
-    .where('u.isActive', '=', 1)
-    .where('c.isActive', '=', 1);
-}
-
 async function issuePair(db: Db, signer: TokenSigner, userId: number, now: Date): Promise<TokenPair> {
   const jti = newId();
   const refresh = signer.refresh(userId, jti);
-  await db
-    .insertInto('refresh_token')
-    .values({ id: jti, userId, expiresAt: refresh.expiresAt.toISOString(), usedAt: null, createdAt: now.toISOString() })
-    .execute();
+  await insertRefreshToken(db, {
+    id: jti,
+    userId,
+    expiresAt: refresh.expiresAt.toISOString(),
+    usedAt: null,
+    createdAt: now.toISOString(),
+  });
   return { accessToken: signer.access(userId), refreshToken: refresh.token };
 }
 
@@ -42,7 +41,7 @@ export async function login(
   password: string,
   now: Date,
 ): Promise<TokenPair> {
-  const user = await activeUser(db).where('u.email', '=', normalizeEmail(email)).executeTakeFirst();
+  const user = await findActiveUserByEmail(db, normalizeEmail(email));
   if (!user) throw new DomainError('USER_NOT_FOUND');
   if (!(await verifyPasswordAsync(password, user.passwordHash))) throw new DomainError('PASSWORD_NOT_CORRECT');
   return issuePair(db, signer, user.id, now);
@@ -52,18 +51,9 @@ export function refresh(db: Db, signer: TokenSigner, token: string, now: Date): 
   const claims = signer.verifyRefresh(token);
   if (!claims) return Promise.reject(new DomainError('UNAUTHORIZED'));
   return inTransaction(db, async (trx) => {
-    const user = await activeUser(trx).where('u.id', '=', claims.userId).executeTakeFirst();
+    const user = await findActiveUserById(trx, claims.userId);
     if (!user) throw new DomainError('USER_NOT_FOUND');
-    const at = now.toISOString();
-    const used = await trx
-      .updateTable('refresh_token')
-      .set({ usedAt: at })
-      .where('id', '=', claims.jti)
-      .where('userId', '=', user.id)
-      .where('usedAt', 'is', null)
-      .where('expiresAt', '>', at)
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1) throw new DomainError('UNAUTHORIZED');
+    if (!(await useRefreshToken(trx, claims.jti, user.id, now.toISOString()))) throw new DomainError('UNAUTHORIZED');
     return issuePair(trx, signer, user.id, now);
   });
 }
@@ -79,6 +69,6 @@ export interface SignedInUser {
 export async function userOfAccessToken(db: Db, signer: TokenSigner, token: string): Promise<SignedInUser | undefined> {
   const userId = signer.verifyAccess(token);
   if (userId === undefined) return undefined;
-  const user = await activeUser(db).where('u.id', '=', userId).executeTakeFirst();
+  const user = await findActiveUserById(db, userId);
   return user ? { id: user.id, role: user.role, companyId: user.companyId, companyType: user.companyType } : undefined;
 }

@@ -13,8 +13,22 @@
  * whoever runs the jobs next: the cloud looks for them at start and every minute. Meanwhile a
  * search may find some of the items by the new text and some by the old one, for seconds.
  */
-import { sql } from 'kysely';
 import type { Db } from '../../storage/database.ts';
+import {
+  anyItemWith,
+  codeNamesByCompany,
+  companyTitles,
+  deleteBulkJob,
+  firstBulkJob,
+  insertBulkJob,
+  isPickupPoint as pickupPoint,
+  itemsAfter,
+  moveBulkJobCursor,
+  writeRows,
+  type BulkJob,
+  type ColumnType,
+  type ItemRow as Row,
+} from '../../storage/bulk-job-queries.ts';
 import { codeNamesFor } from '../../domain/platform/client-codes.ts';
 import { cargoSearchText, parcelSearchText } from '../../domain/platform/search-text.ts';
 import { cargoAtFinalPoint, parcelAtFinalPoint } from '../../domain/platform/placement.ts';
@@ -27,9 +41,6 @@ export type BulkKind = (typeof BULK_KINDS)[number];
 /** Rows per batch: a batch's transaction stays in the tens of milliseconds. */
 export const BULK_BATCH = 500;
 
-type Row = Record<string, any> & { id: number };
-type ColumnType = 'text' | 'integer';
-
 interface Phase {
   table: 'parcel' | 'cargo';
   /** the column that selects the job's rows */
@@ -40,33 +51,12 @@ interface Phase {
   values(db: Db, targetId: number, rows: Row[]): Promise<Array<Record<string, string | number>>>;
 }
 
-async function codesOf(db: Db, companyIds: number[]) {
-  const rows = companyIds.length
-    ? await db
-        .selectFrom('company_code')
-        .select(['companyId', 'title', 'cargoTypeId'])
-        .where('companyId', 'in', companyIds)
-        .orderBy('id')
-        .execute()
-    : [];
-  const byCompany = new Map<number, Array<{ title: string; cargoTypeId: number }>>();
-  for (const r of rows) byCompany.set(r.companyId, [...(byCompany.get(r.companyId) ?? []), r]);
-  return byCompany;
-}
-
-async function titlesOf(db: Db, companyIds: number[]) {
-  const rows = companyIds.length
-    ? await db.selectFrom('platform_company').select(['id', 'title']).where('id', 'in', companyIds).execute()
-    : [];
-  return new Map(rows.map((r) => [r.id, r.title]));
-}
-
 const distinct = (xs: Array<number | null>) => [...new Set(xs.filter((x): x is number => x !== null))];
 
 const cargoSearch: Phase['values'] = async (db, _target, rows) => {
   const [codes, titles] = await Promise.all([
-    codesOf(db, distinct(rows.map((r) => r.clientCompanyId))),
-    titlesOf(db, distinct(rows.map((r) => r.companyId))),
+    codeNamesByCompany(db, distinct(rows.map((r) => r.clientCompanyId))),
+    companyTitles(db, distinct(rows.map((r) => r.companyId))),
   ]);
   return rows.map((r) => ({
     searchText: cargoSearchText(
@@ -83,11 +73,6 @@ const CARGO_SEARCH = {
   values: cargoSearch,
 } as const;
 
-async function pickupPoint(db: Db, warehouseId: number): Promise<boolean> {
-  const w = await db.selectFrom('warehouse').select('isPickupPoint').where('id', '=', warehouseId).executeTakeFirst();
-  return w?.isPickupPoint === 1;
-}
-
 const PHASES: Record<BulkKind, Phase[]> = {
   CARGO_OF_COMPANY: [{ table: 'cargo', by: 'companyId', ...CARGO_SEARCH }],
   ITEMS_OF_CLIENT_COMPANY: [
@@ -97,7 +82,7 @@ const PHASES: Record<BulkKind, Phase[]> = {
       reads: ['trackCode', 'description', 'cargoTypeId', 'searchText'],
       writes: { searchText: 'text' },
       async values(db, target, rows) {
-        const codes = (await codesOf(db, [target])).get(target) ?? [];
+        const codes = (await codeNamesByCompany(db, [target])).get(target) ?? [];
         return rows.map((r) => ({ searchText: parcelSearchText(r as any, codeNamesFor(codes, r.cargoTypeId)) }));
       },
     },
@@ -139,17 +124,8 @@ const PHASES: Record<BulkKind, Phase[]> = {
  */
 export async function queueBulkJob(trx: Db, kind: BulkKind, targetId: number, now: Date): Promise<void> {
   for (const phase of PHASES[kind]) {
-    const any = await trx
-      .selectFrom(phase.table)
-      .select('id')
-      .where(phase.by as any, '=', targetId)
-      .limit(1)
-      .executeTakeFirst();
-    if (any) {
-      await trx
-        .insertInto('bulk_job')
-        .values({ kind, targetId, phase: 0, afterId: 0, createdAt: now.toISOString() })
-        .execute();
+    if (await anyItemWith(trx, phase.table, phase.by, targetId)) {
+      await insertBulkJob(trx, kind, targetId, now.toISOString());
       return;
     }
   }
@@ -185,7 +161,7 @@ export async function runBulkJobs(db: Db, options: BulkRun = {}): Promise<number
   let batches = 0;
   for (;;) {
     if (options.maxBatches !== undefined && batches >= options.maxBatches) break;
-    const job = await db.selectFrom('bulk_job').selectAll().orderBy('id').limit(1).executeTakeFirst();
+    const job = await firstBulkJob(db);
     if (!job) break;
     const started = performance.now();
     try {
@@ -201,44 +177,19 @@ export async function runBulkJobs(db: Db, options: BulkRun = {}): Promise<number
   return rewritten;
 }
 
-type Job = { id: number; kind: string; targetId: number; phase: number; afterId: number };
-
 /** One batch of one job, and its cursor, in the caller's transaction; returns the rows it changed. */
-async function step(trx: Db, job: Job, batch: number): Promise<number> {
+async function step(trx: Db, job: BulkJob, batch: number): Promise<number> {
   const phases = PHASES[job.kind as BulkKind];
   const phase = phases?.[job.phase];
   if (!phase) {
-    await trx.deleteFrom('bulk_job').where('id', '=', job.id).execute();
+    await deleteBulkJob(trx, job.id);
     return 0;
   }
-  const rows = (await trx
-    .selectFrom(phase.table)
-    .select(['id', ...phase.reads] as any)
-    .where(phase.by as any, '=', job.targetId)
-    .where('id', '>', job.afterId)
-    .orderBy('id')
-    .limit(batch)
-    .execute()) as Row[];
+  const rows = await itemsAfter(trx, phase.table, phase.reads, phase.by, job.targetId, job.afterId, batch);
   const next = rows.length
     ? { phase: job.phase, afterId: rows[rows.length - 1].id }
     : { phase: job.phase + 1, afterId: 0 };
-  const moved =
-    next.phase >= phases.length
-      ? await trx
-          .deleteFrom('bulk_job')
-          .where('id', '=', job.id)
-          .where('phase', '=', job.phase)
-          .where('afterId', '=', job.afterId)
-          .executeTakeFirst()
-          .then((r) => Number(r.numDeletedRows))
-      : await trx
-          .updateTable('bulk_job')
-          .set(next)
-          .where('id', '=', job.id)
-          .where('phase', '=', job.phase)
-          .where('afterId', '=', job.afterId)
-          .executeTakeFirst()
-          .then((r) => Number(r.numUpdatedRows));
+  const moved = await moveBulkJobCursor(trx, job, next.phase >= phases.length ? 'done' : next);
   if (moved !== 1) throw new Overtaken();
   if (!rows.length) return 0;
   const values = await phase.values(trx, job.targetId, rows);
@@ -247,25 +198,4 @@ async function step(trx: Db, job: Job, batch: number): Promise<number> {
   );
   if (changed.length) await writeRows(trx, phase.table, phase.writes, changed);
   return changed.length;
-}
-
-/** One UPDATE for a whole batch: the new values as a VALUES list joined by id (both databases). */
-async function writeRows(
-  trx: Db,
-  table: string,
-  writes: Readonly<Record<string, ColumnType>>,
-  rows: Array<Record<string, string | number>>,
-): Promise<void> {
-  const columns = Object.keys(writes);
-  const value = (v: string | number, type: ColumnType) =>
-    type === 'integer' ? sql`cast(${v} as integer)` : sql`cast(${v} as text)`;
-  const tuples = sql.join(
-    rows.map((r) => sql`(${sql.join([sql`cast(${r.id} as integer)`, ...columns.map((c) => value(r[c], writes[c]))])})`),
-  );
-  const t = sql.table(table);
-  const names = sql.join(columns.map((c) => sql.ref(c)));
-  const sets = sql.join(columns.map((c) => sql`${sql.ref(c)} = v.${sql.ref(c)}`));
-  await sql`with v(id, ${names}) as (values ${tuples}) update ${t} set ${sets} from v where ${t}.id = v.id`.execute(
-    trx,
-  );
 }

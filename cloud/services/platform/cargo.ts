@@ -16,12 +16,13 @@ import {
   checkActor,
   checkAmounts,
   checkShipmentRefs,
-  insertStatusRecord,
   shipmentSearchText,
   updateFromStatus,
   warehouseFacts,
 } from './shipments.ts';
 import { inTransaction } from './tx.ts';
+import { cargoStatusRecords, findCargo } from '../../storage/shipment-lookups.ts';
+import { insertCargoRow, insertStatusRecord, setCurrentStatus } from '../../storage/shipment-writes.ts';
 
 export type Cargo = Selectable<CargoTable>;
 
@@ -56,7 +57,7 @@ export interface CargoStatusChange {
 }
 
 export async function getCargo(db: Db, id: number): Promise<Cargo> {
-  const row = await db.selectFrom('cargo').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findCargo(db, id);
   if (!row) throw new DomainError('CARGO_NOT_FOUND', `no cargo ${id}`);
   return row;
 }
@@ -94,35 +95,31 @@ export function createCargo(db: Db, input: CargoInput, now: Date): Promise<Cargo
     };
     let cargo: Cargo;
     try {
-      cargo = await trx
-        .insertInto('cargo')
-        .values({
-          ...fields,
-          trackCode: input.trackCode ?? null,
-          weight: input.weight,
-          price: input.price ?? 0,
-          currency: normalizeCurrency(input.currency),
-          cargoKind: refs.cargoKind as CargoKind | null,
-          clientCompanyId: refs.clientCompanyId,
-          clientCode: refs.clientCode,
-          supplierId: input.supplierId ?? null,
-          originWarehouseId: place.originWarehouseId,
-          currentWarehouseId: place.currentWarehouseId,
-          deliveryWarehouseId: place.deliveryWarehouseId,
-          receiptCityId: input.receiptCityId ?? null,
-          deliveryCityId: input.deliveryCityId ?? null,
-          paymentOrderId: input.paymentOrderId ?? null,
-          isPaid: refs.isPaid,
-          currentStatusId: null,
-          status: CARGO_INITIAL,
-          atPickupPoint: place.atPickupPoint ? 1 : 0,
-          atFinalPoint: place.atFinalPoint ? 1 : 0,
-          searchText: await shipmentSearchText(trx, 'cargo', fields),
-          createdAt: at,
-          updatedAt: at,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      cargo = await insertCargoRow(trx, {
+        ...fields,
+        trackCode: input.trackCode ?? null,
+        weight: input.weight,
+        price: input.price ?? 0,
+        currency: normalizeCurrency(input.currency),
+        cargoKind: refs.cargoKind as CargoKind | null,
+        clientCompanyId: refs.clientCompanyId,
+        clientCode: refs.clientCode,
+        supplierId: input.supplierId ?? null,
+        originWarehouseId: place.originWarehouseId,
+        currentWarehouseId: place.currentWarehouseId,
+        deliveryWarehouseId: place.deliveryWarehouseId,
+        receiptCityId: input.receiptCityId ?? null,
+        deliveryCityId: input.deliveryCityId ?? null,
+        paymentOrderId: input.paymentOrderId ?? null,
+        isPaid: refs.isPaid,
+        currentStatusId: null,
+        status: CARGO_INITIAL,
+        atPickupPoint: place.atPickupPoint ? 1 : 0,
+        atFinalPoint: place.atFinalPoint ? 1 : 0,
+        searchText: await shipmentSearchText(trx, 'cargo', fields),
+        createdAt: at,
+        updatedAt: at,
+      });
     } catch (err) {
       if (isUniqueViolation(err))
         throw new DomainError('TRACK_CODE_ALREADY_EXISTS', `cargo track code ${input.trackCode} exists`);
@@ -136,7 +133,7 @@ export function createCargo(db: Db, input: CargoInput, now: Date): Promise<Cargo
       { warehouseId: input.warehouseId, userId: input.userId },
       at,
     );
-    await trx.updateTable('cargo').set({ currentStatusId: statusId }).where('id', '=', cargo.id).execute();
+    await setCurrentStatus(trx, 'cargo', cargo.id, statusId);
     return { ...cargo, currentStatusId: statusId };
   });
 }
@@ -170,5 +167,5 @@ export function changeCargoStatus(db: Db, change: CargoStatusChange, now: Date):
 }
 
 export function cargoHistory(db: Db, cargoId: number) {
-  return db.selectFrom('cargo_status').selectAll().where('cargoId', '=', cargoId).orderBy('id').execute();
+  return cargoStatusRecords(db, cargoId);
 }

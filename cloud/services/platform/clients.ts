@@ -7,6 +7,23 @@ import { DomainError } from '../../domain/errors.ts';
 import { allocateClientCode } from '../../domain/platform/client-codes.ts';
 import { clientSearchText } from '../../domain/platform/search-text.ts';
 import { isUniqueViolation } from '../../storage/sql-errors.ts';
+import {
+  findClient,
+  findClientIdByCode,
+  findClientsByPhone,
+  getSupplierByPhone,
+  listClientRows,
+  listSupplierRows,
+} from '../../storage/platform-client-queries.ts';
+import {
+  insertClient,
+  insertSupplier,
+  insertSupplierUnlessPhoneTaken,
+  lockCompanyForClients,
+  moveClientCodeCounter,
+  updateClientRow,
+  updateSupplierRow,
+} from '../../storage/platform-client-writes.ts';
 import { getPlatformCompany } from './companies.ts';
 import { resolvePlaceChange, resolvePlatformPlace } from './directories.ts';
 import { defined, flag, inTransaction } from './tx.ts';
@@ -34,7 +51,7 @@ export interface SupplierInput {
 }
 
 export async function getClient(db: Db, id: number) {
-  const row = await db.selectFrom('platform_client').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findClient(db, id);
   if (!row) throw new DomainError('CLIENT_NOT_FOUND', `no client ${id}`);
   return row;
 }
@@ -55,25 +72,14 @@ async function takeCode(trx: Db, companyId: number, requested?: number): Promise
     const { lastClientCode } = await getPlatformCompany(trx, companyId);
     const { code, last } = allocateClientCode(lastClientCode, requested);
     if (requested !== undefined) {
-      const taken = await trx
-        .selectFrom('platform_client')
-        .select('id')
-        .where('companyId', '=', companyId)
-        .where('code', '=', code)
-        .executeTakeFirst();
+      const taken = await findClientIdByCode(trx, companyId, code);
       if (taken)
         throw new DomainError(
           'NOT_ACCEPTABLE',
           `client code ${code} is taken at company ${companyId} (client ${taken.id})`,
         );
     }
-    const moved = await trx
-      .updateTable('platform_company')
-      .set({ lastClientCode: last })
-      .where('id', '=', companyId)
-      .where('lastClientCode', '=', lastClientCode)
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) === 1) return code;
+    if (await moveClientCodeCounter(trx, companyId, lastClientCode, last)) return code;
   }
   throw new DomainError('CODE_NOT_FOUND', `no client code could be assigned at company ${companyId}`);
 }
@@ -85,23 +91,19 @@ export function createClient(db: Db, input: ClientInput, now: Date) {
     const place = await resolvePlatformPlace(trx, input.countryId, input.cityId);
     const code = await takeCode(trx, input.companyId, input.code);
     const at = now.toISOString();
-    return trx
-      .insertInto('platform_client')
-      .values({
-        companyId: input.companyId,
-        code,
-        name: input.name ?? null,
-        phone: input.phone ?? null,
-        searchText: clientSearchText({ name: input.name ?? null, phone: input.phone ?? null }),
-        address: input.address ?? null,
-        ...place,
-        deliveryWarehouseCompanyId: input.deliveryWarehouseCompanyId ?? null,
-        isActive: input.isActive === false ? 0 : 1,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return insertClient(trx, {
+      companyId: input.companyId,
+      code,
+      name: input.name ?? null,
+      phone: input.phone ?? null,
+      searchText: clientSearchText({ name: input.name ?? null, phone: input.phone ?? null }),
+      address: input.address ?? null,
+      ...place,
+      deliveryWarehouseCompanyId: input.deliveryWarehouseCompanyId ?? null,
+      isActive: input.isActive === false ? 0 : 1,
+      createdAt: at,
+      updatedAt: at,
+    });
   });
 }
 
@@ -120,34 +122,17 @@ export function updateClient(db: Db, id: number, changes: Partial<Omit<ClientInp
       name: rest.name === undefined ? before.name : rest.name,
       phone: rest.phone === undefined ? before.phone : rest.phone,
     });
-    return (
-      trx
-        .updateTable('platform_client')
-        // Only a changed text is written: on SQLite every write of the column re-files the row in its index.
-        .set({
-          ...defined(rest),
-          ...place,
-          ...defined({
-            isActive: flag(isActive),
-            searchText: searchText === before.searchText ? undefined : searchText,
-          }),
-          updatedAt: now.toISOString(),
-        })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow()
-    );
+    // Only a changed text is written: on SQLite every write of the column re-files the row in its index.
+    return updateClientRow(trx, id, {
+      ...defined(rest),
+      ...place,
+      ...defined({
+        isActive: flag(isActive),
+        searchText: searchText === before.searchText ? undefined : searchText,
+      }),
+      updatedAt: now.toISOString(),
+    });
   });
-}
-
-export function findClientsByPhone(db: Db, companyId: number, phone: string) {
-  return db
-    .selectFrom('platform_client')
-    .selectAll()
-    .where('companyId', '=', companyId)
-    .where('phone', '=', phone)
-    .orderBy('id')
-    .execute();
 }
 
 /**
@@ -159,12 +144,7 @@ export function findClientsByPhone(db: Db, companyId: number, phone: string) {
  */
 export function findOrCreateClientByPhone(db: Db, input: ClientInput & { phone: string }, now: Date) {
   return inTransaction(db, async (trx) => {
-    const locked = await trx
-      .updateTable('platform_company')
-      .set((eb) => ({ lastClientCode: eb.ref('lastClientCode') }))
-      .where('id', '=', input.companyId)
-      .executeTakeFirst();
-    if (Number(locked.numUpdatedRows) !== 1)
+    if (!(await lockCompanyForClients(trx, input.companyId)))
       throw new DomainError('COMPANY_NOT_FOUND', `no platform company ${input.companyId}`);
     const [existing] = await findClientsByPhone(trx, input.companyId, input.phone);
     return existing ?? createClient(trx, input, now);
@@ -177,20 +157,16 @@ export async function createSupplier(db: Db, input: SupplierInput, now: Date) {
     if (input.cityId !== null && input.cityId !== undefined) await resolvePlatformPlace(trx, undefined, input.cityId);
     const at = now.toISOString();
     try {
-      return await trx
-        .insertInto('supplier')
-        .values({
-          companyId: input.companyId,
-          phone: input.phone,
-          name: input.name ?? null,
-          address: input.address ?? null,
-          cityId: input.cityId ?? null,
-          isActive: input.isActive === false ? 0 : 1,
-          createdAt: at,
-          updatedAt: at,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      return await insertSupplier(trx, {
+        companyId: input.companyId,
+        phone: input.phone,
+        name: input.name ?? null,
+        address: input.address ?? null,
+        cityId: input.cityId ?? null,
+        isActive: input.isActive === false ? 0 : 1,
+        createdAt: at,
+        updatedAt: at,
+      });
     } catch (err) {
       if (isUniqueViolation(err))
         throw new DomainError('NOT_ACCEPTABLE', `company ${input.companyId} has a supplier with phone ${input.phone}`);
@@ -208,12 +184,11 @@ export async function updateSupplier(
   const { isActive, ...rest } = changes;
   if (rest.cityId !== null && rest.cityId !== undefined) await resolvePlatformPlace(db, undefined, rest.cityId);
   try {
-    const row = await db
-      .updateTable('supplier')
-      .set({ ...defined(rest), ...defined({ isActive: flag(isActive) }), updatedAt: now.toISOString() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+    const row = await updateSupplierRow(db, id, {
+      ...defined(rest),
+      ...defined({ isActive: flag(isActive) }),
+      updatedAt: now.toISOString(),
+    });
     if (!row) throw new DomainError('SUPPLIER_NOT_FOUND', `no supplier ${id}`);
     return row;
   } catch (err) {
@@ -228,42 +203,27 @@ export function findOrCreateSupplierByPhone(db: Db, input: SupplierInput, now: D
   return inTransaction(db, async (trx) => {
     const at = now.toISOString();
     await getPlatformCompany(trx, input.companyId);
-    await trx
-      .insertInto('supplier')
-      .values({
-        companyId: input.companyId,
-        phone: input.phone,
-        name: input.name ?? null,
-        address: input.address ?? null,
-        cityId: input.cityId ?? null,
-        isActive: 1,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .onConflict((oc) => oc.columns(['companyId', 'phone']).doNothing())
-      .execute();
-    return trx
-      .selectFrom('supplier')
-      .selectAll()
-      .where('companyId', '=', input.companyId)
-      .where('phone', '=', input.phone)
-      .executeTakeFirstOrThrow();
+    await insertSupplierUnlessPhoneTaken(trx, {
+      companyId: input.companyId,
+      phone: input.phone,
+      name: input.name ?? null,
+      address: input.address ?? null,
+      cityId: input.cityId ?? null,
+      isActive: 1,
+      createdAt: at,
+      updatedAt: at,
+    });
+    return getSupplierByPhone(trx, input.companyId, input.phone);
   });
 }
 
 /** A company's clients by code (the operator's view). */
 export async function listClients(db: Db, companyId: number, limit = 100) {
   await getPlatformCompany(db, companyId);
-  return db
-    .selectFrom('platform_client')
-    .selectAll()
-    .where('companyId', '=', companyId)
-    .orderBy('code')
-    .limit(limit)
-    .execute();
+  return listClientRows(db, companyId, limit);
 }
 
 export async function listSuppliers(db: Db, companyId: number) {
   await getPlatformCompany(db, companyId);
-  return db.selectFrom('supplier').selectAll().where('companyId', '=', companyId).orderBy('id').execute();
+  return listSupplierRows(db, companyId);
 }

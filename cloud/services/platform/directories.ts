@@ -1,6 +1,15 @@
 /** The platform's own countries and cities (integer ids; the Locker API keeps its own, cuid2). */
 import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
+import {
+  allPlatformCountriesAndCities,
+  findPlatformCity,
+  findPlatformCountry,
+  insertPlatformCity,
+  insertPlatformCountry,
+  updatePlatformCityRow,
+  updatePlatformCountryRow,
+} from '../../storage/platform-directory-queries.ts';
 import { defined, flag } from './tx.ts';
 
 export interface Titles {
@@ -32,46 +41,37 @@ export interface CityInput extends Titles {
 
 export async function createPlatformCountry(db: Db, input: CountryInput, now: Date) {
   const at = now.toISOString();
-  return db
-    .insertInto('platform_country')
-    .values({
-      title: input.title,
-      ...titlesOf(input),
-      isActive: input.isActive === false ? 0 : 1,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return insertPlatformCountry(db, {
+    title: input.title,
+    ...titlesOf(input),
+    isActive: input.isActive === false ? 0 : 1,
+    createdAt: at,
+    updatedAt: at,
+  });
 }
 
 export async function createPlatformCity(db: Db, input: CityInput, now: Date) {
   await getPlatformCountry(db, input.countryId);
   const at = now.toISOString();
-  return db
-    .insertInto('platform_city')
-    .values({
-      countryId: input.countryId,
-      title: input.title,
-      ...titlesOf(input),
-      lat: input.lat ?? null,
-      lng: input.lng ?? null,
-      isActive: input.isActive === false ? 0 : 1,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return insertPlatformCity(db, {
+    countryId: input.countryId,
+    title: input.title,
+    ...titlesOf(input),
+    lat: input.lat ?? null,
+    lng: input.lng ?? null,
+    isActive: input.isActive === false ? 0 : 1,
+    createdAt: at,
+    updatedAt: at,
+  });
 }
 
 export async function updatePlatformCountry(db: Db, id: number, changes: Partial<CountryInput>, now: Date) {
   const { isActive, ...rest } = changes;
-  const row = await db
-    .updateTable('platform_country')
-    .set({ ...defined(rest), ...defined({ isActive: flag(isActive) }), updatedAt: now.toISOString() })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await updatePlatformCountryRow(db, id, {
+    ...defined(rest),
+    ...defined({ isActive: flag(isActive) }),
+    updatedAt: now.toISOString(),
+  });
   if (!row) throw new DomainError('NOT_FOUND', `no platform country ${id}`);
   return row;
 }
@@ -83,34 +83,30 @@ export async function updatePlatformCity(
   now: Date,
 ) {
   const { isActive, ...rest } = changes;
-  const row = await db
-    .updateTable('platform_city')
-    .set({ ...defined(rest), ...defined({ isActive: flag(isActive) }), updatedAt: now.toISOString() })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await updatePlatformCityRow(db, id, {
+    ...defined(rest),
+    ...defined({ isActive: flag(isActive) }),
+    updatedAt: now.toISOString(),
+  });
   if (!row) throw new DomainError('NOT_FOUND', `no platform city ${id}`);
   return row;
 }
 
 export async function getPlatformCountry(db: Db, id: number) {
-  const row = await db.selectFrom('platform_country').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findPlatformCountry(db, id);
   if (!row) throw new DomainError('NOT_FOUND', `no platform country ${id}`);
   return row;
 }
 
 export async function getPlatformCity(db: Db, id: number) {
-  const row = await db.selectFrom('platform_city').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findPlatformCity(db, id);
   if (!row) throw new DomainError('NOT_FOUND', `no platform city ${id}`);
   return row;
 }
 
 /** Every country with its cities, active or not: the operator's view. */
 export async function listPlatformCountries(db: Db) {
-  const [countries, cities] = await Promise.all([
-    db.selectFrom('platform_country').selectAll().orderBy('id').execute(),
-    db.selectFrom('platform_city').selectAll().orderBy('id').execute(),
-  ]);
+  const [countries, cities] = await allPlatformCountriesAndCities(db);
   return countries.map((c) => ({ ...c, cities: cities.filter((x) => x.countryId === c.id) }));
 }
 

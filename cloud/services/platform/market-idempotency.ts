@@ -12,6 +12,13 @@ import type { Db } from '../../storage/database.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../../domain/platform/market-idempotency.ts';
 import { claimKey, type KeyStore } from '../idempotency-claim.ts';
 import type { Tx, UnitOfWork } from '../unit-of-work.ts';
+import {
+  findKeyClaim,
+  insertKeyClaim,
+  storeKeyAnswer,
+  takeOverKeyClaim,
+  type FreshClaim,
+} from '../../storage/market-idempotency-queries.ts';
 
 export interface IdempotentRequest {
   companyId: number;
@@ -41,12 +48,10 @@ export function idempotent(
       const stored = await claim(trx, req);
       if (stored) return { body: JSON.parse(stored), replayed: true };
       const body = await create(tx);
-      await trx
-        .updateTable('market_idempotency')
-        .set({ responseStatus: 200, responseBody: JSON.stringify(body), completedAt: req.now.toISOString() })
-        .where('companyId', '=', req.companyId)
-        .where('key', '=', req.key)
-        .execute();
+      await storeKeyAnswer(trx, req.companyId, req.key, {
+        responseBody: JSON.stringify(body),
+        completedAt: req.now.toISOString(),
+      });
       return { body, replayed: false };
     },
     { redrawAttempts: 5 },
@@ -55,7 +60,7 @@ export function idempotent(
 
 /** Claims the key (undefined) or returns the answer stored under it; a reused key is refused. */
 function claim(trx: Db, req: IdempotentRequest): Promise<string | undefined> {
-  const fresh = () => ({
+  const fresh = (): FreshClaim => ({
     requestHash: req.fingerprint,
     responseStatus: null,
     responseBody: null,
@@ -63,31 +68,9 @@ function claim(trx: Db, req: IdempotentRequest): Promise<string | undefined> {
     completedAt: null,
   });
   const store: KeyStore = {
-    insert: async () => {
-      const r = await trx
-        .insertInto('market_idempotency')
-        .values({ companyId: req.companyId, key: req.key, ...fresh() })
-        .onConflict((oc) => oc.columns(['companyId', 'key']).doNothing())
-        .executeTakeFirst();
-      return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
-    },
-    read: () =>
-      trx
-        .selectFrom('market_idempotency')
-        .selectAll()
-        .where('companyId', '=', req.companyId)
-        .where('key', '=', req.key)
-        .executeTakeFirst(),
-    takeOver: async (createdAt) => {
-      const r = await trx
-        .updateTable('market_idempotency')
-        .set(fresh())
-        .where('companyId', '=', req.companyId)
-        .where('key', '=', req.key)
-        .where('createdAt', '=', createdAt)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
-    },
+    insert: () => insertKeyClaim(trx, req.companyId, req.key, fresh()),
+    read: () => findKeyClaim(trx, req.companyId, req.key),
+    takeOver: (createdAt) => takeOverKeyClaim(trx, req.companyId, req.key, createdAt, fresh()),
   };
   return claimKey(
     store,

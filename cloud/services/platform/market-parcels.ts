@@ -20,6 +20,9 @@ import { createParcel, setParcelLockerOrder, type Parcel } from './parcels.ts';
 import { findOrCreateClientByPhone, findOrCreateSupplierByPhone } from './clients.ts';
 import { findPickupPoint, pickupPointOwners } from './market-places.ts';
 import { lockerCompanyOf } from './locker-access.ts';
+import { activePostomatId } from '../../storage/postomat-queries.ts';
+import { partnersWithType } from '../../storage/platform-company-queries.ts';
+import { findMarketParcel, findMarketParcelOfOrder } from '../../storage/shipment-lookups.ts';
 
 export interface MarketDeps {
   clock: Clock;
@@ -61,23 +64,13 @@ export interface MarketParcelView {
 export const providerError = (why: string) => new DomainError('POSTOMAT_PROVIDER_ERROR', why);
 
 export async function activePostomat(db: Db, id: string): Promise<void> {
-  const p = await db
-    .selectFrom('postomat')
-    .select('id')
-    .where('id', '=', id)
-    .where('isActive', '=', 1)
-    .executeTakeFirst();
+  const p = await activePostomatId(db, id);
   if (!p) throw new DomainError('POSTOMAT_NOT_FOUND');
 }
 
 /** The company that handles a marketplace's parcels (domain/platform/market-owner.ts). */
 async function ownerOf(db: Db, marketId: number): Promise<number> {
-  const partners = await db
-    .selectFrom('company_partnership as l')
-    .innerJoin('platform_company as c', 'c.id', 'l.partnerId')
-    .select(['c.id', 'c.type', 'c.isActive'])
-    .where('l.companyId', '=', marketId)
-    .execute();
+  const partners = await partnersWithType(db, marketId);
   const owner = parcelOwner(partners);
   if (!owner)
     throw new DomainError(
@@ -182,24 +175,14 @@ export async function createMarketParcel(
 }
 
 export async function marketParcel(db: Db, marketId: number, trackCode: string): Promise<Parcel> {
-  const parcel = await db
-    .selectFrom('parcel')
-    .selectAll()
-    .where('trackCode', '=', trackCode)
-    .where('partnerCompanyId', '=', marketId)
-    .executeTakeFirst();
+  const parcel = await findMarketParcel(db, marketId, trackCode);
   if (!parcel) throw new DomainError('PARCEL_NOT_FOUND');
   return parcel;
 }
 
 /** The marketplace's parcel delivered by this locker order (the spec's GET /order/{id}). */
 export async function marketParcelOfOrder(db: Db, marketId: number, orderId: string): Promise<Parcel> {
-  const parcel = await db
-    .selectFrom('parcel')
-    .selectAll()
-    .where('postomatOrderId', '=', orderId)
-    .where('partnerCompanyId', '=', marketId)
-    .executeTakeFirst();
+  const parcel = await findMarketParcelOfOrder(db, marketId, orderId);
   if (!parcel) throw new DomainError('ORDER_NOT_FOUND');
   return parcel;
 }

@@ -16,6 +16,7 @@ import { redirectParcel, setParcelLockerOrder, type Parcel, type RedirectTarget 
 import { findPickupPoint, pickupPointOwners } from './market-places.ts';
 import { lockerCompanyOf } from './locker-access.ts';
 import type { Tx } from '../unit-of-work.ts';
+import { findClientPhone } from '../../storage/platform-client-queries.ts';
 import {
   activePostomat,
   createParcelLockerOrder,
@@ -83,10 +84,7 @@ export async function redirectMarketParcel(
 
 /** The phone the new locker order is for: the parcel's client's, if the locker side can take it. */
 async function receiverPhone(trx: Db, parcel: Parcel): Promise<string> {
-  const client =
-    parcel.clientId === null
-      ? undefined
-      : await trx.selectFrom('platform_client').select('phone').where('id', '=', parcel.clientId).executeTakeFirst();
+  const client = parcel.clientId === null ? undefined : await findClientPhone(trx, parcel.clientId);
   if (!client?.phone || !isLockerPhone(client.phone))
     throw providerError(`parcel ${parcel.id} has no receiver phone a locker order can take`);
   return client.phone;

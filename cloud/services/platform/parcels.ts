@@ -18,12 +18,21 @@ import {
   checkActor,
   checkAmounts,
   checkShipmentRefs,
-  insertStatusRecord,
   shipmentSearchText,
   updateFromStatus,
   warehouseFacts,
 } from './shipments.ts';
 import { inTransaction } from './tx.ts';
+import { findParcel, findParcelByTrackCode, parcelStatusRecords } from '../../storage/shipment-lookups.ts';
+import { findActivePickupPointId, findCompanyId, findPostomatId } from '../../storage/shipment-references.ts';
+import {
+  insertParcelRow,
+  insertStatusRecord,
+  linkParcelToLockerOrder,
+  setCurrentStatus,
+  setParcelDelivery,
+} from '../../storage/shipment-writes.ts';
+import { activePostomatId } from '../../storage/postomat-queries.ts';
 
 export type Parcel = Selectable<ParcelTable>;
 
@@ -65,14 +74,12 @@ export interface ParcelStatusChange {
 }
 
 export async function getParcel(db: Db, id: number): Promise<Parcel> {
-  const row = await db.selectFrom('parcel').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findParcel(db, id);
   if (!row) throw new DomainError('PARCEL_NOT_FOUND', `no parcel ${id}`);
   return row;
 }
 
-export function findParcelByTrackCode(db: Db, trackCode: string): Promise<Parcel | undefined> {
-  return db.selectFrom('parcel').selectAll().where('trackCode', '=', trackCode).executeTakeFirst();
-}
+export { findParcelByTrackCode } from '../../storage/shipment-lookups.ts';
 
 const MAX_DRAWS = 5;
 
@@ -106,19 +113,11 @@ async function insertParcel(trx: Db, input: ParcelInput, now: Date, randomInt?: 
     paymentOrderId: input.paymentOrderId,
   });
   if (input.partnerCompanyId != null) {
-    const partner = await trx
-      .selectFrom('platform_company')
-      .select('id')
-      .where('id', '=', input.partnerCompanyId)
-      .executeTakeFirst();
+    const partner = await findCompanyId(trx, input.partnerCompanyId);
     if (!partner) throw new DomainError('COMPANY_NOT_FOUND', `no platform company ${input.partnerCompanyId}`);
   }
   if (input.postomatId != null) {
-    const postomat = await trx
-      .selectFrom('postomat')
-      .select('id')
-      .where('id', '=', input.postomatId)
-      .executeTakeFirst();
+    const postomat = await findPostomatId(trx, input.postomatId);
     if (!postomat) throw new DomainError('POSTOMAT_NOT_FOUND');
   }
   await checkActor(trx, input.userId, input.companyId);
@@ -130,40 +129,36 @@ async function insertParcel(trx: Db, input: ParcelInput, now: Date, randomInt?: 
     cargoTypeId: input.cargoTypeId ?? null,
     companyId: input.companyId,
   };
-  const parcel = await trx
-    .insertInto('parcel')
-    .values({
-      ...fields,
-      weight: input.weight,
-      price: input.price ?? 0,
-      currency: normalizeCurrency(input.currency),
-      deliveryMethod: input.deliveryMethod ?? null,
-      postomatId: input.postomatId ?? null,
-      postomatOrderId: input.postomatOrderId ?? null,
-      clientCompanyId: refs.clientCompanyId,
-      clientCode: refs.clientCode,
-      supplierId: input.supplierId ?? null,
-      partnerCompanyId: input.partnerCompanyId ?? null,
-      originWarehouseId: input.originWarehouseId ?? null,
-      currentWarehouseId: null,
-      deliveryWarehouseId: input.deliveryWarehouseId ?? null,
-      receiptCityId: input.receiptCityId ?? null,
-      deliveryCityId: input.deliveryCityId ?? null,
-      paymentOrderId: input.paymentOrderId ?? null,
-      isPaid: refs.isPaid,
-      currentStatusId: null,
-      status: PARCEL_INITIAL,
-      atPickupPoint: 0,
-      atFinalPoint: 0,
-      redirectedAt: null,
-      searchText: await shipmentSearchText(trx, 'parcel', fields),
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const parcel = await insertParcelRow(trx, {
+    ...fields,
+    weight: input.weight,
+    price: input.price ?? 0,
+    currency: normalizeCurrency(input.currency),
+    deliveryMethod: input.deliveryMethod ?? null,
+    postomatId: input.postomatId ?? null,
+    postomatOrderId: input.postomatOrderId ?? null,
+    clientCompanyId: refs.clientCompanyId,
+    clientCode: refs.clientCode,
+    supplierId: input.supplierId ?? null,
+    partnerCompanyId: input.partnerCompanyId ?? null,
+    originWarehouseId: input.originWarehouseId ?? null,
+    currentWarehouseId: null,
+    deliveryWarehouseId: input.deliveryWarehouseId ?? null,
+    receiptCityId: input.receiptCityId ?? null,
+    deliveryCityId: input.deliveryCityId ?? null,
+    paymentOrderId: input.paymentOrderId ?? null,
+    isPaid: refs.isPaid,
+    currentStatusId: null,
+    status: PARCEL_INITIAL,
+    atPickupPoint: 0,
+    atFinalPoint: 0,
+    redirectedAt: null,
+    searchText: await shipmentSearchText(trx, 'parcel', fields),
+    createdAt: at,
+    updatedAt: at,
+  });
   const statusId = await insertStatusRecord(trx, 'parcel', parcel, PARCEL_INITIAL, { userId: input.userId }, at);
-  await trx.updateTable('parcel').set({ currentStatusId: statusId }).where('id', '=', parcel.id).execute();
+  await setCurrentStatus(trx, 'parcel', parcel.id, statusId);
   return { ...parcel, currentStatusId: statusId };
 }
 
@@ -205,23 +200,13 @@ export async function setParcelLockerOrder(
   link: { postomatId: string; postomatOrderId: string | null },
   now: Date,
 ): Promise<Parcel> {
-  const row = await db
-    .updateTable('parcel')
-    .set({
-      postomatId: link.postomatId,
-      postomatOrderId: link.postomatOrderId,
-      deliveryMethod: 'POSTOMAT',
-      updatedAt: now.toISOString(),
-    })
-    .where('id', '=', parcelId)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await linkParcelToLockerOrder(db, parcelId, link, now.toISOString());
   if (!row) throw new DomainError('PARCEL_NOT_FOUND', `no parcel ${parcelId}`);
   return row;
 }
 
 export function parcelHistory(db: Db, parcelId: number) {
-  return db.selectFrom('parcel_status').selectAll().where('parcelId', '=', parcelId).orderBy('id').execute();
+  return parcelStatusRecords(db, parcelId);
 }
 
 export type RedirectTarget = { warehouseId: number } | { postomatId: string };
@@ -238,22 +223,11 @@ export function redirectParcel(db: Db, parcelId: number, target: RedirectTarget,
       throw new DomainError('NOT_ACCEPTABLE', `a parcel in ${parcel.status} cannot be redirected`);
     let delivery: Pick<Parcel, 'deliveryMethod' | 'deliveryWarehouseId' | 'postomatId' | 'postomatOrderId'>;
     if ('warehouseId' in target) {
-      const point = await trx
-        .selectFrom('warehouse')
-        .select('id')
-        .where('id', '=', target.warehouseId)
-        .where('isPickupPoint', '=', 1)
-        .where('isActive', '=', 1)
-        .executeTakeFirst();
+      const point = await findActivePickupPointId(trx, target.warehouseId);
       if (!point) throw new DomainError('COMPANY_NOT_FOUND', `no active pickup point ${target.warehouseId}`);
       delivery = { deliveryMethod: 'PICKUP', deliveryWarehouseId: point.id, postomatId: null, postomatOrderId: null };
     } else {
-      const postomat = await trx
-        .selectFrom('postomat')
-        .select('id')
-        .where('id', '=', target.postomatId)
-        .where('isActive', '=', 1)
-        .executeTakeFirst();
+      const postomat = await activePostomatId(trx, target.postomatId);
       if (!postomat) throw new DomainError('POSTOMAT_NOT_FOUND');
       delivery = {
         deliveryMethod: 'POSTOMAT',
@@ -264,7 +238,7 @@ export function redirectParcel(db: Db, parcelId: number, target: RedirectTarget,
     }
     const atFinalPoint = parcelAtFinalPoint({ ...parcel, ...delivery }, parcel.atPickupPoint === 1) ? 1 : 0;
     const changes = { ...delivery, atFinalPoint, redirectedAt: now.toISOString(), updatedAt: now.toISOString() };
-    await trx.updateTable('parcel').set(changes).where('id', '=', parcelId).execute();
+    await setParcelDelivery(trx, parcelId, changes);
     return { ...parcel, ...changes };
   });
 }

@@ -5,6 +5,14 @@
 import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { normalizeCurrency } from '../../domain/money.ts';
+import {
+  attachItemToPaymentOrder,
+  findItemPaymentOrderId,
+  findPaymentOrder,
+  insertPaymentOrder,
+  markPaymentOrderAndItemsPaid,
+} from '../../storage/payment-order-queries.ts';
+import { findClientId } from '../../storage/platform-client-queries.ts';
 import { getPlatformCompany } from './companies.ts';
 import { inTransaction } from './tx.ts';
 
@@ -20,7 +28,7 @@ export interface PaymentOrderInput {
 }
 
 export async function getPaymentOrder(db: Db, id: number) {
-  const row = await db.selectFrom('payment_order').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findPaymentOrder(db, id);
   if (!row) throw new DomainError('NOT_FOUND', `no payment order ${id}`);
   return row;
 }
@@ -31,48 +39,32 @@ export function createPaymentOrder(db: Db, input: PaymentOrderInput, now: Date) 
     if (!Number.isSafeInteger(input.amount) || input.amount < 0)
       throw new DomainError('NOT_ACCEPTABLE', 'amount must be a whole number of minor units >= 0');
     if (input.clientId != null) {
-      const client = await trx
-        .selectFrom('platform_client')
-        .select('id')
-        .where('id', '=', input.clientId)
-        .executeTakeFirst();
+      const client = await findClientId(trx, input.clientId);
       if (!client) throw new DomainError('CLIENT_NOT_FOUND', `no client ${input.clientId}`);
     }
     const at = now.toISOString();
     const isPaid = input.isPaid ? 1 : 0;
-    const order = await trx
-      .insertInto('payment_order')
-      .values({
-        companyId: input.companyId,
-        clientId: input.clientId ?? null,
-        amount: input.amount,
-        currency: normalizeCurrency(input.currency),
-        isPaid,
-        paidAt: isPaid ? at : null,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const order = await insertPaymentOrder(trx, {
+      companyId: input.companyId,
+      clientId: input.clientId ?? null,
+      amount: input.amount,
+      currency: normalizeCurrency(input.currency),
+      isPaid,
+      paidAt: isPaid ? at : null,
+      createdAt: at,
+      updatedAt: at,
+    });
     for (const [kind, ids] of [
       ['parcel', input.parcelIds ?? []],
       ['cargo', input.cargoIds ?? []],
     ] as const) {
       for (const id of ids) {
-        const item = await trx
-          .selectFrom(kind)
-          .select(['id', 'paymentOrderId'])
-          .where('id', '=', id)
-          .executeTakeFirst();
+        const item = await findItemPaymentOrderId(trx, kind, id);
         if (!item)
           throw new DomainError(kind === 'parcel' ? 'PARCEL_NOT_FOUND' : 'CARGO_NOT_FOUND', `no ${kind} ${id}`);
         if (item.paymentOrderId !== null)
           throw new DomainError('NOT_ACCEPTABLE', `${kind} ${id} already has payment order ${item.paymentOrderId}`);
-        await trx
-          .updateTable(kind)
-          .set({ paymentOrderId: order.id, isPaid, updatedAt: at })
-          .where('id', '=', id)
-          .execute();
+        await attachItemToPaymentOrder(trx, kind, id, { paymentOrderId: order.id, isPaid, at });
       }
     }
     return order;
@@ -85,14 +77,6 @@ export function markPaymentOrderPaid(db: Db, id: number, now: Date) {
     const order = await getPaymentOrder(trx, id);
     if (order.isPaid) return order;
     const at = now.toISOString();
-    const paid = await trx
-      .updateTable('payment_order')
-      .set({ isPaid: 1, paidAt: at, updatedAt: at })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await trx.updateTable('parcel').set({ isPaid: 1, updatedAt: at }).where('paymentOrderId', '=', id).execute();
-    await trx.updateTable('cargo').set({ isPaid: 1, updatedAt: at }).where('paymentOrderId', '=', id).execute();
-    return paid;
+    return markPaymentOrderAndItemsPaid(trx, id, at);
   });
 }

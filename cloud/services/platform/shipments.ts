@@ -8,13 +8,25 @@ import { DomainError } from '../../domain/errors.ts';
 import { codeNamesFor } from '../../domain/platform/client-codes.ts';
 import { cargoSearchText, parcelSearchText } from '../../domain/platform/search-text.ts';
 import type { WarehouseFacts } from '../../domain/platform/placement.ts';
-import type { CargoStatus, ParcelStatus } from '../../domain/platform/enums.ts';
-
-export type ShipmentKind = 'parcel' | 'cargo';
+import {
+  codeNamesOfCompany,
+  findActor,
+  findCargoKind,
+  findClientCode,
+  findClientCompanyId,
+  findCompanyTitle,
+  findPartnership,
+  findPaymentOrderPaid,
+  findPlatformCityId,
+  findSupplierId,
+  findWarehousePickupFlag,
+  getCompanyTitle,
+} from '../../storage/shipment-references.ts';
+import { updateIfStatusIs, type ShipmentKind } from '../../storage/shipment-writes.ts';
 
 export async function warehouseFacts(db: Db, id: number | null | undefined): Promise<WarehouseFacts | null> {
   if (id === null || id === undefined) return null;
-  const w = await db.selectFrom('warehouse').select(['id', 'isPickupPoint']).where('id', '=', id).executeTakeFirst();
+  const w = await findWarehousePickupFlag(db, id);
   if (!w) throw new DomainError('WAREHOUSE_NOT_FOUND', `no warehouse ${id}`);
   return { id: w.id, isPickupPoint: w.isPickupPoint === 1 };
 }
@@ -38,48 +50,32 @@ export async function checkShipmentRefs(
     paymentOrderId?: number | null;
   },
 ) {
-  const company = await db
-    .selectFrom('platform_company')
-    .select(['id', 'title'])
-    .where('id', '=', refs.companyId)
-    .executeTakeFirst();
+  const company = await findCompanyTitle(db, refs.companyId);
   if (!company) throw new DomainError('COMPANY_NOT_FOUND', `no platform company ${refs.companyId}`);
   let client: { id: number; companyId: number; code: number } | undefined;
   if (refs.clientId != null) {
-    client = await db
-      .selectFrom('platform_client')
-      .select(['id', 'companyId', 'code'])
-      .where('id', '=', refs.clientId)
-      .executeTakeFirst();
+    client = await findClientCode(db, refs.clientId);
     if (!client) throw new DomainError('CLIENT_NOT_FOUND', `no client ${refs.clientId}`);
   }
   if (refs.supplierId != null) {
-    const s = await db.selectFrom('supplier').select('id').where('id', '=', refs.supplierId).executeTakeFirst();
+    const s = await findSupplierId(db, refs.supplierId);
     if (!s) throw new DomainError('SUPPLIER_NOT_FOUND', `no supplier ${refs.supplierId}`);
   }
   let cargoKind: string | null = null;
   if (refs.cargoTypeId != null) {
-    const t = await db
-      .selectFrom('cargo_type')
-      .select(['id', 'type'])
-      .where('id', '=', refs.cargoTypeId)
-      .executeTakeFirst();
+    const t = await findCargoKind(db, refs.cargoTypeId);
     if (!t) throw new DomainError('NOT_FOUND', `no cargo type ${refs.cargoTypeId}`);
     cargoKind = t.type;
   }
   for (const id of refs.warehouseIds) await warehouseFacts(db, id);
   for (const id of refs.cityIds) {
     if (id == null) continue;
-    const c = await db.selectFrom('platform_city').select('id').where('id', '=', id).executeTakeFirst();
+    const c = await findPlatformCityId(db, id);
     if (!c) throw new DomainError('NOT_FOUND', `no platform city ${id}`);
   }
   let isPaid: number | null = null;
   if (refs.paymentOrderId != null) {
-    const o = await db
-      .selectFrom('payment_order')
-      .select(['id', 'isPaid'])
-      .where('id', '=', refs.paymentOrderId)
-      .executeTakeFirst();
+    const o = await findPaymentOrderPaid(db, refs.paymentOrderId);
     if (!o) throw new DomainError('NOT_FOUND', `no payment order ${refs.paymentOrderId}`);
     isPaid = o.isPaid;
   }
@@ -108,26 +104,12 @@ export async function shipmentSearchText(
     companyId: number;
   },
 ): Promise<string> {
-  const client =
-    item.clientId === null
-      ? undefined
-      : await db.selectFrom('platform_client').select('companyId').where('id', '=', item.clientId).executeTakeFirst();
-  const codes = client
-    ? await db
-        .selectFrom('company_code')
-        .select(['title', 'cargoTypeId'])
-        .where('companyId', '=', client.companyId)
-        .orderBy('id')
-        .execute()
-    : [];
+  const client = item.clientId === null ? undefined : await findClientCompanyId(db, item.clientId);
+  const codes = client ? await codeNamesOfCompany(db, client.companyId) : [];
   const names = codeNamesFor(codes, item.cargoTypeId);
   if (kind === 'parcel')
     return parcelSearchText({ trackCode: item.trackCode ?? '', description: item.description }, names);
-  const company = await db
-    .selectFrom('platform_company')
-    .select('title')
-    .where('id', '=', item.companyId)
-    .executeTakeFirstOrThrow();
+  const company = await getCompanyTitle(db, item.companyId);
   return cargoSearchText(
     { description: item.description, tractorNumber: item.tractorNumber ?? null },
     names,
@@ -141,72 +123,15 @@ export async function shipmentSearchText(
  */
 export async function checkActor(db: Db, userId: number | null | undefined, ownerCompanyId: number): Promise<void> {
   if (userId === null || userId === undefined) return;
-  const user = await db
-    .selectFrom('platform_user')
-    .select(['id', 'companyId', 'isActive'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
+  const user = await findActor(db, userId);
   if (!user?.isActive) throw new DomainError('USER_NOT_FOUND', `no active platform user ${userId}`);
   if (user.companyId === ownerCompanyId) return;
-  const works = await db
-    .selectFrom('company_partnership')
-    .select('companyId')
-    .where('companyId', '=', user.companyId)
-    .where('partnerId', '=', ownerCompanyId)
-    .executeTakeFirst();
+  const works = await findPartnership(db, user.companyId, ownerCompanyId);
   if (!works)
     throw new DomainError(
       'NOT_ACCEPTABLE',
       `user ${userId} works for company ${user.companyId}, which does not handle company ${ownerCompanyId}'s items`,
     );
-}
-
-export interface StatusWhere {
-  warehouseId?: number | null;
-  destinationWarehouseId?: number | null;
-  userId?: number | null;
-}
-
-type Placed = {
-  id: number;
-  originWarehouseId: number | null;
-  deliveryWarehouseId: number | null;
-  receiptCityId: number | null;
-  deliveryCityId: number | null;
-};
-
-/** A status record: where it happened, and the item's origin and destination at that time. */
-export async function insertStatusRecord(
-  trx: Db,
-  kind: ShipmentKind,
-  item: Placed,
-  status: ParcelStatus | CargoStatus,
-  where: StatusWhere,
-  at: string,
-): Promise<number> {
-  const record = {
-    warehouseId: where.warehouseId ?? null,
-    originWarehouseId: item.originWarehouseId,
-    destinationWarehouseId: where.destinationWarehouseId ?? item.deliveryWarehouseId,
-    originCityId: item.receiptCityId,
-    destinationCityId: item.deliveryCityId,
-    userId: where.userId ?? null,
-    createdAt: at,
-    updatedAt: at,
-  };
-  const row =
-    kind === 'parcel'
-      ? await trx
-          .insertInto('parcel_status')
-          .values({ ...record, parcelId: item.id, status: status as ParcelStatus })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      : await trx
-          .insertInto('cargo_status')
-          .values({ ...record, cargoId: item.id, status: status as CargoStatus })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-  return row.id;
 }
 
 /** Applies a status change only if the status is still the one read: of two racing changes one wins. */
@@ -217,12 +142,6 @@ export async function updateFromStatus(
   from: string,
   changes: Record<string, unknown>,
 ): Promise<void> {
-  const res = await trx
-    .updateTable(kind)
-    .set(changes)
-    .where('id', '=', id)
-    .where('status', '=', from as never)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1)
+  if (!(await updateIfStatusIs(trx, kind, id, from, changes)))
     throw new DomainError('INVALID_TRANSITION', `${kind} ${id} changed concurrently`);
 }

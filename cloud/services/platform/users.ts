@@ -3,6 +3,13 @@ import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { hashPassword } from '../../domain/secrets.ts';
 import type { UserRole } from '../../domain/platform/enums.ts';
+import {
+  endRefreshTokensOf,
+  findUserIdByEmail,
+  insertPlatformUser,
+  listPlatformUserRows,
+  updatePlatformUserRow,
+} from '../../storage/platform-user-queries.ts';
 import { getPlatformCompany } from './companies.ts';
 import { defined, flag } from './tx.ts';
 
@@ -35,23 +42,19 @@ export async function createPlatformUser(db: Db, input: UserInput, now: Date) {
   await getPlatformCompany(db, input.companyId);
   checkPassword(input.password);
   const email = normalizeEmail(input.email);
-  const taken = await db.selectFrom('platform_user').select('id').where('email', '=', email).executeTakeFirst();
+  const taken = await findUserIdByEmail(db, email);
   if (taken) throw new DomainError('NOT_ACCEPTABLE', `a user with email ${email} exists (id ${taken.id})`);
   const at = now.toISOString();
-  const row = await db
-    .insertInto('platform_user')
-    .values({
-      email,
-      name: input.name ?? null,
-      passwordHash: hashPassword(input.password),
-      role: input.role ?? 'USER',
-      companyId: input.companyId,
-      isActive: 1,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await insertPlatformUser(db, {
+    email,
+    name: input.name ?? null,
+    passwordHash: hashPassword(input.password),
+    role: input.role ?? 'USER',
+    companyId: input.companyId,
+    isActive: 1,
+    createdAt: at,
+    updatedAt: at,
+  });
   return withoutHash(row);
 }
 
@@ -62,31 +65,19 @@ export async function updatePlatformUser(
   now: Date,
 ) {
   if (changes.password !== undefined) checkPassword(changes.password);
-  const row = await db
-    .updateTable('platform_user')
-    .set({
-      ...defined({ role: changes.role, name: changes.name, isActive: flag(changes.isActive) }),
-      ...(changes.password === undefined ? {} : { passwordHash: hashPassword(changes.password) }),
-      updatedAt: now.toISOString(),
-    })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await updatePlatformUserRow(db, id, {
+    ...defined({ role: changes.role, name: changes.name, isActive: flag(changes.isActive) }),
+    ...(changes.password === undefined ? {} : { passwordHash: hashPassword(changes.password) }),
+    updatedAt: now.toISOString(),
+  });
   if (!row) throw new DomainError('USER_NOT_FOUND', `no platform user ${id}`);
   // A changed password or a switched-off user ends every refresh token issued so far.
   if (changes.password !== undefined || changes.isActive === false) {
-    await db
-      .updateTable('refresh_token')
-      .set({ usedAt: now.toISOString() })
-      .where('userId', '=', id)
-      .where('usedAt', 'is', null)
-      .execute();
+    await endRefreshTokensOf(db, id, now.toISOString());
   }
   return withoutHash(row);
 }
 
 export async function listPlatformUsers(db: Db, companyId?: number) {
-  let q = db.selectFrom('platform_user').selectAll().orderBy('id');
-  if (companyId !== undefined) q = q.where('companyId', '=', companyId);
-  return (await q.execute()).map(withoutHash);
+  return (await listPlatformUserRows(db, companyId)).map(withoutHash);
 }

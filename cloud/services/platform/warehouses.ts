@@ -1,6 +1,12 @@
 /** Warehouses of platform companies; marketplace pickup points are warehouses with isPickupPoint. */
 import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
+import {
+  findWarehouse,
+  insertWarehouse,
+  listWarehouseRows,
+  updateWarehouseRow,
+} from '../../storage/warehouse-queries.ts';
 import { getPlatformCompany } from './companies.ts';
 import { resolvePlaceChange, resolvePlatformPlace } from './directories.ts';
 import { queueBulkJob, withBulkJobs } from './bulk-rewrites.ts';
@@ -32,7 +38,7 @@ function checkCoordinates(lat: number | null, lng: number | null) {
 }
 
 export async function getWarehouse(db: Db, id: number) {
-  const row = await db.selectFrom('warehouse').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findWarehouse(db, id);
   if (!row) throw new DomainError('WAREHOUSE_NOT_FOUND', `no warehouse ${id}`);
   return row;
 }
@@ -43,27 +49,23 @@ export function createWarehouse(db: Db, input: WarehouseInput, now: Date) {
     checkCoordinates(input.lat ?? null, input.lng ?? null);
     const place = await resolvePlatformPlace(trx, input.countryId, input.cityId);
     const at = now.toISOString();
-    return trx
-      .insertInto('warehouse')
-      .values({
-        companyId: input.companyId,
-        title: input.title,
-        titleCN: input.titleCN ?? null,
-        titleEN: input.titleEN ?? null,
-        titleKY: input.titleKY ?? null,
-        address: input.address ?? null,
-        lat: input.lat ?? null,
-        lng: input.lng ?? null,
-        schedule: input.schedule ?? null,
-        schedules: input.schedules ? JSON.stringify(input.schedules) : null,
-        ...place,
-        isPickupPoint: input.isPickupPoint ? 1 : 0,
-        isActive: input.isActive === false ? 0 : 1,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return insertWarehouse(trx, {
+      companyId: input.companyId,
+      title: input.title,
+      titleCN: input.titleCN ?? null,
+      titleEN: input.titleEN ?? null,
+      titleKY: input.titleKY ?? null,
+      address: input.address ?? null,
+      lat: input.lat ?? null,
+      lng: input.lng ?? null,
+      schedule: input.schedule ?? null,
+      schedules: input.schedules ? JSON.stringify(input.schedules) : null,
+      ...place,
+      isPickupPoint: input.isPickupPoint ? 1 : 0,
+      isActive: input.isActive === false ? 0 : 1,
+      createdAt: at,
+      updatedAt: at,
+    });
   });
 }
 
@@ -76,26 +78,18 @@ export function updateWarehouse(db: Db, id: number, changes: Partial<Omit<Wareho
     const lng = rest.lng === undefined ? before.lng : rest.lng;
     checkCoordinates(lat, lng);
     const place = await resolvePlaceChange(trx, before, countryId, cityId);
-    const row = await trx
-      .updateTable('warehouse')
-      .set({
-        ...defined(rest),
-        ...place,
-        ...(schedules === undefined ? {} : { schedules: schedules ? JSON.stringify(schedules) : null }),
-        ...defined({ isPickupPoint: flag(isPickupPoint), isActive: flag(isActive) }),
-        updatedAt: now.toISOString(),
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await updateWarehouseRow(trx, id, {
+      ...defined(rest),
+      ...place,
+      ...(schedules === undefined ? {} : { schedules: schedules ? JSON.stringify(schedules) : null }),
+      ...defined({ isPickupPoint: flag(isPickupPoint), isActive: flag(isActive) }),
+      updatedAt: now.toISOString(),
+    });
     if (row.isPickupPoint !== before.isPickupPoint) await queueBulkJob(trx, 'ITEMS_AT_WAREHOUSE', id, now);
     return row;
   });
 }
 
-export async function listWarehouses(db: Db, filter: { companyId?: number; pickupPoints?: boolean } = {}) {
-  let q = db.selectFrom('warehouse').selectAll().orderBy('id');
-  if (filter.companyId !== undefined) q = q.where('companyId', '=', filter.companyId);
-  if (filter.pickupPoints !== undefined) q = q.where('isPickupPoint', '=', filter.pickupPoints ? 1 : 0);
-  return q.execute();
+export function listWarehouses(db: Db, filter: { companyId?: number; pickupPoints?: boolean } = {}) {
+  return listWarehouseRows(db, filter);
 }

@@ -1,12 +1,20 @@
 /**
  * Webhooks of platform companies (webhook management), one per company per type + subtype.
- * Matching for outbound events is in storage/platform-webhook-queries.ts.
+ * Rows, and matching for outbound events, are in storage/platform-webhook-queries.ts.
  */
 import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { WebhookSubtype, WebhookType } from '../../domain/platform/enums.ts';
 import { normalizeWebhook } from '../../domain/platform/webhook-template.ts';
 import { isUniqueViolation } from '../../storage/sql-errors.ts';
+import {
+  deleteWebhookRow,
+  findWebhook,
+  findWebhookOfKind,
+  insertWebhook,
+  pageOfWebhooks,
+  updateWebhookRow,
+} from '../../storage/platform-webhook-queries.ts';
 import { inTransaction } from './tx.ts';
 
 export interface WebhookInput {
@@ -17,19 +25,6 @@ export interface WebhookInput {
   apiKey?: string | null;
 }
 
-const COLUMNS = [
-  'id',
-  'type',
-  'subtype',
-  'url',
-  'payloadTemplate',
-  'apiKey',
-  'method',
-  'companyId',
-  'createdAt',
-  'updatedAt',
-] as const;
-
 async function checkFree(
   db: Db,
   companyId: number,
@@ -37,10 +32,7 @@ async function checkFree(
   subtype: WebhookSubtype | null,
   exceptId?: number,
 ) {
-  let q = db.selectFrom('platform_webhook').select('id').where('companyId', '=', companyId).where('type', '=', type);
-  q = subtype === null ? q.where('subtype', 'is', null) : q.where('subtype', '=', subtype);
-  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-  if (await q.executeTakeFirst()) throw new DomainError('WEBHOOK_TYPE_EXIST');
+  if (await findWebhookOfKind(db, companyId, type, subtype, exceptId)) throw new DomainError('WEBHOOK_TYPE_EXIST');
 }
 
 /** The unique index settles a race between two creations of one kind. */
@@ -63,26 +55,22 @@ export function createWebhook(db: Db, companyId: number, input: WebhookInput, no
     inTransaction(db, async (trx) => {
       await checkFree(trx, companyId, shape.type, shape.subtype);
       const at = now.toISOString();
-      return trx
-        .insertInto('platform_webhook')
-        .values({
-          companyId,
-          ...shape,
-          url: input.url,
-          apiKey: input.apiKey ?? null,
-          method: 'POST',
-          createdAt: at,
-          updatedAt: at,
-        })
-        .returning(COLUMNS)
-        .executeTakeFirstOrThrow();
+      return insertWebhook(trx, {
+        companyId,
+        ...shape,
+        url: input.url,
+        apiKey: input.apiKey ?? null,
+        method: 'POST',
+        createdAt: at,
+        updatedAt: at,
+      });
     }),
   );
 }
 
 /** Another company's webhook is NOT_ACCEPTABLE (the spec's rule for objects of another company). */
 async function ownWebhook(db: Db, companyId: number, id: number) {
-  const row = await db.selectFrom('platform_webhook').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+  const row = await findWebhook(db, id);
   if (!row) throw new DomainError('NOT_FOUND');
   if (row.companyId !== companyId) throw new DomainError('NOT_ACCEPTABLE');
   return row;
@@ -99,33 +87,21 @@ export function updateWebhook(db: Db, companyId: number, id: number, changes: Pa
         payloadTemplate: changes.payloadTemplate === undefined ? before.payloadTemplate : changes.payloadTemplate,
       });
       await checkFree(trx, companyId, shape.type, shape.subtype, id);
-      return trx
-        .updateTable('platform_webhook')
-        .set({
-          ...shape,
-          url: changes.url ?? before.url,
-          apiKey: changes.apiKey === undefined ? before.apiKey : changes.apiKey,
-          updatedAt: now.toISOString(),
-        })
-        .where('id', '=', id)
-        .returning(COLUMNS)
-        .executeTakeFirstOrThrow();
+      return updateWebhookRow(trx, id, {
+        ...shape,
+        url: changes.url ?? before.url,
+        apiKey: changes.apiKey === undefined ? before.apiKey : changes.apiKey,
+        updatedAt: now.toISOString(),
+      });
     }),
   );
 }
 
-export async function listWebhooks(db: Db, companyId: number, page?: { limit: number; offset: number }) {
-  const base = db.selectFrom('platform_webhook').where('companyId', '=', companyId);
-  let q = base.select(COLUMNS).orderBy('id', 'desc');
-  if (page) q = q.limit(page.limit).offset(page.offset);
-  const [total, data] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    q.execute(),
-  ]);
-  return { total: Number(total.n), data };
+export function listWebhooks(db: Db, companyId: number, page?: { limit: number; offset: number }) {
+  return pageOfWebhooks(db, companyId, page);
 }
 
 export async function deleteWebhook(db: Db, companyId: number, id: number) {
   await ownWebhook(db, companyId, id);
-  await db.deleteFrom('platform_webhook').where('id', '=', id).execute();
+  await deleteWebhookRow(db, id);
 }
