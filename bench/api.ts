@@ -92,14 +92,14 @@ const cloudCases = (url: string): Case[] => [
 ];
 
 /**
- * The end-of-turn read batching (cloud/storage/end-of-turn.ts), measured against the same reads
- * run where they are asked for: a second cloud on the same file, with a bench-only module in
- * place of end-of-turn.ts (lib/reads-in-place/). BENCH_API_END_OF_TURN=0 leaves it out.
+ * The end-of-turn read batching (cloud/storage/read-batcher.ts), measured against the same reads
+ * run where they are asked for: a second cloud on the same file started with
+ * SQLITE_READS=in-place. BENCH_API_END_OF_TURN=0 leaves it out.
  */
 const inPlace =
   process.env.BENCH_API_END_OF_TURN === '0'
     ? undefined
-    : await startChild('cloud/main.ts', CLOUD_ENV(file), [], ['--import', './bench/lib/reads-in-place/hook.mjs']);
+    : await startChild('cloud/main.ts', { ...CLOUD_ENV(file), SQLITE_READS: 'in-place' });
 const inPlaceCases: Case[] = inPlace
   ? [
       {

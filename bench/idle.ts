@@ -12,7 +12,9 @@
  *    Beside them, in the same run: a bare Express process idling (node's own floor), and the
  *    cloud's broker code alone (bench/lib/broker-probe.ts) holding the same lockers doing the
  *    same (the part of b that any broker of these lockers pays).
- *    Target: b below 1% of a core.
+ *    c. the same fleet on an external broker (Mosquitto with the documented ACL, when installed):
+       the cloud's CPU, and Mosquitto's beside it.
+    Target: b (and c) below 1% of a core.
  * 2. An operator bulk command beside a working cloud: `platform-company update --title` in its
  *    own process rewrites the search text of BENCH_IDLE_CARGO (100,000) cargo rows while the
  *    cloud answers order reads and creates at BENCH_IDLE_RATE (20/s each). The cloud's event
@@ -42,6 +44,7 @@ import { connectAll, withProbe } from './lib/broker-measures.ts';
 import { table } from './lib/load.ts';
 import { ROOT, startChild, startChildUntil } from './lib/processes.ts';
 import { seed } from './lib/sync-seed.ts';
+import { mosquittoInstalled, startMosquitto } from './lib/mosquitto.ts';
 import { atRate, round, sleep, stats, untilAll } from './lib/sync-timing.ts';
 
 const SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
@@ -55,13 +58,13 @@ const TARGET_LOOP_P99_MS = 20;
 const TICKS = 100; // USER_HZ on Linux
 /** BENCH_IDLE_PROFILE=<dir>: the empty and fleet cases' clouds write V8 CPU profiles there (in empty/ and fleet/) (summarise it with bench/lib/profile-summary.ts). */
 const PROFILE_DIR = process.env.BENCH_IDLE_PROFILE;
-/** BENCH_IDLE_CASES=fleet (comma-separated: bare, empty, fleet, bulk) runs only those; results are written only for a whole run. */
+/** BENCH_IDLE_CASES=fleet (comma-separated: bare, empty, fleet, mosquitto, bulk) runs only those; results are written only for a whole run. */
 // One folder per case: node writes one profile per thread (the main thread's is the one with the cloud's
 // work; tsx's loader thread has its own). Sampled every 10 ms: at node's 1 ms the profiler's own wake-ups
 // cost an idle process ten times its work.
 const profileArgs = (name: string) =>
   PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE_DIR, name)}`, '--cpu-prof-interval=10000'] : [];
-const CASES = new Set((process.env.BENCH_IDLE_CASES ?? 'bare,empty,fleet,bulk').split(','));
+const CASES = new Set((process.env.BENCH_IDLE_CASES ?? 'bare,empty,fleet,mosquitto,bulk').split(','));
 
 const log = (line: string) => process.stderr.write(`[bench:idle] ${line}\n`);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plk-idle-'));
@@ -81,7 +84,7 @@ interface Cloud {
   stop(): Promise<void>;
 }
 
-async function startCloud(file: string, nodeArgs: string[] = []): Promise<Cloud> {
+async function startCloud(file: string, nodeArgs: string[] = [], env: Record<string, string> = {}): Promise<Cloud> {
   // Every simulated locker connects from 127.0.0.1: the per-address caps (docs/security.md) are off.
   const c = await startChildUntil(
     'cloud/main.ts',
@@ -94,6 +97,7 @@ async function startCloud(file: string, nodeArgs: string[] = []): Promise<Cloud>
       DATABASE_URL: file,
       RATE_LIMIT_MAX: '0',
       LOG_LEVEL: 'info',
+      ...env,
     },
     (m) => (m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined),
     nodeArgs, // the loop probe is preloaded in every child (lib/processes.ts)
@@ -246,23 +250,89 @@ function seedHistory(file: string, lockerIds: string[], n: number) {
   db.close();
 }
 
+let fleetSeed: Promise<{ file: string; lockers: Awaited<ReturnType<typeof seed>>['lockers'] }> | undefined;
+/** The fleet's database, seeded once for the cases that use it. */
+function seededFleet() {
+  fleetSeed ??= (async () => {
+    const file = path.join(dir, 'fleet.db');
+    log(`seeding ${LOCKERS} lockers and ${COMMANDS} commands, events and outbox rows of history`);
+    const seeded = await seed(file, LOCKERS, 0);
+    seedHistory(
+      file,
+      seeded.lockers.map((l) => l.id),
+      COMMANDS,
+    );
+    return { file, lockers: seeded.lockers };
+  })();
+  return fleetSeed;
+}
+
+// Two whole keepalive periods: every locker pings in the window, whenever it connected.
+const fleetSeconds = () => Math.max(SECONDS, 2 * DEFAULT_KEEPALIVE_SECONDS);
+
 async function fleetCase() {
-  const file = path.join(dir, 'fleet.db');
-  log(`seeding ${LOCKERS} lockers and ${COMMANDS} commands, events and outbox rows of history`);
-  const seeded = await seed(file, LOCKERS, 0);
-  seedHistory(
-    file,
-    seeded.lockers.map((l) => l.id),
-    COMMANDS,
-  );
-  // Two whole keepalive periods: every locker pings in the window, whenever it connected.
-  const seconds = Math.max(SECONDS, 2 * DEFAULT_KEEPALIVE_SECONDS);
-  const broker = await brokerAlone(file, seeded.lockers, seconds);
+  const { file, lockers } = await seededFleet();
+  const seconds = fleetSeconds();
+  const broker = await brokerAlone(file, lockers, seconds);
   const cloud = await startCloud(file, profileArgs('fleet'));
+  try {
+    const [cpuPct] = await idleFleet([cloud.pid], cloud.mqtt, file, lockers, seconds);
+    return {
+      cpuPct,
+      seconds,
+      keepaliveSeconds: DEFAULT_KEEPALIVE_SECONDS,
+      healthIntervalMs: DEFAULT_HEALTH_INTERVAL_MS,
+      brokerAlone: broker,
+    };
+  } finally {
+    await cloud.stop();
+  }
+}
+
+/**
+ * The same fleet on an external broker (Mosquitto, the documented ACL and password file): the
+ * cloud then handles only the lockers' messages, not their connections and pings; Mosquitto's
+ * own CPU is measured beside it.
+ */
+async function mosquittoCase() {
+  if (!mosquittoInstalled()) {
+    log('mosquitto is not installed: the external-broker case is left out');
+    return undefined;
+  }
+  const { file, lockers } = await seededFleet();
+  // What a case before left behind: every locker offline, as after a cloud restart.
+  const rw = new SQLite(file);
+  rw.prepare('update locker_link set online = 0').run();
+  rw.close();
+  const seconds = fleetSeconds();
+  const mosquitto = await startMosquitto(lockers);
+  const cloud = await startCloud(file, profileArgs('mosquitto'), {
+    MQTT_URL: mosquitto.url,
+    MQTT_USERNAME: mosquitto.cloudUser,
+    MQTT_PASSWORD: mosquitto.cloudPassword,
+  });
+  try {
+    const [cpuPct, mosquittoPct] = await idleFleet([cloud.pid, mosquitto.pid], mosquitto.url, file, lockers, seconds);
+    return { cpuPct, seconds, mosquittoPct };
+  } finally {
+    await cloud.stop();
+    await mosquitto.stop();
+  }
+}
+
+/** The fleet connects to `mqttUrl`, goes online, and idles as agents do while the cloud's CPU is measured. */
+async function idleFleet(
+  pids: number[],
+  mqttUrl: string,
+  file: string,
+  lockers: Awaited<ReturnType<typeof seed>>['lockers'],
+  seconds: number,
+): Promise<number[]> {
+  const seeded = { lockers };
   const db = new SQLite(file, { readonly: true });
   try {
     log(`connecting ${LOCKERS} lockers (keepalive ${DEFAULT_KEEPALIVE_SECONDS} s, as agents)`);
-    const { clients } = await connectAll(cloud.mqtt, seeded.lockers, 200, DEFAULT_KEEPALIVE_SECONDS);
+    const { clients } = await connectAll(mqttUrl, seeded.lockers, 200, DEFAULT_KEEPALIVE_SECONDS);
     await Promise.all(
       clients.map((c, i) =>
         c.publishAsync(
@@ -289,19 +359,14 @@ async function fleetCase() {
     );
     await sleep(SETTLE_MS);
     log(`${LOCKERS} lockers online: measuring ${seconds} s of idling (two keepalive periods)`);
-    const cpuPct = await idleCpu(cloud, seconds);
+    const before = pids.map(cpuSeconds);
+    await sleep(seconds * 1000);
+    const used = pids.map((pid, i) => round(((cpuSeconds(pid) - before[i]) / seconds) * 100));
     stopReports();
     await Promise.all(clients.map((c) => c.endAsync(true)));
-    return {
-      cpuPct,
-      seconds,
-      keepaliveSeconds: DEFAULT_KEEPALIVE_SECONDS,
-      healthIntervalMs: DEFAULT_HEALTH_INTERVAL_MS,
-      brokerAlone: broker,
-    };
+    return used;
   } finally {
     db.close();
-    await cloud.stop();
   }
 }
 
@@ -443,6 +508,7 @@ try {
   const bare = CASES.has('bare') ? await bareCase() : undefined;
   const empty = CASES.has('empty') ? await emptyCase() : undefined;
   const fleet = CASES.has('fleet') ? await fleetCase() : undefined;
+  const external = CASES.has('mosquitto') ? await mosquittoCase() : undefined;
   const bulk = CASES.has('bulk') ? await bulkCase() : undefined;
   const rows = [
     bare && { measure: 'idle CPU, bare Express process (% of a core, node alone)', value: bare.cpuPct, target: '' },
@@ -456,6 +522,16 @@ try {
       measure: `idle CPU, cloud, ${LOCKERS} lockers online, ${COMMANDS} commands of history`,
       value: fleet.cpuPct,
       target: `< ${TARGET_IDLE_PCT}`,
+    },
+    external && {
+      measure: `idle CPU, cloud on Mosquitto, ${LOCKERS} lockers online, ${COMMANDS} commands of history`,
+      value: external.cpuPct,
+      target: `< ${TARGET_IDLE_PCT}`,
+    },
+    external && {
+      measure: `idle CPU, Mosquitto itself, ${LOCKERS} lockers connected`,
+      value: external.mosquittoPct,
+      target: '',
     },
     bulk && { measure: `bulk command: ${CARGO} cargo rows rewritten (s)`, value: bulk.commandSeconds, target: '' },
     bulk && {
@@ -476,7 +552,13 @@ try {
         bareProcess: bare,
         emptyTables: empty,
         fleet: { lockers: LOCKERS, historyRows: COMMANDS, ...fleet },
+        ...(external && { fleetOnMosquitto: external }),
         targetPct: TARGET_IDLE_PCT,
+      },
+      meets: {
+        idleUnder1Pct: fleet.cpuPct < TARGET_IDLE_PCT,
+        ...(external && { idleOnMosquittoUnder1Pct: external.cpuPct < TARGET_IDLE_PCT }),
+        loopDelayP99Under20ms: bulk.loopDelay.p99Ms < TARGET_LOOP_P99_MS,
       },
       bulkCommand: { ...bulk, targetLoopP99Ms: TARGET_LOOP_P99_MS },
     };

@@ -108,6 +108,10 @@ const EnvSchema = z
     PORT: port('PORT').default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
     DATABASE_URL: z.string().min(1, 'DATABASE_URL must not be empty').default('./data/cloud.db'),
+    // SQLite: prepared reads run together at the end of each event-loop turn (cloud/storage/read-batcher.ts), or each where asked.
+    SQLITE_READS: z
+      .enum(['end-of-turn', 'in-place'], { error: 'SQLITE_READS must be end-of-turn or in-place' })
+      .default('end-of-turn'),
     MQTT_PORT: port('MQTT_PORT').default(1883),
     MQTT_URL: z
       .string()

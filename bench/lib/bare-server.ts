@@ -12,7 +12,7 @@ app.disable('x-powered-by');
 app.set('etag', false);
 const answer = () => ({ id: 'bare', ok: true, at: new Date().toISOString() });
 app.get('/bare', (_req, res) => sendJson(res, 200, answer()));
-// The cloud's prepared reads run at the end of the event-loop turn (cloud/storage/end-of-turn.ts),
+// The cloud's prepared reads run at the end of the event-loop turn (cloud/storage/read-batcher.ts),
 // so its answers to one turn's requests go out together. This endpoint answers the same way,
 // to show what that alone is worth to an endpoint that does no work.
 app.get('/bare-end-of-turn', (_req, res) => void setImmediate(() => sendJson(res, 200, answer())));

@@ -9,6 +9,7 @@ import { Kysely, PostgresAdapter, PostgresDialect, type SqliteDatabase, type Sql
 import type { Database } from './schema.ts';
 import { migrateToLatest } from './migrations/index.ts';
 import { redactUrl } from '../../shared/urls.ts';
+import { readScheduler, scheduledRead, type ReadsKind } from './read-batcher.ts';
 import { PostgresNotifications, SqliteCommitWatcher } from './notifications.ts';
 import { ChangeFeed } from './change-feed.ts';
 import { BusyRetryingSqliteDialect, type BusyRetry } from './sqlite-busy.ts';
@@ -60,6 +61,8 @@ export interface OpenOptions {
   migrate?: boolean;
   /** SQLite: how long a statement waits (asynchronously) for another connection's lock (sqlite-busy.ts) */
   busyRetry?: BusyRetry;
+  /** SQLite: when prepared reads run (read-batcher.ts); at the end of the event-loop turn by default */
+  reads?: ReadsKind;
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -109,10 +112,12 @@ function openSqlite(url: string, options: OpenOptions): Storage {
   let reader: SQLite.Database | undefined;
   if (file !== ':memory:') {
     reader = new SQLite(file, { readonly: true, timeout: 0 });
-    // A busy read goes the asynchronous way instead (prepared.ts).
+    // A busy read waits asynchronously instead (read-batcher.ts).
     reader.pragma('busy_timeout = 0');
     tuneReads(reader);
-    directReaders.set(db, rowReader(reader, counter));
+    const read = rowReader(reader, counter);
+    const scheduler = readScheduler(options.reads ?? 'end-of-turn');
+    directReaders.set(db, (text, parameters) => scheduledRead(scheduler, () => read(text, parameters)));
   }
   const changes = new ChangeFeed(new SqliteCommitWatcher(sqlite));
   return {
@@ -148,7 +153,10 @@ function tuneReads(sqlite: SQLite.Database): void {
  * of fixed shape is one allocation with a known layout. Column names are quoted with
  * JSON.stringify, so no name can change the generated code.
  */
-function rowReader(sqlite: SQLite.Database, counter: StatementCounter): DirectReader {
+function rowReader(
+  sqlite: SQLite.Database,
+  counter: StatementCounter,
+): (sql: string, parameters: readonly unknown[]) => unknown[] {
   const entryOf = boundedCache(1000, (text: string) => {
     const statement = sqlite.prepare(text).raw(true);
     const names = statement.columns().map((c) => c.name);
@@ -170,8 +178,8 @@ function rowReader(sqlite: SQLite.Database, counter: StatementCounter): DirectRe
   };
 }
 
-/** Runs a read-only statement on its own connection, synchronously (SQLite file databases). */
-export type DirectReader = (sql: string, parameters: readonly unknown[]) => unknown[];
+/** Runs a read-only statement on its own connection, when its scheduler says (SQLite file databases). */
+export type DirectReader = (sql: string, parameters: readonly unknown[]) => Promise<unknown[]>;
 const directReaders = new WeakMap<Kysely<any>, DirectReader>();
 
 export function directReaderOf(db: Kysely<any>): DirectReader | undefined {

@@ -4,12 +4,11 @@
  * parameters go, and then executed with new parameters: the same typed query definition, on
  * either dialect, without the per-call build. The SQL text never changes, so SQLite's statement
  * cache (database.ts) always hits. Prepared queries are reads: on a SQLite file they run on the
- * read-only connection (see openSqlite), except inside a transaction, which must see its own writes.
+ * read-only connection when the storage's read scheduler says (read-batcher.ts), except inside a
+ * transaction, which must see its own writes.
  */
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import { directReaderOf } from './database.ts';
-import { queueAtEndOfTurn } from './end-of-turn.ts';
-import { DEFAULT_BUSY_RETRY, isBusy } from './sqlite-busy.ts';
 
 const MARKER = '\u0000prepared-param-';
 
@@ -42,30 +41,6 @@ export function prepared<A extends unknown[], R>(
     const parameters = c.slots.map((s) => (typeof s === 'number' ? args[s] : s.value));
     const direct = directReaderOf(db);
     if (!direct) return (await db.executeQuery<R>(CompiledQuery.raw(c.sql, parameters))).rows;
-    return directRead(() => direct(c.sql, parameters) as R[]);
+    return direct(c.sql, parameters) as Promise<R[]>;
   };
-}
-
-/**
- * A read on the read-only connection at the end of the turn (end-of-turn.ts), one promise per
- * read as on the hot path. Busy is rare for a WAL reader (another process checkpointing): the
- * read then waits without holding the loop, on its own connection, never queued behind this
- * process's writes.
- */
-function directRead<R>(read: () => R[]): Promise<R[]> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    let pause = 1;
-    const attempt = () =>
-      queueAtEndOfTurn(() => {
-        try {
-          resolve(read());
-        } catch (err) {
-          if (!isBusy(err) || performance.now() - started >= DEFAULT_BUSY_RETRY.deadlineMs) return reject(err);
-          setTimeout(attempt, pause);
-          pause = Math.min(pause * 2, DEFAULT_BUSY_RETRY.maxPauseMs);
-        }
-      });
-    attempt();
-  });
 }

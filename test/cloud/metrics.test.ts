@@ -71,6 +71,8 @@ for (const dialect of DIALECTS) {
       await useCell(sim, cell, false);
       await untilStatus(w, order.id, 'COMPLETED');
       await until('notifications delivered', () => (receiver.received.length >= 1 ? true : undefined));
+      // Health reports of healthy lockers are written in batches (cloud/sync/health-writes.ts): written now.
+      await w.cloud.sync.inbound.idle();
       const notFound = await w.cloud.request('GET', `/api/v1/integration/company/order/${'x'.repeat(24)}`, {
         token: w.company.key,
       });

@@ -1,12 +1,15 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { atEndOfTurn } from '../../cloud/storage/end-of-turn.ts';
+import { EndOfTurnReads, InPlaceReads, scheduledRead } from '../../cloud/storage/read-batcher.ts';
 import { DIALECTS, openTestStorage } from '../helpers/storage.ts';
 import { prepared } from '../../cloud/storage/prepared.ts';
 import type { Db } from '../../cloud/storage/database.ts';
 import { createLockerCompany } from '../../cloud/services/admin/companies.ts';
 
 describe('reads at the end of the turn', () => {
+  const reads = new EndOfTurnReads();
+  const atEndOfTurn = <T>(read: () => T) => scheduledRead(reads, read);
+
   it('runs the reads asked for in one turn after its synchronous work, back to back, before any answer', async () => {
     const log: string[] = [];
     const first = atEndOfTurn(() => (log.push('read 1'), 1)).then((v) => (log.push('answer 1'), v));
@@ -33,6 +36,27 @@ describe('reads at the end of the turn', () => {
       return next;
     });
     assert.deepEqual(log, ['read 1', 'answer 1', 'read 2']);
+  });
+});
+
+describe('reads in place', () => {
+  it('runs each read where it is asked for', async () => {
+    const log: string[] = [];
+    const read = scheduledRead(new InPlaceReads(), () => (log.push('read'), 1));
+    log.push('rest of the turn');
+    assert.equal(await read, 1);
+    assert.deepEqual(log, ['read', 'rest of the turn']);
+  });
+
+  it('waits for a busy database without holding the loop, then reads', async () => {
+    let tries = 0;
+    const busy = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    const value = await scheduledRead(new InPlaceReads(), () => {
+      if (++tries < 3) throw busy;
+      return 'row';
+    });
+    assert.equal(value, 'row');
+    assert.equal(tries, 3);
   });
 });
 
