@@ -505,11 +505,23 @@ async function bulkCase() {
 }
 
 try {
-  const bare = CASES.has('bare') ? await bareCase() : undefined;
-  const empty = CASES.has('empty') ? await emptyCase() : undefined;
-  const fleet = CASES.has('fleet') ? await fleetCase() : undefined;
-  const external = CASES.has('mosquitto') ? await mosquittoCase() : undefined;
-  const bulk = CASES.has('bulk') ? await bulkCase() : undefined;
+  // Each case's figures are logged as it ends: a case that fails later loses nothing before it.
+  const run = async <T>(name: string, fn: () => Promise<T>): Promise<T | undefined> => {
+    if (!CASES.has(name)) return undefined;
+    const result = await fn();
+    log(`${name}: ${JSON.stringify(result)}`);
+    return result;
+  };
+  const bare = await run('bare', bareCase);
+  const empty = await run('empty', emptyCase);
+  const fleet = await run('fleet', fleetCase);
+  const external = await run('mosquitto', () =>
+    mosquittoCase().catch((err: Error) => {
+      log(`the external-broker case failed: ${err.message}`);
+      return undefined;
+    }),
+  );
+  const bulk = await run('bulk', bulkCase);
   const rows = [
     bare && { measure: 'idle CPU, bare Express process (% of a core, node alone)', value: bare.cpuPct, target: '' },
     empty && { measure: 'idle CPU, cloud with empty tables (% of a core)', value: empty.cpuPct, target: '' },

@@ -62,7 +62,18 @@ export async function startMosquitto(lockers: Array<{ id: string; password: stri
   const conf = path.join(dir, 'mosquitto.conf');
   fs.writeFileSync(
     conf,
-    `${[`listener ${port} 127.0.0.1`, 'allow_anonymous false', `password_file ${passwd}`, `acl_file ${acl}`, 'persistence false', 'log_type error'].join('\n')}\n`,
+    `${[
+      `listener ${port} 127.0.0.1`,
+      'allow_anonymous false',
+      `password_file ${passwd}`,
+      `acl_file ${acl}`,
+      'use_username_as_clientid true',
+      // As docs/mosquitto/mosquitto.conf: the cloud's subscription takes every locker's burst.
+      'max_queued_messages 100000',
+      'max_inflight_messages 100',
+      'persistence false',
+      'log_type error',
+    ].join('\n')}\n`,
   );
   for (const f of [passwd, acl, conf]) fs.chmodSync(f, 0o644);
   let output = '';
