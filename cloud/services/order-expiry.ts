@@ -122,7 +122,13 @@ export async function lapseReservation(tx: Tx, orderId: string, at: Date): Promi
   if (order?.isActive !== 1 || order.status !== 'CREATED' || !order.reserveUntil) return false;
   const now = at.toISOString();
   const statusId = newId();
-  const changes = { status: 'EXPIRED', currentStatusId: statusId, isActive: 0, expiredAt: now, updatedAt: now };
+  const changes = {
+    status: 'EXPIRED' as const,
+    currentStatusId: statusId,
+    isActive: 0,
+    expiredAt: now,
+    updatedAt: now,
+  };
   if (!(await closeUnplacedOrder(trx, orderId, changes))) return false;
   await recordOrderStatus(trx, { id: statusId, orderId, type: 'EXPIRED', createdAt: now, updatedAt: now });
   await freeOrderCodes(trx, orderId, now);

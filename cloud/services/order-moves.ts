@@ -9,7 +9,6 @@
  */
 import type { Db } from '../storage/database.ts';
 import { DomainError } from '../domain/errors.ts';
-import type { CodeType } from '../domain/order-states.ts';
 import { clashingCodes, pickOrderCodes, secureRandomInt, type OrderCodes, type RandomInt } from '../domain/codes.ts';
 import { liveCodesAt } from '../storage/order-queries.ts';
 import { codesOfOrder, orderById } from '../storage/order-lookups.ts';
@@ -71,13 +70,13 @@ export async function moveOrderToPostomat(
   const live = await liveCodesAt(trx, postomatId);
   let fresh: OrderCodes | undefined;
   if (opts.freshCodes) {
-    for (const c of codes) (live[c.type as CodeType] as Set<string>).add(c.password);
+    for (const c of codes) (live[c.type] as Set<string>).add(c.password);
     fresh = pickOrderCodes(live, randomInt);
   } else if (clashingCodes(current, live).length) {
     fresh = pickOrderCodes(live, randomInt);
   }
   for (const code of codes) {
-    await moveOrderCode(trx, code.id, postomatId, fresh ? fresh[code.type as CodeType] : code.password, now);
+    await moveOrderCode(trx, code.id, postomatId, fresh ? fresh[code.type] : code.password, now);
   }
   const moved = { ...order, postomatId, updatedAt: now };
   await opts.beforeSync?.(moved);

@@ -4,7 +4,7 @@
  * conditional on the status it read: two racing changes cannot both apply.
  */
 import { DomainError } from '../domain/errors.ts';
-import { canTransition, isFinal, storagePeriod, type CodeType, type OrderStatus } from '../domain/order-states.ts';
+import { canTransition, isFinal, storagePeriod, type OrderStatus } from '../domain/order-states.ts';
 import { clashingCodes, pickOrderCodes, secureRandomInt, type OrderCodes, type RandomInt } from '../domain/codes.ts';
 import { newId } from '../storage/ids.ts';
 import { liveCodesAt } from '../storage/order-queries.ts';
@@ -114,7 +114,7 @@ async function reviveExpired(
   const live = await liveCodesAt(trx, order.postomatId);
   const taken = new Set(clashingCodes(current, live));
   // The codes it keeps count as taken in every type: an order's three codes stay distinct.
-  const kept = rows.filter((r) => !taken.has(r.type as CodeType)).map((r) => r.password);
+  const kept = rows.filter((r) => !taken.has(r.type)).map((r) => r.password);
   const withKept = {
     DOWN: new Set([...live.DOWN, ...kept]),
     UP: new Set([...live.UP, ...kept]),
@@ -122,7 +122,7 @@ async function reviveExpired(
   };
   const fresh = taken.size ? pickOrderCodes(withKept, randomInt) : undefined;
   for (const row of rows) {
-    const type = row.type as CodeType;
+    const type = row.type;
     await reviveOrderCode(trx, row.id, fresh && taken.has(type) ? fresh[type] : row.password, now);
   }
   await addToStats(trx, order.companyId, 'DELIVERED', 1, amountsOf(order));

@@ -6,11 +6,11 @@ import { sql } from 'kysely';
 import { prepared } from './prepared.ts';
 import { groupBy, KeysetBatches } from './batches.ts';
 import { noLiveCodes, type LiveCodes } from '../domain/codes.ts';
-import type { CodeType } from '../domain/order-states.ts';
+import type { CloudOrderStatus } from '../domain/order-states.ts';
 
 export interface OrderListFilter {
   companyId: string;
-  status?: string;
+  status?: CloudOrderStatus;
   limit: number;
   offset: number;
   now: Date;
@@ -195,7 +195,7 @@ export async function liveCodesAt(db: Db, postomatId: string): Promise<LiveCodes
     .where('active', '=', sql.lit(1))
     .execute();
   const live = noLiveCodes();
-  for (const r of rows) (live[r.type as CodeType] as Set<string>).add(r.password);
+  for (const r of rows) (live[r.type] as Set<string>).add(r.password);
   return live;
 }
 

@@ -3,6 +3,7 @@
  * order's status or amounts adjusts them in the same transaction, so list totals and
  * `aggregate._sum` are read in O(statuses) instead of scanning a million rows.
  */
+import type { CloudOrderStatus } from '../domain/order-states.ts';
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
 import type { LockerOrderTable } from './schema.ts';
@@ -22,7 +23,7 @@ export const amountsOf = (o: Pick<LockerOrderTable, MoneyField>): Amounts => ({
 export async function addToStats(
   db: Db,
   companyId: string,
-  status: string,
+  status: CloudOrderStatus,
   count: number,
   amounts: Amounts,
 ): Promise<void> {
@@ -46,7 +47,7 @@ export async function addToStats(
 export const negate = (a: Amounts): Amounts => Object.fromEntries(MONEY_FIELDS.map((f) => [f, -a[f]])) as Amounts;
 
 /** A company's counters (all statuses, or one), summed here: at most four small rows. */
-export async function readStats(db: Db, companyId: string, status?: string) {
+export async function readStats(db: Db, companyId: string, status?: CloudOrderStatus) {
   let q = db.selectFrom('order_stats').selectAll().where('companyId', '=', companyId);
   if (status) q = q.where('status', '=', status);
   const rows = await q.execute();

@@ -3,6 +3,7 @@
  * rows), each run in the caller's transaction. The conditional updates answer whether they
  * applied: the condition is the state the caller read, so of two racing changes only one applies.
  */
+import type { CloudOrderStatus } from '../domain/order-states.ts';
 import type { Insertable } from 'kysely';
 import type { Db } from './database.ts';
 import type { LockerOrderTable, OrderCodeTable, OrderStatusTable } from './schema.ts';
@@ -26,7 +27,7 @@ export async function recordOrderStatus(db: Db, status: OrderStatusTable): Promi
 export async function changeOrderStatus(
   db: Db,
   orderId: string,
-  from: string,
+  from: CloudOrderStatus,
   changes: Partial<LockerOrderTable>,
 ): Promise<boolean> {
   return applied(

@@ -5,6 +5,7 @@
  * - money as integer minor units (sums stay exact), shown as numbers by the API layer.
  */
 import type { OrderKind } from '../../shared/mqtt/schemas.ts';
+import type { CloudOrderStatus, CodeType } from '../domain/order-states.ts';
 import type { ExtensionTables } from './webhook-schema.ts';
 import type { ColumnType, Generated } from 'kysely';
 
@@ -132,7 +133,7 @@ export interface LockerOrderTable {
   cellId: string | null;
   currentStatusId: string | null;
   /** current status type, denormalised so list filters use an index */
-  status: string;
+  status: CloudOrderStatus;
   days: number;
   weight: number;
   customData: string | null;
@@ -165,7 +166,7 @@ export interface LockerOrderTable {
 export interface OrderStatusTable {
   id: string;
   orderId: string;
-  type: string;
+  type: CloudOrderStatus;
   createdAt: Iso;
   updatedAt: Iso;
 }
@@ -174,7 +175,7 @@ export interface OrderCodeTable {
   id: string;
   orderId: string;
   postomatId: string;
-  type: string;
+  type: CodeType;
   password: string;
   /** 1 while the order is active and not final: the uniqueness of codes is enforced among these */
   active: Flag;
@@ -185,7 +186,7 @@ export interface OrderCodeTable {
 /** Maintained per company and status so list aggregates never scan orders. */
 export interface OrderStatsTable {
   companyId: string;
-  status: string;
+  status: CloudOrderStatus;
   count: number;
   price: Minor;
   deliveryPrice: Minor;

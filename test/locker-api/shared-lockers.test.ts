@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { ManualClock } from '../../shared/clock.ts';
 import { loadConfig } from '../../cloud/config.ts';
 import { formatCode } from '../../cloud/domain/codes.ts';
+import type { CodeType } from '../../cloud/domain/order-states.ts';
 import { newId } from '../../cloud/storage/ids.ts';
 import type { Db } from '../../cloud/storage/database.ts';
 import { DIALECTS } from '../helpers/storage.ts';
@@ -272,7 +273,7 @@ for (const dialect of DIALECTS) {
           clock.now().toISOString(),
         ).then(() => db.selectFrom('locker_order').select('id').where('postomatId', '=', w.inactive.id).execute());
         const at = clock.now().toISOString();
-        const code = (orderId: string, type: string, password: string) => ({
+        const code = (orderId: string, type: CodeType, password: string) => ({
           id: newId(),
           orderId,
           postomatId: w.inactive.id,
@@ -348,7 +349,7 @@ async function seedPlacedOrders(
       toUserId,
       cellId,
       currentStatusId: null,
-      status: 'DELIVERED',
+      status: 'DELIVERED' as const,
       days: 3,
       weight: 0,
       customData: null,

@@ -7,7 +7,6 @@
  * the cloud does not move: nothing else expires.
  */
 import { DomainError } from '../../domain/errors.ts';
-import type { CloudOrderStatus } from '../../domain/order-states.ts';
 import { expireOrder, lapseReservation } from '../order-expiry.ts';
 import type { UnitOfWork } from '../unit-of-work.ts';
 import { findOrder } from '../../storage/order-queries.ts';
@@ -49,7 +48,7 @@ export async function expireNow(uow: UnitOfWork, companyId: string, orderId: str
   if (!after) throw new DomainError('ORDER_NOT_FOUND');
   return {
     orderId,
-    status: after.status as CloudOrderStatus,
+    status: after.status,
     isActive: after.isActive === 1,
     startDateTime: after.startDateTime,
     endDateTime: after.endDateTime,
