@@ -1,4 +1,7 @@
-/** Writes the outbound events of a status change, inside the transaction that makes the change (rows: storage/outbox-queries.ts). */
+/**
+ * Writes the outbound events of a status change, inside the transaction that makes the change
+ * (their rows: storage/outbox-queries.ts).
+ */
 import type { Db } from '../storage/database.ts';
 import { notificationUrlOf } from '../storage/locker-company-queries.ts';
 import { queueOutboxEvents } from '../storage/outbox-queries.ts';
