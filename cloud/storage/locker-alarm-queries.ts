@@ -50,11 +50,7 @@ export function openStateAlarm(db: Db, postomatId: string, kind: LockerAlarmKind
 
 /** An open state alarm brought up to date: raised again now, with its new detail. */
 export async function updateAlarmDetail(db: Db, id: string, detail: string, at: Date): Promise<void> {
-  await db
-    .updateTable('locker_alarm')
-    .set({ detail, raisedAt: at.toISOString() })
-    .where('id', '=', id)
-    .execute();
+  await db.updateTable('locker_alarm').set({ detail, raisedAt: at.toISOString() }).where('id', '=', id).execute();
 }
 
 /** Resolves the open state alarm of a kind, if any; true when there was one. */

@@ -59,7 +59,12 @@ export const openCommandsDue = prepared<[resendBefore: string, offset: number], 
 
 /** Closes the open commands among `ids` as EXPIRED. */
 export async function expireCommands(db: Db, ids: string[]): Promise<void> {
-  await db.updateTable('locker_command').set({ state: 'EXPIRED' }).where('id', 'in', ids).where('state', 'in', OPEN).execute();
+  await db
+    .updateTable('locker_command')
+    .set({ state: 'EXPIRED' })
+    .where('id', 'in', ids)
+    .where('state', 'in', OPEN)
+    .execute();
 }
 
 /** Claims a send: false when another process sent it in the meantime. */

@@ -10,7 +10,10 @@ import { newId } from './ids.ts';
 import type { EventKind, EventState, OutboxEventTable } from './outbox-schema.ts';
 
 /** What an event says; the row around it (id, PENDING, no claim, no outcome) is the outbox's. */
-export type NewOutboxEvent = Pick<OutboxEventTable, 'kind' | 'event' | 'orderId' | 'target' | 'payload' | 'secretHeader'>;
+export type NewOutboxEvent = Pick<
+  OutboxEventTable,
+  'kind' | 'event' | 'orderId' | 'target' | 'payload' | 'secretHeader'
+>;
 
 export async function queueOutboxEvents(trx: Db, events: NewOutboxEvent[], createdAt: string): Promise<void> {
   await trx

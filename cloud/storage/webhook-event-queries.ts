@@ -30,7 +30,14 @@ export interface NewWebhookEvent {
 export async function insertWebhookEvent(trx: Db, owner: WebhookOwner, e: NewWebhookEvent): Promise<void> {
   await trx
     .insertInto('webhook_event')
-    .values({ eventId: e.eventId, ...ownerColumns(owner), type: e.type, orderId: e.orderId, body: e.body, createdAt: e.createdAt })
+    .values({
+      eventId: e.eventId,
+      ...ownerColumns(owner),
+      type: e.type,
+      orderId: e.orderId,
+      body: e.body,
+      createdAt: e.createdAt,
+    })
     .execute();
 }
 

@@ -194,9 +194,7 @@ async function countAttempt(
   const now = clock.now();
   const at = now.toISOString();
   const max = deps.eventMaxAttempts ?? DEFAULT_EVENT_MAX_ATTEMPTS;
-  const attempts = await db
-    .transaction()
-    .execute((trx) => countEventAttempt(trx, lockerId, event.eventId, at, why));
+  const attempts = await db.transaction().execute((trx) => countEventAttempt(trx, lockerId, event.eventId, at, why));
   const log = { ...logFields(lockerId, event), attempt: attempts, of: max, reason: why };
   if (!giveUpAfter(attempts, max)) {
     // A wait is the normal case of a pickup overtaking its placement; an error is not.
