@@ -4,7 +4,7 @@
  */
 import type { Db } from './storage/database.ts';
 import { UnitOfWork, type ChangeSignals } from './services/unit-of-work.ts';
-import { recordLockerChange } from './sync/changes.ts';
+import { recordLockerChange } from './storage/locker-sync-queries.ts';
 import { recordChangeSms, recordDropOffSms, recordTransitionEvents } from './events/record.ts';
 import { eventTypeForStatus, recordIntegratorEvent } from './webhooks/record.ts';
 import type { WebhookEventType } from './webhooks/schemas.ts';

@@ -14,7 +14,7 @@ import type { Clock } from '../../shared/clock.ts';
 import type { Logger } from '../logger.ts';
 import { newId } from '../storage/ids.ts';
 import { smsFactsOf, statusesOfOrders } from '../storage/order-lookups.ts';
-import { sql } from 'kysely';
+import { claimOutboxEvents, releaseOutboxEvents, settleOutboxEvents } from '../storage/outbox-queries.ts';
 import type { OutboxEventTable, EventState } from '../storage/outbox-schema.ts';
 import { postJson, type PostJson, type PostResult } from './http-post.ts';
 import { webhookBody } from './webhook-body.ts';
@@ -98,51 +98,16 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
     this.deps.closePost?.();
   }
 
-  /**
-   * Claims up to `limit` rows with one UPDATE: pending ones, and claims whose holder's lease
-   * has run out, but none for the targets in `busy`. It reads before it writes: an UPDATE would
-   * take SQLite's write lock (and wait for another process holding it) on every poll, even with
-   * nothing to send.
-   */
+  /** Claims up to `limit` rows under a lease (storage/outbox-queries.ts), none for the targets in `busy`. */
   async claim(limit: number, busy: readonly string[] = [], db: Db = this.deps.db): Promise<OutboxEventTable[]> {
     const { dialect, clock } = this.deps;
     const now = clock.now();
-    const nowIso = now.toISOString();
-    const due = (eb: any) => {
-      const claimable = eb.or([
-        eb('state', '=', 'PENDING'),
-        eb.and([eb('state', '=', 'SENDING'), eb('claimedUntil', '<', nowIso)]),
-      ]);
-      return busy.length ? eb.and([claimable, eb('target', 'not in', busy)]) : claimable;
+    const claim = {
+      workerId: this.workerId,
+      nowIso: now.toISOString(),
+      claimedUntil: new Date(now.getTime() + this.options.leaseMs).toISOString(),
     };
-    const any = await db
-      .selectFrom('outbox_event')
-      .select('id')
-      .where('state', 'in', ['PENDING', 'SENDING'])
-      .where(due)
-      .limit(1)
-      .executeTakeFirst();
-    if (!any) return [];
-    let ids = db
-      .selectFrom('outbox_event')
-      .select('id')
-      .where('state', 'in', ['PENDING', 'SENDING'])
-      .where(due)
-      .orderBy('createdAt')
-      .limit(limit);
-    if (dialect === 'postgres') ids = ids.forUpdate().skipLocked();
-    const rows = await db
-      .updateTable('outbox_event')
-      .set({
-        state: 'SENDING',
-        claimedBy: this.workerId,
-        claimedUntil: new Date(now.getTime() + this.options.leaseMs).toISOString(),
-      })
-      .where('id', 'in', ids)
-      .returningAll()
-      .execute();
-    // RETURNING gives no order: sends go oldest first.
-    return rows.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    return claimOutboxEvents(db, dialect, claim, limit, busy);
   }
 
   /** The notifications' order statuses, for the whole batch in one read. */
@@ -197,43 +162,25 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
     return this.deps.db.transaction().execute(work);
   }
 
-  /**
-   * One UPDATE for many outcomes, each row's values joined from a VALUES list (a CASE per column
-   * would grow with the square of the batch); rows another process claimed meanwhile are left
-   * to it. The casts give PostgreSQL the integer columns' types.
-   */
+  /** The outcomes recorded with one UPDATE; rows another process claimed meanwhile are left to it. */
   protected async settle(outcomes: Outcome[], db: Db = this.deps.db): Promise<void> {
-    const values = sql.join(
-      outcomes.map(
-        (o) =>
-          sql`(${o.row.id}, ${o.state}, cast(${o.result.status ?? null} as integer), cast(${o.result.error ?? null} as text), cast(${o.result.latencyMs} as integer), ${o.sentAt})`,
-      ),
+    await settleOutboxEvents(
+      db,
+      this.workerId,
+      outcomes.map((o) => ({
+        id: o.row.id,
+        state: o.state,
+        httpStatus: o.result.status ?? null,
+        error: o.result.error ?? null,
+        latencyMs: o.result.latencyMs,
+        sentAt: o.sentAt,
+      })),
     );
-    await db
-      .updateTable('outbox_event')
-      .from(sql`(values ${values})`.as('v') as any)
-      .set({
-        state: sql`v.column2`,
-        httpStatus: sql`v.column3`,
-        error: sql`v.column4`,
-        latencyMs: sql`v.column5`,
-        sentAt: sql`v.column6`,
-        claimedUntil: null,
-      } as any)
-      .where(sql<boolean>`"outbox_event"."id" = v.column1`)
-      .where('outbox_event.claimedBy' as any, '=', this.workerId)
-      .execute();
   }
 
   /** Hands rows back unsent (PENDING again), if this process still holds them. */
   protected async release(ids: string[]): Promise<void> {
-    await this.deps.db
-      .updateTable('outbox_event')
-      .set({ state: 'PENDING', claimedBy: null, claimedUntil: null })
-      .where('id', 'in', ids)
-      .where('claimedBy', '=', this.workerId)
-      .where('state', '=', 'SENDING')
-      .execute();
+    await releaseOutboxEvents(this.deps.db, this.workerId, ids);
   }
 
   private async send({ row, status }: Outgoing): Promise<{ state: EventState; result: PostResult }> {

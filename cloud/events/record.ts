@@ -1,14 +1,19 @@
-/** Writes the outbound events of a status change, inside the transaction that makes the change. */
+/**
+ * Writes the outbound events of a status change, inside the transaction that makes the change
+ * (their rows: storage/outbox-queries.ts).
+ */
 import type { Db } from '../storage/database.ts';
-import { newId } from '../storage/ids.ts';
+import { notificationUrlOf } from '../storage/locker-company-queries.ts';
+import { queueOutboxEvents } from '../storage/outbox-queries.ts';
+import { recipientPhone } from '../storage/recipient-queries.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import { findOrderWebhooks } from '../storage/platform-webhook-queries.ts';
 import { eventsForTransition, webhookSubtypeFor } from '../domain/order-events.ts';
 
 export async function recordTransitionEvents(trx: Db, order: LockerOrderTable, to: string, at: Date): Promise<number> {
   const [company, recipient] = await Promise.all([
-    trx.selectFrom('locker_company').select('notificationUrl').where('id', '=', order.companyId).executeTakeFirst(),
-    trx.selectFrom('recipient').select('phone').where('id', '=', order.toUserId).executeTakeFirst(),
+    notificationUrlOf(trx, order.companyId),
+    recipientPhone(trx, order.toUserId),
   ]);
   const subtype = webhookSubtypeFor(to);
   const events = eventsForTransition({
@@ -22,29 +27,18 @@ export async function recordTransitionEvents(trx: Db, order: LockerOrderTable, t
     webhooks: subtype ? await findOrderWebhooks(trx, order, subtype) : [],
   });
   if (!events.length) return 0;
-  const createdAt = at.toISOString();
-  await trx
-    .insertInto('outbox_event')
-    .values(
-      events.map((e) => ({
-        id: newId(),
-        kind: e.kind,
-        event: e.event,
-        orderId: order.id,
-        target: e.target,
-        payload: JSON.stringify(e.payload),
-        secretHeader: e.secretHeader,
-        state: 'PENDING' as const,
-        claimedBy: null,
-        claimedUntil: null,
-        httpStatus: null,
-        error: null,
-        latencyMs: null,
-        createdAt,
-        sentAt: null,
-      })),
-    )
-    .execute();
+  await queueOutboxEvents(
+    trx,
+    events.map((e) => ({
+      kind: e.kind,
+      event: e.event,
+      orderId: order.id,
+      target: e.target,
+      payload: JSON.stringify(e.payload),
+      secretHeader: e.secretHeader,
+    })),
+    at.toISOString(),
+  );
   return events.length;
 }
 
@@ -75,31 +69,21 @@ async function recordOrderSms(trx: Db, order: LockerOrderTable, event: string, a
   // A return's phone is its sender's: after the drop-off code it has nothing to collect, and a
   // pickup text (extended, redirected) would carry the courier's UP code to them.
   if (order.kind === 'RETURN' && event !== 'DROP_OFF_CODE') return 0;
-  const recipient = await trx
-    .selectFrom('recipient')
-    .select('phone')
-    .where('id', '=', order.toUserId)
-    .executeTakeFirst();
+  const recipient = await recipientPhone(trx, order.toUserId);
   if (!recipient) return 0;
-  await trx
-    .insertInto('outbox_event')
-    .values({
-      id: newId(),
-      kind: 'SMS',
-      event,
-      orderId: order.id,
-      target: recipient.phone,
-      payload: JSON.stringify({ orderId: order.id }),
-      secretHeader: null,
-      state: 'PENDING',
-      claimedBy: null,
-      claimedUntil: null,
-      httpStatus: null,
-      error: null,
-      latencyMs: null,
-      createdAt: at.toISOString(),
-      sentAt: null,
-    })
-    .execute();
+  await queueOutboxEvents(
+    trx,
+    [
+      {
+        kind: 'SMS',
+        event,
+        orderId: order.id,
+        target: recipient.phone,
+        payload: JSON.stringify({ orderId: order.id }),
+        secretHeader: null,
+      },
+    ],
+    at.toISOString(),
+  );
   return 1;
 }

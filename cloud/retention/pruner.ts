@@ -17,13 +17,14 @@ import {
   pruneCommands,
   pruneEventAttempts,
   pruneIdempotencyKeys,
+  pruneLockerIdempotencyKeys,
   pruneResolvedAlarms,
   pruneLockerEvents,
   pruneOutbox,
   pruneSyncChanges,
+  pruneWebhookEvents,
   recordSyncCheckpoints,
 } from '../storage/retention-queries.ts';
-import { pruneLockerIdempotencyKeys, pruneWebhookEvents } from '../webhooks/retention.ts';
 import { LOCKER_IDEMPOTENCY_WINDOW_MS } from '../services/idempotency.ts';
 
 const DAY_MS = 86_400_000;

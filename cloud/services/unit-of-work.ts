@@ -15,7 +15,7 @@ import { isUniqueViolation } from '../storage/sql-errors.ts';
 
 /** Writes, inside the caller's transaction, what a change means beyond its own rows. */
 export interface ChangeRecorders {
-  /** the order's locker must learn of it (sync/changes.ts) */
+  /** the order's locker must learn of it (storage/locker-sync-queries.ts) */
   lockerChange(tx: Db, postomatId: string, orderId: string): Promise<unknown>;
   /** the outbound events of a status change (events/record.ts); returns how many rows */
   orderEvents(tx: Db, order: LockerOrderTable, to: string, at: Date): Promise<number>;

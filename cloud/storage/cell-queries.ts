@@ -1,7 +1,8 @@
 /**
  * A locker's cells and boards as the operator adds and changes them, its own cell sizes
- * (issue 22), and single cells by id for staff. Reads of a whole locker's cells for the APIs are
- * postomat-queries.ts's; occupancy is cell-occupancy.ts's.
+ * (issue 22), single cells by id for staff, and the cells as the locker link reads and marks them
+ * (the cell map of sync messages, a placement's cell, the doors the agent reports open). Reads of
+ * a whole locker's cells for the APIs are postomat-queries.ts's; occupancy is cell-occupancy.ts's.
  */
 import type { Db } from './database.ts';
 import type { BoardTable, CellTable, LockerCellSizeTable } from './schema.ts';
@@ -97,4 +98,46 @@ export async function deleteSizeSpec(db: Db, postomatId: string, size: string): 
 
 export async function insertSizeSpec(db: Db, spec: LockerCellSizeTable): Promise<void> {
   await db.insertInto('locker_cell_size').values(spec).execute();
+}
+
+/** The numbers of a locker's cells, in no particular order (compared with the agent's). */
+export function cellNumbersAt(db: Db, postomatId: string) {
+  return db.selectFrom('cell').select('number').where('postomatId', '=', postomatId).execute();
+}
+
+/** A locker's cell map as sync messages carry it, by number. */
+export function cellMapRowsAt(db: Db, postomatId: string) {
+  return db
+    .selectFrom('cell')
+    .select(['number', 'size', 'isActive'])
+    .where('postomatId', '=', postomatId)
+    .orderBy('number')
+    .execute();
+}
+
+/** The cell a locker's agent names by its number. */
+export function cellIdByNumber(db: Db, postomatId: string, number: number) {
+  return db
+    .selectFrom('cell')
+    .select('id')
+    .where('postomatId', '=', postomatId)
+    .where('number', '=', number)
+    .executeTakeFirst();
+}
+
+/** Marks the cells of these numbers open (1) or closed (0) where they are not already. */
+export async function setCellsOpen(
+  db: Db,
+  postomatId: string,
+  flag: 0 | 1,
+  numbers: number[],
+  updatedAt: string,
+): Promise<void> {
+  await db
+    .updateTable('cell')
+    .set({ isOpen: flag, updatedAt })
+    .where('postomatId', '=', postomatId)
+    .where('number', 'in', numbers)
+    .where('isOpen', '!=', flag)
+    .execute();
 }

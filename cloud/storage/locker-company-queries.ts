@@ -34,6 +34,11 @@ export function existingLockerCompanyId(db: Db, id: string) {
   return db.selectFrom('locker_company').select('id').where('id', '=', id).executeTakeFirst();
 }
 
+/** Where the company's notifications go (the spec's event 1), if it gave an address. */
+export function notificationUrlOf(db: Db, id: string) {
+  return db.selectFrom('locker_company').select('notificationUrl').where('id', '=', id).executeTakeFirst();
+}
+
 /** The company's id and title, as staff see them beside an order. */
 export function lockerCompanySummary(db: Db, id: string) {
   return db.selectFrom('locker_company').select(['id', 'title']).where('id', '=', id).executeTakeFirst();

@@ -58,6 +58,16 @@ export async function findOrderPlatformCompanies(trx: Db, order: OrderRef): Prom
   return rows.map((r) => Number(r.id));
 }
 
+/** The parcels a locker order delivers, with the companies (logistics, partner) each belongs to. */
+export function parcelsOfOrder(trx: Db, orderId: string) {
+  return trx
+    .selectFrom('parcel')
+    .select(['id', 'trackCode', 'companyId', 'partnerCompanyId'])
+    .where('postomatOrderId', '=', orderId)
+    .orderBy('id')
+    .execute();
+}
+
 /** The columns a webhook is shown with (all of them). */
 const WEBHOOK_COLUMNS = [
   'id',

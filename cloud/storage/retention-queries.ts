@@ -3,7 +3,9 @@
  * key, so it is short on SQLite's one write connection and idempotent when several cloud
  * processes prune one PostgreSQL at once: there the rows are picked with FOR UPDATE SKIP
  * LOCKED, so two pruners take different rows and neither waits on the other. Each finds its
- * rows through an index whose range holds only what may go (migration 012).
+ * rows through an index whose range holds only what may go (migration 012). The extensions' two
+ * (Locker API Idempotency-Keys, webhook events) pick their rows with a plain read, and check
+ * again in the delete what makes a row go.
  */
 import type { SelectQueryBuilder } from 'kysely';
 import { heldByLocker } from '../domain/locker-sync.ts';
@@ -263,5 +265,58 @@ export async function pruneSyncChanges(
       .where('version', '<=', through)
       .execute();
     return { deleted: count, raised: true, done: through >= cutoff };
+  });
+}
+
+/** Locker API Idempotency-Keys created before `before` (past their 24 hours). */
+export async function pruneLockerIdempotencyKeys(db: Db, before: string, limit: number): Promise<number> {
+  const keys = await db
+    .selectFrom('locker_idempotency')
+    .select(['companyId', 'key'])
+    .where('createdAt', '<', before)
+    .limit(limit)
+    .execute();
+  if (!keys.length) return 0;
+  // The age is checked again by the delete: a key taken over meanwhile has a fresh createdAt.
+  const r = await db
+    .deleteFrom('locker_idempotency')
+    .where((eb) => eb.or(keys.map((k) => eb.and([eb('companyId', '=', k.companyId), eb('key', '=', k.key)]))))
+    .where('createdAt', '<', before)
+    .executeTakeFirstOrThrow();
+  return Number(r.numDeletedRows);
+}
+
+/**
+ * Webhook subscription events created before `before` whose deliveries are all finished
+ * (delivered or dead), with their deliveries and attempts; an event with a delivery still due
+ * stays whatever its age.
+ */
+export async function pruneWebhookEvents(db: Db, before: string, limit: number): Promise<number> {
+  const events = await db
+    .selectFrom('webhook_event as e')
+    .select('e.eventId')
+    .where('e.createdAt', '<', before)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_delivery as d')
+            .select('d.id')
+            .whereRef('d.eventId', '=', 'e.eventId')
+            .where('d.state', 'in', ['PENDING', 'SENDING']),
+        ),
+      ),
+    )
+    .limit(limit)
+    .execute();
+  if (!events.length) return 0;
+  const ids = events.map((e) => e.eventId);
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('webhook_attempt')
+      .where('deliveryId', 'in', trx.selectFrom('webhook_delivery').select('id').where('eventId', 'in', ids))
+      .execute();
+    await trx.deleteFrom('webhook_delivery').where('eventId', 'in', ids).execute();
+    const r = await trx.deleteFrom('webhook_event').where('eventId', 'in', ids).executeTakeFirstOrThrow();
+    return Number(r.numDeletedRows);
   });
 }

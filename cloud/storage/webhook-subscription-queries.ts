@@ -1,7 +1,8 @@
 /**
  * A company's webhook subscriptions, and its events and their deliveries as the company reads
  * them (issue 22). Every query keeps to one owner's rows (webhook-owner.ts); recording events
- * and queueing deliveries stay with the webhooks (webhooks/record.ts).
+ * and queueing deliveries are webhook-event-queries.ts's, sending them
+ * webhook-delivery-queries.ts's.
  */
 import type { Db } from './database.ts';
 import { ownedBy, type WebhookOwner } from './webhook-owner.ts';

@@ -7,7 +7,9 @@
  */
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
-import { clearStateAlarm, setStateAlarm } from './alarms.ts';
+import { cellNumbersAt } from '../storage/cell-queries.ts';
+import { clearStateAlarm } from '../storage/locker-alarm-queries.ts';
+import { setStateAlarm } from './alarms.ts';
 
 export interface CellMapDifference {
   /** cells the agent has that the cloud does not know */
@@ -48,7 +50,7 @@ export async function checkCellMap(
   agentCells: readonly string[],
   now: Date,
 ): Promise<void> {
-  const cloud = await db.selectFrom('cell').select('number').where('postomatId', '=', postomatId).execute();
+  const cloud = await cellNumbersAt(db, postomatId);
   const difference = compareCellMaps(
     agentCells,
     cloud.map((c) => String(c.number)),

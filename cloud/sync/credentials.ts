@@ -7,6 +7,7 @@
  */
 import crypto from 'node:crypto';
 import type { Db } from '../storage/database.ts';
+import { agentSecretHashOf } from '../storage/locker-link-queries.ts';
 import { verifyPasswordAsync } from '../domain/secrets.ts';
 import { isLockerUsername } from './acl.ts';
 
@@ -19,11 +20,7 @@ export class AgentCredentials {
 
   async verify(username: string | undefined, password: Buffer | undefined): Promise<boolean> {
     if (!username || !password || !isLockerUsername(username)) return false;
-    const row = await this.db
-      .selectFrom('postomat')
-      .select('agentSecretHash')
-      .where('id', '=', username)
-      .executeTakeFirst();
+    const row = await agentSecretHashOf(this.db, username);
     const stored = row?.agentSecretHash;
     if (!stored) return false;
     const digest = crypto.createHash('sha256').update(password).digest('hex');

@@ -4,7 +4,7 @@
  * stores the event, keyed by it, so a resent event never raises a second alarm.
  */
 import type { Db } from '../storage/database.ts';
-import { raiseAlarm } from './alarms.ts';
+import { raiseAlarm } from '../storage/locker-alarm-queries.ts';
 import type { LockerAlarmKind, LockerEventTable } from './types.ts';
 
 const ALARM_OF: Partial<Record<string, { kind: LockerAlarmKind; detail: (cell: string) => string }>> = {
@@ -31,15 +31,4 @@ export async function alarmForFieldEvent(db: Db, row: LockerEventTable, now: Dat
     },
     now,
   );
-}
-
-/** Open alarms per kind over every locker, for metrics gauges. */
-export async function openAlarmCounts(db: Db): Promise<Record<string, number>> {
-  const rows = await db
-    .selectFrom('locker_alarm')
-    .select((eb) => ['kind', eb.fn.countAll<number>().as('n')])
-    .where('resolvedAt', 'is', null)
-    .groupBy('kind')
-    .execute();
-  return Object.fromEntries(rows.map((r) => [r.kind, Number(r.n)]));
 }

@@ -2,28 +2,30 @@
  * A locker's own reports from the field (shared/mqtt/field.ts): its last health and its last
  * self-test, each replaced by the next one in the order the cloud receives them (a device's
  * clock proves nothing: link-state.ts). A board the health report says is silent raises the
- * locker's BOARD_SILENT alarm; a report with every board answering resolves it.
+ * locker's BOARD_SILENT alarm; a report with every board answering resolves it. The rows:
+ * storage/locker-report-queries.ts.
  */
 import type { HealthMessage, SelfTestMessage } from '../../shared/mqtt/index.ts';
 import type { Db } from '../storage/database.ts';
+import { healthReports, type LockerReportKind, replaceReport, reportOf } from '../storage/locker-report-queries.ts';
 import type { Logger } from '../logger.ts';
-import { clearStateAlarm, setStateAlarm } from './alarms.ts';
+import { clearStateAlarm } from '../storage/locker-alarm-queries.ts';
+import { setStateAlarm } from './alarms.ts';
 import { deviceTime } from './link-state.ts';
 
-async function replaceReport(
+async function saveReport(
   db: Db,
-  table: 'locker_health' | 'locker_self_test',
+  table: LockerReportKind,
   postomatId: string,
   report: unknown,
   at: string,
   now: Date,
 ): Promise<void> {
-  const row = { report: JSON.stringify(report), at: deviceTime(at, now), receivedAt: now.toISOString() };
-  await db
-    .insertInto(table)
-    .values({ postomatId, ...row })
-    .onConflict((oc) => oc.column('postomatId').doUpdateSet(row))
-    .execute();
+  await replaceReport(db, table, postomatId, {
+    report: JSON.stringify(report),
+    at: deviceTime(at, now),
+    receivedAt: now.toISOString(),
+  });
 }
 
 export async function recordHealth(
@@ -33,7 +35,7 @@ export async function recordHealth(
   msg: HealthMessage,
   now: Date,
 ): Promise<void> {
-  await replaceReport(db, 'locker_health', postomatId, msg, msg.at, now);
+  await saveReport(db, 'locker_health', postomatId, msg, msg.at, now);
   const silent = msg.boards.filter((b) => !b.online).map((b) => b.board);
   if (silent.length) {
     const detail = `lock board(s) ${silent.join(', ')} do not answer: their cells are unknown and take no parcel`;
@@ -51,7 +53,7 @@ export async function recordSelfTest(
   msg: SelfTestMessage,
   now: Date,
 ): Promise<void> {
-  await replaceReport(db, 'locker_self_test', postomatId, msg, msg.at, now);
+  await saveReport(db, 'locker_self_test', postomatId, msg, msg.at, now);
   const faults = msg.results.filter((r) => r.outcome !== 'OK' && r.outcome !== 'SKIPPED');
   logger[faults.length ? 'warn' : 'info']('locker self-test received', {
     lockerId: postomatId,
@@ -66,16 +68,8 @@ export interface StoredReport<T> {
   receivedAt: string;
 }
 
-async function readReport<T>(
-  db: Db,
-  table: 'locker_health' | 'locker_self_test',
-  postomatId: string,
-): Promise<StoredReport<T> | null> {
-  const row = await db
-    .selectFrom(table)
-    .select(['report', 'at', 'receivedAt'])
-    .where('postomatId', '=', postomatId)
-    .executeTakeFirst();
+async function readReport<T>(db: Db, table: LockerReportKind, postomatId: string): Promise<StoredReport<T> | null> {
+  const row = await reportOf(db, table, postomatId);
   return row ? { report: JSON.parse(row.report) as T, at: row.at, receivedAt: row.receivedAt } : null;
 }
 
@@ -85,12 +79,7 @@ export const lastSelfTest = (db: Db, postomatId: string) =>
 
 /** Per-locker figures for metrics gauges: one row per locker that ever sent its health. */
 export async function healthGauges(db: Db, limit = 10_000) {
-  const rows = await db
-    .selectFrom('locker_health')
-    .select(['postomatId', 'report', 'receivedAt'])
-    .orderBy('postomatId')
-    .limit(limit)
-    .execute();
+  const rows = await healthReports(db, limit);
   return rows.map((r) => {
     const h = JSON.parse(r.report) as HealthMessage;
     return {

@@ -25,7 +25,7 @@ import type { UnitOfWork } from '../services/unit-of-work.ts';
 import { checkCellMap } from './cell-map.ts';
 import { recordSelfTest } from './field-reports.ts';
 import { HealthWrites } from './health-writes.ts';
-import { recordResponse } from './commands.ts';
+import { recordResponse } from '../storage/locker-command-queries.ts';
 import { ingestEvent, type IngestOutcome } from './ingest.ts';
 import { lockerExists, recordCells, recordConnection } from './link-state.ts';
 import type { SyncPublisher } from './publisher.ts';

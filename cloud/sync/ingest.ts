@@ -23,10 +23,19 @@ import { DomainError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
 import { orderForLockerEvent } from '../storage/order-lookups.ts';
+import { cellIdByNumber } from '../storage/cell-queries.ts';
+import {
+  clearEventAttempts,
+  countEventAttempt,
+  insertLockerEvent,
+  insertLockerEventOnce,
+  lockerEventOutcome,
+  placementWasRefused,
+} from '../storage/locker-event-queries.ts';
 import { isTransientDbError, isUniqueViolation } from '../storage/sql-errors.ts';
 import { transitionOrder } from '../services/order-transitions.ts';
 import type { UnitOfWork } from '../services/unit-of-work.ts';
-import { raiseAlarm } from './alarms.ts';
+import { raiseAlarm } from '../storage/locker-alarm-queries.ts';
 import { alarmForFieldEvent } from './field-alarms.ts';
 import type { LockerAlarmKind, LockerEventOutcome, LockerEventTable } from './types.ts';
 
@@ -78,12 +87,7 @@ const logFields = (lockerId: string, e: LockerEvent) => ({
 
 async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent): Promise<IngestResult> {
   const { db, clock, logger } = deps;
-  const seen = await db
-    .selectFrom('locker_event')
-    .select('outcome')
-    .where('postomatId', '=', lockerId)
-    .where('eventId', '=', event.eventId)
-    .executeTakeFirst();
+  const seen = await lockerEventOutcome(db, lockerId, event.eventId);
   if (seen) {
     deps.onEvent?.('DUPLICATE');
     return 'ack';
@@ -93,12 +97,7 @@ async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent
   // The agent names a cell by its number at this locker (docs/field-technicians.md).
   const cell =
     event.type === 'PLACED' && event.cellId && /^[1-9]\d{0,8}$/.test(event.cellId)
-      ? await db
-          .selectFrom('cell')
-          .select('id')
-          .where('postomatId', '=', lockerId)
-          .where('number', '=', Number(event.cellId))
-          .executeTakeFirst()
+      ? await cellIdByNumber(db, lockerId, Number(event.cellId))
       : undefined;
   const placementRefused =
     (event.type === 'PICKED_UP' || event.type === 'SUBTRACTED') &&
@@ -130,8 +129,8 @@ async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent
     decision.action === 'apply' && event.type === 'PLACED' && order?.isActive === 0 && !order.expiredAt;
   try {
     await deps.uow.run(async (tx) => {
-      await tx.db.insertInto('locker_event').values(row).execute();
-      await clearAttempts(tx.db, lockerId, event.eventId);
+      await insertLockerEvent(tx.db, row);
+      await clearEventAttempts(tx.db, lockerId, event.eventId);
       if (decision.action === 'apply') {
         await transitionOrder(tx, {
           orderId: order!.id,
@@ -164,8 +163,8 @@ async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent
     // The order moved under us (e.g. staff settled it by hand meanwhile): never applied.
     const rejected = { ...row, outcome: 'REJECTED' as const, note: err.message };
     await db.transaction().execute(async (trx) => {
-      await recordOnce(trx, rejected);
-      await clearAttempts(trx, lockerId, event.eventId);
+      await insertLockerEventOnce(trx, rejected);
+      await clearEventAttempts(trx, lockerId, event.eventId);
       await alarmFor(trx, rejected, 'EVENT_REJECTED', now);
     });
     logger.warn('locker event rejected: acknowledged, never applied', { ...log, reason: err.message });
@@ -195,24 +194,7 @@ async function countAttempt(
   const now = clock.now();
   const at = now.toISOString();
   const max = deps.eventMaxAttempts ?? DEFAULT_EVENT_MAX_ATTEMPTS;
-  const attempts = await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('locker_event_attempt')
-      .values({ postomatId: lockerId, eventId: event.eventId, attempts: 1, firstAt: at, lastAt: at, lastError: why })
-      .onConflict((oc) =>
-        oc
-          .columns(['postomatId', 'eventId'])
-          .doUpdateSet((eb) => ({ attempts: eb('locker_event_attempt.attempts', '+', 1), lastAt: at, lastError: why })),
-      )
-      .execute();
-    const row = await trx
-      .selectFrom('locker_event_attempt')
-      .select('attempts')
-      .where('postomatId', '=', lockerId)
-      .where('eventId', '=', event.eventId)
-      .executeTakeFirstOrThrow();
-    return Number(row.attempts);
-  });
+  const attempts = await db.transaction().execute((trx) => countEventAttempt(trx, lockerId, event.eventId, at, why));
   const log = { ...logFields(lockerId, event), attempt: attempts, of: max, reason: why };
   if (!giveUpAfter(attempts, max)) {
     // A wait is the normal case of a pickup overtaking its placement; an error is not.
@@ -227,8 +209,8 @@ async function countAttempt(
     note: `${max} attempts: ${why}`.slice(0, 400),
   };
   await db.transaction().execute(async (trx) => {
-    await recordOnce(trx, failed);
-    await clearAttempts(trx, lockerId, event.eventId);
+    await insertLockerEventOnce(trx, failed);
+    await clearEventAttempts(trx, lockerId, event.eventId);
     if (alarmsOperator(event.type, 'FAILED')) await alarmFor(trx, failed, 'EVENT_FAILED', now);
   });
   logger.error('locker event set aside as FAILED: acknowledged so the agent stops sending it; alarm raised', log);
@@ -268,35 +250,6 @@ async function alarmFor(db: Db, row: LockerEventTable, kind: LockerAlarmKind, no
     },
     now,
   );
-}
-
-async function recordOnce(db: Db, row: LockerEventTable): Promise<void> {
-  await db
-    .insertInto('locker_event')
-    .values(row)
-    .onConflict((oc) => oc.columns(['postomatId', 'eventId']).doNothing())
-    .execute();
-}
-
-async function clearAttempts(db: Db, lockerId: string, eventId: string): Promise<void> {
-  await db
-    .deleteFrom('locker_event_attempt')
-    .where('postomatId', '=', lockerId)
-    .where('eventId', '=', eventId)
-    .execute();
-}
-
-/** Whether this locker's placement of the order was refused or set aside: a pickup waiting for it would wait for ever. */
-async function placementWasRefused(db: Db, lockerId: string, orderId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('locker_event')
-    .select('eventId')
-    .where('orderId', '=', orderId)
-    .where('postomatId', '=', lockerId)
-    .where('type', '=', 'PLACED')
-    .where('outcome', 'in', ['REJECTED', 'FAILED'])
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /**

@@ -1,25 +1,18 @@
 /**
  * What a locker's agent says about itself: its connection (a retained message, and the Last
  * Will the broker publishes when the agent vanishes) and its cells. Stored for the operator
- * (`locker status`) and mirrored into the spec's fields: postomat.isConnected, cell.isOpen.
+ * (`locker status`) and mirrored into the spec's fields: postomat.isConnected, cell.isOpen (the
+ * rows: storage/locker-link-queries.ts, cell-queries.ts).
  */
 import type { CellsMessage, ConnectionMessage } from '../../shared/mqtt/index.ts';
+import { setCellsOpen } from '../storage/cell-queries.ts';
 import type { Db } from '../storage/database.ts';
+import { lockerConnection, setPostomatConnected, upsertLockerLink } from '../storage/locker-link-queries.ts';
+import { existingPostomatId } from '../storage/postomat-queries.ts';
 
 export async function lockerExists(db: Db, postomatId: string): Promise<boolean> {
-  return (await db.selectFrom('postomat').select('id').where('id', '=', postomatId).executeTakeFirst()) !== undefined;
+  return (await existingPostomatId(db, postomatId)) !== undefined;
 }
-
-const emptyLink = (postomatId: string, at: string) => ({
-  postomatId,
-  online: 0,
-  agentVersion: null,
-  reportedVersion: null,
-  connectionAt: null,
-  cells: null,
-  cellsAt: null,
-  updatedAt: at,
-});
 
 /** A time a device reports, kept no later than the cloud's clock: a device's clock proves nothing. */
 export function deviceTime(at: string, now: Date): string {
@@ -44,11 +37,7 @@ export async function recordConnection(
 ): Promise<boolean> {
   const at = deviceTime(msg.at, now);
   return db.transaction().execute(async (trx) => {
-    const prev = await trx
-      .selectFrom('locker_link')
-      .select(['online', 'connectionAt'])
-      .where('postomatId', '=', postomatId)
-      .executeTakeFirst();
+    const prev = await lockerConnection(trx, postomatId);
     if (!msg.online && prev?.online === 1 && prev.connectionAt && at < prev.connectionAt) return false;
     const set = {
       online: msg.online ? 1 : 0,
@@ -57,12 +46,8 @@ export async function recordConnection(
       connectionAt: at,
       updatedAt: now.toISOString(),
     };
-    await trx
-      .insertInto('locker_link')
-      .values({ ...emptyLink(postomatId, set.updatedAt), ...set })
-      .onConflict((oc) => oc.column('postomatId').doUpdateSet(set))
-      .execute();
-    await trx.updateTable('postomat').set({ isConnected: set.online }).where('id', '=', postomatId).execute();
+    await upsertLockerLink(trx, postomatId, set);
+    await setPostomatConnected(trx, postomatId, set.online);
     return true;
   });
 }
@@ -76,23 +61,13 @@ export async function recordCells(db: Db, postomatId: string, msg: CellsMessage,
   const numbers = (open: boolean) =>
     msg.cells.filter((c) => c.lockClosed === !open && /^\d{1,9}$/.test(c.cellId)).map((c) => Number(c.cellId));
   await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('locker_link')
-      .values({ ...emptyLink(postomatId, set.updatedAt), ...set })
-      .onConflict((oc) => oc.column('postomatId').doUpdateSet(set))
-      .execute();
+    await upsertLockerLink(trx, postomatId, set);
     for (const [flag, list] of [
       [1, numbers(true)],
       [0, numbers(false)],
     ] as const) {
       for (let i = 0; i < list.length; i += CELL_CHUNK) {
-        await trx
-          .updateTable('cell')
-          .set({ isOpen: flag, updatedAt: set.updatedAt })
-          .where('postomatId', '=', postomatId)
-          .where('number', 'in', list.slice(i, i + CELL_CHUNK))
-          .where('isOpen', '!=', flag)
-          .execute();
+        await setCellsOpen(trx, postomatId, flag, list.slice(i, i + CELL_CHUNK), set.updatedAt);
       }
     }
   });

@@ -7,6 +7,12 @@
  * next wake-up or poll) publishes again — a duplicate the agent takes as a no-op, never a loss.
  */
 import type { Db } from '../storage/database.ts';
+import {
+  leasedVersions,
+  markPublished,
+  releasePublishLease,
+  takePublishLease,
+} from '../storage/locker-sync-queries.ts';
 
 /** Longer than a publish takes on a healthy link; what a crash delays a delta by at most (plus a poll). */
 export const PUBLISH_CLAIM_MS = 10_000;
@@ -28,19 +34,8 @@ export async function claimPublishing(
   const nowIso = now.toISOString();
   // A mark of our own: two processes claiming in the same millisecond must not share one.
   const until = `${new Date(now.getTime() + leaseMs).toISOString()}#${Math.random().toString(36).slice(2, 10)}`;
-  const res = await db
-    .updateTable('locker_sync')
-    .set({ publishClaimedUntil: until })
-    .where('postomatId', '=', postomatId)
-    .whereRef('version', '>', 'publishedVersion')
-    .where((eb) => eb.or([eb('publishClaimedUntil', 'is', null), eb('publishClaimedUntil', '<', nowIso)]))
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) return undefined;
-  const row = await db
-    .selectFrom('locker_sync')
-    .select(['version', 'publishedVersion', 'floor'])
-    .where('postomatId', '=', postomatId)
-    .executeTakeFirstOrThrow();
+  if (!(await takePublishLease(db, postomatId, until, nowIso))) return undefined;
+  const row = await leasedVersions(db, postomatId);
   return {
     version: Number(row.version),
     publishedVersion: Number(row.publishedVersion),
@@ -51,18 +46,6 @@ export async function claimPublishing(
 
 /** The delta up to `published` is out (when given), and the claim is given up. */
 export async function releasePublishing(db: Db, postomatId: string, claim: Claimed, published?: number): Promise<void> {
-  if (published !== undefined) {
-    await db
-      .updateTable('locker_sync')
-      .set({ publishedVersion: published })
-      .where('postomatId', '=', postomatId)
-      .where('publishedVersion', '<', published)
-      .execute();
-  }
-  await db
-    .updateTable('locker_sync')
-    .set({ publishClaimedUntil: null })
-    .where('postomatId', '=', postomatId)
-    .where('publishClaimedUntil', '=', claim.until)
-    .execute();
+  if (published !== undefined) await markPublished(db, postomatId, published);
+  await releasePublishLease(db, postomatId, claim.until);
 }

@@ -10,8 +10,9 @@ import { topics } from '../../shared/mqtt/index.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
-import { prepared } from '../storage/prepared.ts';
-import { commandMessage, commandsDue, markSent } from './commands.ts';
+import { unpublishedLockers } from '../storage/locker-sync-queries.ts';
+import { markSent } from '../storage/locker-command-queries.ts';
+import { commandMessage, commandsDue } from './commands.ts';
 import { deltaSync, fullSync } from './sync-out.ts';
 import { claimPublishing, releasePublishing } from './publish-claim.ts';
 
@@ -32,20 +33,6 @@ export interface PublisherOptions {
   /** an unanswered command is sent again after this long */
   commandResendMs: number;
 }
-
-const BATCH = 200;
-
-/** Lockers whose data moved past what was published; asked on every poll, so prepared once. */
-const unpublished = prepared<
-  [],
-  { postomatId: string; version: number | string; publishedVersion: number | string; floor: number | string }
->(0, (db: Db) =>
-  db
-    .selectFrom('locker_sync')
-    .select(['postomatId', 'version', 'publishedVersion', 'floor'])
-    .whereRef('version', '>', 'publishedVersion')
-    .limit(BATCH),
-);
 
 export class SyncPublisher {
   private timer: NodeJS.Timeout | undefined;
@@ -132,7 +119,7 @@ export class SyncPublisher {
    */
   private async publishChanges(): Promise<void> {
     const { db } = this.deps;
-    const due = await unpublished(db);
+    const due = await unpublishedLockers(db);
     for (const row of due) {
       const claim = await claimPublishing(db, row.postomatId, this.deps.clock.now());
       if (!claim) continue;

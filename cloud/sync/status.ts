@@ -2,31 +2,21 @@
 import type { CellReport } from '../../shared/mqtt/index.ts';
 import type { Db } from '../storage/database.ts';
 import { getPostomat } from '../services/admin/postomats.ts';
-import { lockerVersion } from './sync-out.ts';
-import { openAlarms } from './alarms.ts';
+import { openAlarms } from '../storage/locker-alarm-queries.ts';
+import { recentCommandsOf } from '../storage/locker-command-queries.ts';
+import { recentLockerEvents } from '../storage/locker-event-queries.ts';
+import { lockerLinkOf } from '../storage/locker-link-queries.ts';
+import { lockerVersion } from '../storage/locker-sync-queries.ts';
 import { lastHealth, lastSelfTest } from './field-reports.ts';
 
 export async function lockerLinkStatus(db: Db, postomatId: string, recentEvents = 10) {
   const p = await getPostomat(db, postomatId);
   const [alarms, link, versions, commands, events, health, selfTest] = await Promise.all([
     openAlarms(db, postomatId),
-    db.selectFrom('locker_link').selectAll().where('postomatId', '=', postomatId).executeTakeFirst(),
+    lockerLinkOf(db, postomatId),
     lockerVersion(db, postomatId),
-    db
-      .selectFrom('locker_command')
-      .selectAll()
-      .where('postomatId', '=', postomatId)
-      .orderBy('createdAt', 'desc')
-      .limit(10)
-      .execute(),
-    db
-      .selectFrom('locker_event')
-      .select(['eventId', 'type', 'orderId', 'cellId', 'detail', 'at', 'receivedAt', 'outcome', 'note'])
-      .where('postomatId', '=', postomatId)
-      .orderBy('receivedAt', 'desc')
-      .orderBy('seq', 'desc')
-      .limit(recentEvents)
-      .execute(),
+    recentCommandsOf(db, postomatId),
+    recentLockerEvents(db, postomatId, recentEvents),
     lastHealth(db, postomatId),
     lastSelfTest(db, postomatId),
   ]);

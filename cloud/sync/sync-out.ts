@@ -13,25 +13,11 @@ import {
 } from '../../shared/mqtt/index.ts';
 import { heldByLocker, planSync } from '../domain/locker-sync.ts';
 import type { Db } from '../storage/database.ts';
+import { cellMapRowsAt } from '../storage/cell-queries.ts';
 import { codesOfOrders, ordersHeldAt, syncRowsOf } from '../storage/locker-held-orders.ts';
+import { lockerVersion, ordersChangedSince } from '../storage/locker-sync-queries.ts';
 
 const CHUNK = 500;
-
-export async function lockerVersion(
-  db: Db,
-  postomatId: string,
-): Promise<{ version: number; floor: number; publishedVersion: number }> {
-  const row = await db
-    .selectFrom('locker_sync')
-    .select(['version', 'floor', 'publishedVersion'])
-    .where('postomatId', '=', postomatId)
-    .executeTakeFirst();
-  return {
-    version: Number(row?.version ?? 0),
-    floor: Number(row?.floor ?? 0),
-    publishedVersion: Number(row?.publishedVersion ?? 0),
-  };
-}
 
 /** What to send an agent that announced `reported` (undefined: nothing to send). */
 export async function syncForAnnouncement(
@@ -65,12 +51,7 @@ export async function fullSync(db: Db, postomatId: string, version: number): Pro
 
 /** The orders changed after `since`: those the agent should hold as upserts, the others as removals. */
 export async function deltaSync(db: Db, postomatId: string, since: number, version: number): Promise<SyncMessage> {
-  const changed = await db
-    .selectFrom('locker_sync_change')
-    .select('orderId')
-    .where('postomatId', '=', postomatId)
-    .where('version', '>', since)
-    .execute();
+  const changed = await ordersChangedSince(db, postomatId, since);
   const ids = changed.map((c) => c.orderId);
   const orders: OrderRow[] = [];
   for (let i = 0; i < ids.length; i += CHUNK) {
@@ -94,12 +75,7 @@ export async function deltaSync(db: Db, postomatId: string, since: number, versi
  * only in these (when active), so it never opens a cell the cloud would not accept a parcel in.
  */
 export async function cellMapOf(db: Db, postomatId: string): Promise<CellMap> {
-  const rows = await db
-    .selectFrom('cell')
-    .select(['number', 'size', 'isActive'])
-    .where('postomatId', '=', postomatId)
-    .orderBy('number')
-    .execute();
+  const rows = await cellMapRowsAt(db, postomatId);
   return rows.map((c) => ({
     cellId: String(c.number),
     size: c.size as CellMap[number]['size'],

@@ -7,7 +7,8 @@
  */
 import type { Db } from '../storage/database.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
-import { findOrderPlatformCompanies } from '../storage/platform-webhook-queries.ts';
+import { findOrderPlatformCompanies, parcelsOfOrder } from '../storage/platform-webhook-queries.ts';
+import { anyPlatformSubscription, platformCompaniesSubscribed } from '../storage/webhook-event-queries.ts';
 import { WEBHOOK_STATUS, webhookSubtypeFor } from '../domain/order-events.ts';
 import { platformOwner } from './owner.ts';
 import { recordOwnerEvent } from './record.ts';
@@ -23,31 +24,12 @@ export async function recordPlatformEvents(trx: Db, order: LockerOrderTable, to:
   const subtype = webhookSubtypeFor(to);
   if (!subtype) return 0;
   // Without any platform subscription (the usual case) this one indexed read is the whole cost.
-  const any = await trx
-    .selectFrom('webhook_subscription')
-    .select('id')
-    .where('ownerKind', '=', 'PLATFORM')
-    .where('deletedAt', 'is', null)
-    .limit(1)
-    .executeTakeFirst();
-  if (!any) return 0;
+  if (!(await anyPlatformSubscription(trx))) return 0;
   const companies = await findOrderPlatformCompanies(trx, order);
   if (!companies.length) return 0;
-  const subscribed = await trx
-    .selectFrom('webhook_subscription')
-    .select('companyId')
-    .distinct()
-    .where('ownerKind', '=', 'PLATFORM')
-    .where('companyId', 'in', companies.map(String))
-    .where('deletedAt', 'is', null)
-    .execute();
+  const subscribed = await platformCompaniesSubscribed(trx, companies);
   if (!subscribed.length) return 0;
-  const parcels = await trx
-    .selectFrom('parcel')
-    .select(['id', 'trackCode', 'companyId', 'partnerCompanyId'])
-    .where('postomatOrderId', '=', order.id)
-    .orderBy('id')
-    .execute();
+  const parcels = await parcelsOfOrder(trx, order.id);
   let queued = 0;
   for (const { companyId } of subscribed) {
     const id = Number(companyId);

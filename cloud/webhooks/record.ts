@@ -2,14 +2,16 @@
  * Writes an integrator event, inside the transaction of the change it reports: the event (its
  * body fixed now, so every delivery and replay sends the same bytes) and one PENDING delivery per
  * live subscription of the owner that asked for its type. A company without subscriptions costs
- * one indexed read and nothing more. Platform companies' events: platform-record.ts.
+ * one indexed read and nothing more. Platform companies' events: platform-record.ts. The rows:
+ * storage/webhook-event-queries.ts.
  */
 import type { Db } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
+import { insertWebhookEvent, liveSubscriptionTypes, queueDeliveries } from '../storage/webhook-event-queries.ts';
 import { presentOrder } from '../locker-api/present.ts';
 import type { WebhookEventType } from './schemas.ts';
-import { lockerOwner, ownedBy, ownerColumns, type WebhookOwner } from './owner.ts';
+import { lockerOwner, type WebhookOwner } from './owner.ts';
 
 /**
  * The event a status change is, if any (CREATED has its own call at creation). A return's
@@ -44,21 +46,13 @@ export async function recordOwnerEvent(
   object: () => unknown,
   at: Date,
 ): Promise<number> {
-  const subscriptions = await trx
-    .selectFrom('webhook_subscription')
-    .select(['id', 'eventTypes'])
-    .where(ownedBy(owner))
-    .where('deletedAt', 'is', null)
-    .execute();
+  const subscriptions = await liveSubscriptionTypes(trx, owner);
   const wanted = subscriptions.filter((s) => (JSON.parse(s.eventTypes) as string[]).includes(type));
   if (!wanted.length) return 0;
   const createdAt = at.toISOString();
   const eventId = `evt_${newId()}`;
   const body = JSON.stringify({ id: eventId, type, createdAt, data: { object: object() } });
-  await trx
-    .insertInto('webhook_event')
-    .values({ eventId, ...ownerColumns(owner), type, orderId, body, createdAt })
-    .execute();
+  await insertWebhookEvent(trx, owner, { eventId, type, orderId, body, createdAt });
   await queueDeliveries(
     trx,
     eventId,
@@ -66,36 +60,4 @@ export async function recordOwnerEvent(
     at,
   );
   return wanted.length;
-}
-
-/** Returns the new deliveries' ids. */
-export async function queueDeliveries(
-  trx: Db,
-  eventId: string,
-  subscriptionIds: string[],
-  at: Date,
-): Promise<string[]> {
-  if (!subscriptionIds.length) return [];
-  const now = at.toISOString();
-  const ids = subscriptionIds.map(() => newId());
-  await trx
-    .insertInto('webhook_delivery')
-    .values(
-      subscriptionIds.map((subscriptionId, i) => ({
-        id: ids[i],
-        eventId,
-        subscriptionId,
-        state: 'PENDING' as const,
-        attempts: 0,
-        nextAttemptAt: now,
-        claimedBy: null,
-        claimedUntil: null,
-        lastStatus: null,
-        lastError: null,
-        createdAt: now,
-        finishedAt: null,
-      })),
-    )
-    .execute();
-  return ids;
 }

@@ -18,7 +18,14 @@ import { DEFAULT_RETRY_POLICY, nextAttemptAt, type RetryPolicy } from './backoff
 import { SIGNATURE_HEADER, signatureHeader } from './signature.ts';
 import { ClaimLoop, claimLoopBounds, type Claimed } from '../events/claim-loop.ts';
 import type { WebhookDeliveryTable, WebhookSubscriptionTable } from './tables.ts';
-import { sql } from 'kysely';
+import {
+  claimDeliveries,
+  eventBodies,
+  nextPendingDelivery,
+  releaseDeliveries,
+  settleDeliveries,
+  subscriptionsByIds,
+} from '../storage/webhook-delivery-queries.ts';
 
 export interface SenderOptions {
   timeoutMs: number;
@@ -93,13 +100,7 @@ export class WebhookSender extends ClaimLoop<WebhookDeliveryTable, Attempt, Outc
   }
 
   protected override async msUntilNextDue(): Promise<number> {
-    const next = await this.deps.db
-      .selectFrom('webhook_delivery')
-      .select('nextAttemptAt')
-      .where('state', '=', 'PENDING')
-      .orderBy('nextAttemptAt')
-      .limit(1)
-      .executeTakeFirst();
+    const next = await nextPendingDelivery(this.deps.db);
     return next ? Math.max(0, Date.parse(next.nextAttemptAt) - this.deps.clock.now().getTime()) : Infinity;
   }
 
@@ -107,45 +108,20 @@ export class WebhookSender extends ClaimLoop<WebhookDeliveryTable, Attempt, Outc
   async claim(limit: number, busy: readonly string[] = [], db: Db = this.deps.db): Promise<WebhookDeliveryTable[]> {
     const { dialect, clock } = this.deps;
     const now = clock.now();
-    const nowIso = now.toISOString();
-    const due = (eb: any) => {
-      const claimable = eb.or([
-        eb.and([eb('state', '=', 'PENDING'), eb('nextAttemptAt', '<=', nowIso)]),
-        eb.and([eb('state', '=', 'SENDING'), eb('claimedUntil', '<', nowIso)]),
-      ]);
-      return busy.length ? eb.and([claimable, eb('subscriptionId', 'not in', busy)]) : claimable;
+    const claim = {
+      workerId: this.workerId,
+      nowIso: now.toISOString(),
+      claimedUntil: new Date(now.getTime() + this.options.leaseMs).toISOString(),
     };
-    // Read first: an UPDATE would take SQLite's write lock on every poll, even with nothing due.
-    if (!(await db.selectFrom('webhook_delivery').select('id').where(due).limit(1).executeTakeFirst())) return [];
-    let ids = db.selectFrom('webhook_delivery').select('id').where(due).orderBy('nextAttemptAt').limit(limit);
-    if (dialect === 'postgres') ids = ids.forUpdate().skipLocked();
-    const rows = await db
-      .updateTable('webhook_delivery')
-      .set({
-        state: 'SENDING',
-        claimedBy: this.workerId,
-        claimedUntil: new Date(now.getTime() + this.options.leaseMs).toISOString(),
-      })
-      .where('id', 'in', ids)
-      .returningAll()
-      .execute();
-    return rows.sort((a, b) => (a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : 0));
+    return claimDeliveries(db, dialect, claim, limit, busy);
   }
 
   /** The events' bodies and the subscriptions, for the whole batch in two reads. */
   protected async prepare(rows: WebhookDeliveryTable[]): Promise<Claimed<Attempt>[]> {
     const { db } = this.deps;
     const [events, subs] = await Promise.all([
-      db
-        .selectFrom('webhook_event')
-        .select(['eventId', 'body'])
-        .where('eventId', 'in', [...new Set(rows.map((d) => d.eventId))])
-        .execute(),
-      db
-        .selectFrom('webhook_subscription')
-        .selectAll()
-        .where('id', 'in', [...new Set(rows.map((d) => d.subscriptionId))])
-        .execute(),
+      eventBodies(db, [...new Set(rows.map((d) => d.eventId))]),
+      subscriptionsByIds(db, [...new Set(rows.map((d) => d.subscriptionId))]),
     ]);
     const bodies = new Map(events.map((e) => [e.eventId, e.body]));
     const subsById = new Map(subs.map((s) => [s.id, s]));
@@ -212,61 +188,29 @@ export class WebhookSender extends ClaimLoop<WebhookDeliveryTable, Attempt, Outc
 
   /**
    * Attempts recorded together, in one transaction (the caller's, when it claims in the same
-   * commit): one UPDATE of the deliveries this process still holds, each row's values joined
-   * from a VALUES list, and one INSERT of their attempts. A delivery whose lease ran out and
-   * that another process claimed is left out: that process's attempt is the one on record.
+   * commit; storage/webhook-delivery-queries.ts).
    */
   protected async settle(outcomes: Outcome[], db?: Db): Promise<void> {
     if (!db) return this.transaction((trx) => this.settle(outcomes, trx));
-    const values = sql.join(
-      outcomes.map(
-        (o) =>
-          sql`(${o.d.id}, ${o.state}, cast(${o.d.attempts + 1} as integer), cast(${o.result.status ?? null} as integer), cast(${o.result.error ?? null} as text), ${(o.next ?? o.at).toISOString()}, cast(${o.next ? null : o.at.toISOString()} as text))`,
-      ),
-    );
-    const updated = (await db
-      .updateTable('webhook_delivery')
-      .from(sql`(values ${values})`.as('v') as any)
-      .set({
-        state: sql`v.column2`,
-        attempts: sql`v.column3`,
-        lastStatus: sql`v.column4`,
-        lastError: sql`v.column5`,
-        claimedBy: null,
-        claimedUntil: null,
-        nextAttemptAt: sql`v.column6`,
-        finishedAt: sql`v.column7`,
-      } as any)
-      .where(sql<boolean>`"webhook_delivery"."id" = v.column1`)
-      .where('webhook_delivery.claimedBy' as any, '=', this.workerId)
-      .where('webhook_delivery.state' as any, '=', 'SENDING')
-      .returning('webhook_delivery.id' as any)
-      .execute()) as { id: string }[];
-    const mine = new Set(updated.map((u) => u.id));
-    const attempts = outcomes
-      .filter((o) => mine.has(o.d.id))
-      .map((o) => ({
-        id: newId(),
-        deliveryId: o.d.id,
+    await settleDeliveries(
+      db,
+      this.workerId,
+      outcomes.map((o) => ({
+        id: o.d.id,
+        state: o.state,
         attempt: o.d.attempts + 1,
-        at: o.at.toISOString(),
         httpStatus: o.result.status ?? null,
         error: o.result.error ?? null,
         latencyMs: o.result.latencyMs,
-        nextAttemptAt: o.next?.toISOString() ?? null,
-      }));
-    if (attempts.length) await db.insertInto('webhook_attempt').values(attempts).execute();
+        at: o.at.toISOString(),
+        next: o.next?.toISOString() ?? null,
+      })),
+    );
   }
 
   /** Hands deliveries back unsent (due again at once), if this process still holds them. */
   protected async release(ids: string[]): Promise<void> {
-    await this.deps.db
-      .updateTable('webhook_delivery')
-      .set({ state: 'PENDING', claimedBy: null, claimedUntil: null })
-      .where('id', 'in', ids)
-      .where('claimedBy', '=', this.workerId)
-      .where('state', '=', 'SENDING')
-      .execute();
+    await releaseDeliveries(this.deps.db, this.workerId, ids);
   }
 }
 

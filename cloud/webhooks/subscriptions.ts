@@ -9,7 +9,7 @@ import { newId } from '../storage/ids.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Tx } from '../services/unit-of-work.ts';
 import { newSigningSecret } from './signature.ts';
-import { queueDeliveries } from './record.ts';
+import { queueDeliveries } from '../storage/webhook-event-queries.ts';
 import { ownerColumns, type WebhookOwner } from './owner.ts';
 import {
   attemptsOfDeliveries,

@@ -7,7 +7,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIALECTS, openTestStorage, type TestStorage } from '../helpers/storage.ts';
 import { createPostomat } from '../../cloud/services/admin/postomats.ts';
-import { recordCellMapChange } from '../../cloud/sync/changes.ts';
+import { recordCellMapChange } from '../../cloud/storage/locker-sync-queries.ts';
 import { claimPublishing, PUBLISH_CLAIM_MS, releasePublishing } from '../../cloud/sync/publish-claim.ts';
 
 for (const dialect of DIALECTS) {

@@ -13,7 +13,7 @@ import { ManualClock } from '../../shared/clock.ts';
 import { silentLogger } from '../../cloud/logger.ts';
 import { RetentionPruner, retentionOptions } from '../../cloud/retention/pruner.ts';
 import { loadRetentionConfig } from '../../cloud/config.ts';
-import { queueDeliveries } from '../../cloud/webhooks/record.ts';
+import { queueDeliveries } from '../../cloud/storage/webhook-event-queries.ts';
 
 const BASE = '/api/v1/integration/company';
 const DAY = 86_400_000;

@@ -6,7 +6,7 @@ import type { InProcessAgent } from '../../hardware-sim/agent-handle.ts';
 import { SimLocker } from '../../hardware-sim/locker.ts';
 import type { LockerAlarmKind } from '../../cloud/sync/types.ts';
 import { healthGauges } from '../../cloud/sync/field-reports.ts';
-import { openAlarmCounts } from '../../cloud/sync/field-alarms.ts';
+import { openAlarmCounts } from '../../cloud/storage/locker-alarm-queries.ts';
 import { DIALECTS } from '../helpers/storage.ts';
 import { tempDir, typeAndWaitOpen } from '../helpers/sim-harness.ts';
 import {

@@ -7,7 +7,8 @@ import { marketClient, seedMarketWorld, ORDER_PRICE, type MarketWorld } from '..
 import { changeParcelStatus } from '../../cloud/services/platform/parcels.ts';
 import { createWarehouse } from '../../cloud/services/platform/warehouses.ts';
 import type { ParcelStatus } from '../../cloud/domain/platform/enums.ts';
-import { deltaSync, lockerVersion } from '../../cloud/sync/sync-out.ts';
+import { deltaSync } from '../../cloud/sync/sync-out.ts';
+import { lockerVersion } from '../../cloud/storage/locker-sync-queries.ts';
 
 const REDIRECTED = 'parcel redirected';
 

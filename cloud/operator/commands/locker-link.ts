@@ -3,7 +3,7 @@ import { defineCommand, OperatorError, type Command } from '../command.ts';
 import { fInt, fText, flagsOf } from '../flags.ts';
 import { block, table } from '../format.ts';
 import { lockerLinkStatus } from '../../sync/status.ts';
-import { openAlarms, resolveAlarm } from '../../sync/alarms.ts';
+import { openAlarms, resolveAlarm } from '../../storage/locker-alarm-queries.ts';
 import type { LockerAlarmTable } from '../../sync/types.ts';
 
 type Status = Awaited<ReturnType<typeof lockerLinkStatus>>;

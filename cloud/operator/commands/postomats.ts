@@ -17,7 +17,7 @@ import {
 import { addCellsToPostomat, setSizeSpec, updateCell } from '../../services/admin/cells.ts';
 import { DIMENSION_MAX_MM } from '../../domain/cell-sizes.ts';
 import { sizeSpecsAt } from '../../services/cell-capacity.ts';
-import { recordCellMapChange } from '../../sync/changes.ts';
+import { recordCellMapChange } from '../../storage/locker-sync-queries.ts';
 import type { CellTable } from '../../storage/schema.ts';
 
 /**

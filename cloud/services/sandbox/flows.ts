@@ -8,6 +8,7 @@
 import type { Db } from '../../storage/database.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { CodeType, OrderStatus } from '../../domain/order-states.ts';
+import { syncVersionOf } from '../../storage/locker-sync-queries.ts';
 import { findCode, findOrder } from '../../storage/order-queries.ts';
 import type { SandboxFleet, SandboxLocker } from './fleet-port.ts';
 import type { SandboxOutcome } from './outcomes.ts';
@@ -141,12 +142,7 @@ async function untilLockerHas(
   t: SandboxTimings,
   sleep: (ms: number) => Promise<void>,
 ): Promise<void> {
-  const row = await db
-    .selectFrom('locker_sync')
-    .select('version')
-    .where('postomatId', '=', lockerId)
-    .executeTakeFirst();
-  const wanted = Number(row?.version ?? 0);
+  const wanted = await syncVersionOf(db, lockerId);
   for (const deadline = Date.now() + t.answerMs; Date.now() < deadline; await sleep(t.pollMs)) {
     if ((await locker.syncVersion()) >= wanted) return;
   }

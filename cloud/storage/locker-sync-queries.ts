@@ -1,0 +1,139 @@
+/**
+ * A locker's sync record (`locker_sync`, `locker_sync_change`): the version every change to
+ * what its agent must know bumps, the change row of each order, what was published, and the
+ * publishing lease (sync/publish-claim.ts). Pruning it is retention-queries.ts's.
+ */
+import type { Db } from './database.ts';
+import { prepared } from './prepared.ts';
+
+/**
+ * The one call every operation makes when it changes what a locker's agent must know about an
+ * order (created, paid, placed, finished, moved to another locker): inside the caller's
+ * transaction, so the change and its record commit together and survive a cloud crash before
+ * anything was published. Bumps the locker's sync version and stamps the order's change with
+ * it; returns the version.
+ */
+export async function recordLockerChange(trx: Db, postomatId: string, orderId: string): Promise<number> {
+  // On PostgreSQL the upsert locks the locker's row until commit: versions of one locker are
+  // handed out in commit order, so a reader that sees version N also sees every change <= N.
+  const { version } = await trx
+    .insertInto('locker_sync')
+    .values({ postomatId, version: 1, publishedVersion: 0, floor: 0 })
+    .onConflict((oc) => oc.column('postomatId').doUpdateSet((eb) => ({ version: eb('locker_sync.version', '+', 1) })))
+    .returning('version')
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('locker_sync_change')
+    .values({ postomatId, orderId, version })
+    .onConflict((oc) => oc.columns(['postomatId', 'orderId']).doUpdateSet({ version }))
+    .execute();
+  return Number(version);
+}
+
+/**
+ * The locker's cells changed (added, resized, switched on or off): its version moves with no
+ * order change, so the publisher sends its agent a delta, which carries the new cell map.
+ */
+export async function recordCellMapChange(db: Db, postomatId: string): Promise<number> {
+  const { version } = await db
+    .insertInto('locker_sync')
+    .values({ postomatId, version: 1, publishedVersion: 0, floor: 0 })
+    .onConflict((oc) => oc.column('postomatId').doUpdateSet((eb) => ({ version: eb('locker_sync.version', '+', 1) })))
+    .returning('version')
+    .executeTakeFirstOrThrow();
+  return Number(version);
+}
+
+export async function lockerVersion(
+  db: Db,
+  postomatId: string,
+): Promise<{ version: number; floor: number; publishedVersion: number }> {
+  const row = await db
+    .selectFrom('locker_sync')
+    .select(['version', 'floor', 'publishedVersion'])
+    .where('postomatId', '=', postomatId)
+    .executeTakeFirst();
+  return {
+    version: Number(row?.version ?? 0),
+    floor: Number(row?.floor ?? 0),
+    publishedVersion: Number(row?.publishedVersion ?? 0),
+  };
+}
+
+/** The latest change to the locker's orders alone (0 when it never had one). */
+export async function syncVersionOf(db: Db, postomatId: string): Promise<number> {
+  const row = await db
+    .selectFrom('locker_sync')
+    .select('version')
+    .where('postomatId', '=', postomatId)
+    .executeTakeFirst();
+  return Number(row?.version ?? 0);
+}
+
+/** The orders of the locker changed after version `since`. */
+export function ordersChangedSince(db: Db, postomatId: string, since: number) {
+  return db
+    .selectFrom('locker_sync_change')
+    .select('orderId')
+    .where('postomatId', '=', postomatId)
+    .where('version', '>', since)
+    .execute();
+}
+
+const BATCH = 200;
+
+/** Lockers whose data moved past what was published; asked on every poll, so prepared once. */
+export const unpublishedLockers = prepared<
+  [],
+  { postomatId: string; version: number | string; publishedVersion: number | string; floor: number | string }
+>(0, (db: Db) =>
+  db
+    .selectFrom('locker_sync')
+    .select(['postomatId', 'version', 'publishedVersion', 'floor'])
+    .whereRef('version', '>', 'publishedVersion')
+    .limit(BATCH),
+);
+
+/**
+ * Takes the locker's publishing lease with one conditional update, marked `until`: false when
+ * nothing is left to publish or another process holds a lease that has not run out at `nowIso`.
+ */
+export async function takePublishLease(db: Db, postomatId: string, until: string, nowIso: string): Promise<boolean> {
+  const res = await db
+    .updateTable('locker_sync')
+    .set({ publishClaimedUntil: until })
+    .where('postomatId', '=', postomatId)
+    .whereRef('version', '>', 'publishedVersion')
+    .where((eb) => eb.or([eb('publishClaimedUntil', 'is', null), eb('publishClaimedUntil', '<', nowIso)]))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** The locker's versions, read once its lease is taken. */
+export function leasedVersions(db: Db, postomatId: string) {
+  return db
+    .selectFrom('locker_sync')
+    .select(['version', 'publishedVersion', 'floor'])
+    .where('postomatId', '=', postomatId)
+    .executeTakeFirstOrThrow();
+}
+
+/** The delta up to `published` is out: the mark only ever moves forward. */
+export async function markPublished(db: Db, postomatId: string, published: number): Promise<void> {
+  await db
+    .updateTable('locker_sync')
+    .set({ publishedVersion: published })
+    .where('postomatId', '=', postomatId)
+    .where('publishedVersion', '<', published)
+    .execute();
+}
+
+/** Gives up the lease marked `until`, and only it. */
+export async function releasePublishLease(db: Db, postomatId: string, until: string): Promise<void> {
+  await db
+    .updateTable('locker_sync')
+    .set({ publishClaimedUntil: null })
+    .where('postomatId', '=', postomatId)
+    .where('publishClaimedUntil', '=', until)
+    .execute();
+}

@@ -1,0 +1,98 @@
+/**
+ * Webhook subscription events as they are recorded (issue 22), in the transaction of the change
+ * they report: the owner's live subscriptions, the event with its body, and one PENDING
+ * delivery per subscription taking its type. Which events a change makes, and their bodies,
+ * are webhooks/record.ts's and webhooks/platform-record.ts's; sending them is
+ * webhook-delivery-queries.ts's.
+ */
+import type { Db } from './database.ts';
+import { newId } from './ids.ts';
+import { ownedBy, ownerColumns, type WebhookOwner } from './webhook-owner.ts';
+
+/** The owner's live subscriptions, with the event types each takes (JSON). */
+export function liveSubscriptionTypes(trx: Db, owner: WebhookOwner) {
+  return trx
+    .selectFrom('webhook_subscription')
+    .select(['id', 'eventTypes'])
+    .where(ownedBy(owner))
+    .where('deletedAt', 'is', null)
+    .execute();
+}
+
+export interface NewWebhookEvent {
+  eventId: string;
+  type: string;
+  orderId: string | null;
+  body: string;
+  createdAt: string;
+}
+
+export async function insertWebhookEvent(trx: Db, owner: WebhookOwner, e: NewWebhookEvent): Promise<void> {
+  await trx
+    .insertInto('webhook_event')
+    .values({
+      eventId: e.eventId,
+      ...ownerColumns(owner),
+      type: e.type,
+      orderId: e.orderId,
+      body: e.body,
+      createdAt: e.createdAt,
+    })
+    .execute();
+}
+
+/** Returns the new deliveries' ids. */
+export async function queueDeliveries(
+  trx: Db,
+  eventId: string,
+  subscriptionIds: string[],
+  at: Date,
+): Promise<string[]> {
+  if (!subscriptionIds.length) return [];
+  const now = at.toISOString();
+  const ids = subscriptionIds.map(() => newId());
+  await trx
+    .insertInto('webhook_delivery')
+    .values(
+      subscriptionIds.map((subscriptionId, i) => ({
+        id: ids[i],
+        eventId,
+        subscriptionId,
+        state: 'PENDING' as const,
+        attempts: 0,
+        nextAttemptAt: now,
+        claimedBy: null,
+        claimedUntil: null,
+        lastStatus: null,
+        lastError: null,
+        createdAt: now,
+        finishedAt: null,
+      })),
+    )
+    .execute();
+  return ids;
+}
+
+/** Whether any platform company has a live subscription (one indexed read). */
+export async function anyPlatformSubscription(trx: Db): Promise<boolean> {
+  const any = await trx
+    .selectFrom('webhook_subscription')
+    .select('id')
+    .where('ownerKind', '=', 'PLATFORM')
+    .where('deletedAt', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  return any !== undefined;
+}
+
+/** Those of the platform companies with a live subscription. */
+export function platformCompaniesSubscribed(trx: Db, companies: number[]) {
+  return trx
+    .selectFrom('webhook_subscription')
+    .select('companyId')
+    .distinct()
+    .where('ownerKind', '=', 'PLATFORM')
+    .where('companyId', 'in', companies.map(String))
+    .where('deletedAt', 'is', null)
+    .execute();
+}
