@@ -6,6 +6,13 @@
 import type { EnrolmentRefusal, EnrolmentResponse } from '../../shared/enrolment.ts';
 import type { Db } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
+import { cellsWithBoardsAt } from '../storage/cell-queries.ts';
+import {
+  enrolmentByCodeHash,
+  expireOpenEnrolments,
+  insertEnrolment,
+  takeEnrolment,
+} from '../storage/enrolment-queries.ts';
 import { getPostomat, resetAgentCredentials } from '../services/admin/postomats.ts';
 import type { UnitOfWork } from '../services/unit-of-work.ts';
 import { enrolmentCodeHash, newEnrolmentCode } from './codes.ts';
@@ -31,24 +38,15 @@ export async function issueEnrolmentCode(
   const code = newEnrolmentCode();
   const expiresAt = new Date(now.getTime() + minutes * 60_000).toISOString();
   await uow.run(async (tx) => {
-    await tx.db
-      .updateTable('locker_enrolment')
-      .set({ expiresAt: now.toISOString() })
-      .where('postomatId', '=', postomatId)
-      .where('usedAt', 'is', null)
-      .where('expiresAt', '>', now.toISOString())
-      .execute();
-    await tx.db
-      .insertInto('locker_enrolment')
-      .values({
-        id: newId(),
-        postomatId,
-        codeHash: enrolmentCodeHash(code),
-        createdAt: now.toISOString(),
-        expiresAt,
-        usedAt: null,
-      })
-      .execute();
+    await expireOpenEnrolments(tx.db, postomatId, now.toISOString());
+    await insertEnrolment(tx.db, {
+      id: newId(),
+      postomatId,
+      codeHash: enrolmentCodeHash(code),
+      createdAt: now.toISOString(),
+      expiresAt,
+      usedAt: null,
+    });
   });
   return { code, expiresAt };
 }
@@ -61,22 +59,12 @@ export async function exchangeEnrolmentCode(
   now: Date,
 ): Promise<EnrolmentResponse> {
   return uow.run(async (tx) => {
-    const row = await tx.db
-      .selectFrom('locker_enrolment')
-      .selectAll()
-      .where('codeHash', '=', enrolmentCodeHash(normalisedCode))
-      .executeTakeFirst();
+    const row = await enrolmentByCodeHash(tx.db, enrolmentCodeHash(normalisedCode));
     if (!row) throw new EnrolmentRefused('ENROLMENT_CODE_UNKNOWN');
     if (row.usedAt !== null) throw new EnrolmentRefused('ENROLMENT_CODE_USED');
     if (row.expiresAt <= now.toISOString()) throw new EnrolmentRefused('ENROLMENT_CODE_EXPIRED');
     // Conditional: of two agents racing with the same code, one finds it taken.
-    const taken = await tx.db
-      .updateTable('locker_enrolment')
-      .set({ usedAt: now.toISOString() })
-      .where('id', '=', row.id)
-      .where('usedAt', 'is', null)
-      .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) !== 1) throw new EnrolmentRefused('ENROLMENT_CODE_USED');
+    if (!(await takeEnrolment(tx.db, row.id, now.toISOString()))) throw new EnrolmentRefused('ENROLMENT_CODE_USED');
     const cells = await cellMapOf(tx.db, row.postomatId);
     if (cells.length === 0) throw new EnrolmentRefused('LOCKER_HAS_NO_CELLS');
     const { username, password } = await resetAgentCredentials(tx.db, row.postomatId, now);
@@ -87,13 +75,7 @@ export async function exchangeEnrolmentCode(
 }
 
 async function cellMapOf(db: Db, postomatId: string): Promise<EnrolmentResponse['cells']> {
-  const rows = await db
-    .selectFrom('cell')
-    .innerJoin('board', 'board.id', 'cell.boardId')
-    .select(['cell.number', 'cell.size', 'cell.lock', 'board.address'])
-    .where('cell.postomatId', '=', postomatId)
-    .orderBy('cell.number')
-    .execute();
+  const rows = await cellsWithBoardsAt(db, postomatId);
   return rows.map((r) => ({
     cellId: String(r.number),
     board: Number(r.address),

@@ -5,9 +5,9 @@
  * serves all of them within a scrape, and a database that does not answer within
  * GAUGE_TIMEOUT_MS leaves them unset rather than holding the scrape.
  */
-import { sql } from 'kysely';
 import type { Clock } from '../../shared/clock.ts';
 import type { Db, Storage } from '../storage/database.ts';
+import { onlineLockerCount, openCommandsByState, waitingOutboxByKind } from '../storage/row-counts.ts';
 import type { CloudMetrics } from './cloud-metrics.ts';
 import { sharedRead } from './shared-read.ts';
 
@@ -22,27 +22,13 @@ interface Snapshot {
 }
 
 async function read(db: Db): Promise<Snapshot> {
-  const outbox = await db
-    .selectFrom('outbox_event')
-    .select(['kind', sql<number>`count(*)`.as('n'), sql<string | null>`min("createdAt")`.as('oldest')])
-    .where('state', 'in', ['PENDING', 'SENDING'])
-    .groupBy('kind')
-    .execute();
-  const commands = await db
-    .selectFrom('locker_command')
-    .select(['state', sql<number>`count(*)`.as('n')])
-    .where('state', 'in', ['PENDING', 'SENT'])
-    .groupBy('state')
-    .execute();
-  const online = await db
-    .selectFrom('locker_link')
-    .select(sql<number>`count(*)`.as('n'))
-    .where('online', '=', 1)
-    .executeTakeFirst();
+  const outbox = await waitingOutboxByKind(db);
+  const commands = await openCommandsByState(db);
+  const lockersOnline = await onlineLockerCount(db);
   return {
     outbox: outbox.map((r) => ({ kind: r.kind, n: Number(r.n), oldest: r.oldest })),
     commands: commands.map((r) => ({ state: r.state, n: Number(r.n) })),
-    lockersOnline: Number(online?.n ?? 0),
+    lockersOnline,
   };
 }
 

@@ -105,6 +105,17 @@ export function cellNumbersAt(db: Db, postomatId: string) {
   return db.selectFrom('cell').select('number').where('postomatId', '=', postomatId).execute();
 }
 
+/** A locker's cells with their boards' addresses, by number (the enrolment's cell map). */
+export function cellsWithBoardsAt(db: Db, postomatId: string) {
+  return db
+    .selectFrom('cell')
+    .innerJoin('board', 'board.id', 'cell.boardId')
+    .select(['cell.number', 'cell.size', 'cell.lock', 'board.address'])
+    .where('cell.postomatId', '=', postomatId)
+    .orderBy('cell.number')
+    .execute();
+}
+
 /** A locker's cell map as sync messages carry it, by number. */
 export function cellMapRowsAt(db: Db, postomatId: string) {
   return db

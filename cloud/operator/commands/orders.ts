@@ -7,6 +7,7 @@ import { block, money, table } from '../format.ts';
 import { CLOUD_ORDER_STATUSES as ORDER_STATUSES } from '../../domain/order-states.ts';
 import { withBooleans, withMajor } from '../present.ts';
 import { MONEY_FIELDS } from '../../storage/order-stats.ts';
+import { lockerConnection } from '../../storage/locker-link-queries.ts';
 import { listOrdersForStaff, orderDetails, payOrder, subtractOrderByStaff } from '../../services/admin/orders.ts';
 
 type Details = Awaited<ReturnType<typeof orderDetails>>;
@@ -106,11 +107,7 @@ export const commands: Command[] = [
       const { command, created } = await subtractOrderByStaff(ctx.uow, f.id, ctx.clock.now(), { manual: f.manual });
       if (!command) return orderResult(ctx, f.id, 'order subtracted by hand: the locker forgets it when it next syncs');
       const o = await orderDetails(ctx.db, f.id);
-      const link = await ctx.db
-        .selectFrom('locker_link')
-        .select('online')
-        .where('postomatId', '=', o.postomatId)
-        .executeTakeFirst();
+      const link = await lockerConnection(ctx.db, o.postomatId);
       const where = o.postomat ? `${o.postomat.title} [${o.postomat.shortId}]` : o.postomatId;
       const lines = [
         `${created ? 'Sent' : 'Already sent'} to the locker ${where} through the running cloud: its agent opens cell ${command.cellId} for staff (command ${command.id}, valid until ${command.expiresAt}).`,

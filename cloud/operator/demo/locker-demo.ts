@@ -5,6 +5,7 @@
  * coordinates. Written in one transaction, only into an empty database.
  */
 import type { Db } from '../../storage/database.ts';
+import { rowCount } from '../../storage/row-counts.ts';
 import { toMajor } from '../../domain/money.ts';
 import { OperatorError, type OperatorContext } from '../command.ts';
 import { createLockerApiKey, createLockerCompany } from '../../services/admin/companies.ts';
@@ -267,19 +268,10 @@ export async function seedLockerDemo(ctx: OperatorContext): Promise<LockerDemo> 
 }
 
 async function refuseIfNotEmpty(db: Db) {
-  const [companies, lockers] = await Promise.all([
-    db
-      .selectFrom('locker_company')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('postomat')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  if (Number(companies.n) > 0 || Number(lockers.n) > 0) {
+  const [companies, lockers] = await Promise.all([rowCount(db, 'locker_company'), rowCount(db, 'postomat')]);
+  if (companies > 0 || lockers > 0) {
     throw new OperatorError(
-      `seed-demo fills an empty database only; this one has ${Number(companies.n)} locker companies and ${Number(lockers.n)} lockers (use a fresh DATABASE_URL)`,
+      `seed-demo fills an empty database only; this one has ${companies} locker companies and ${lockers} lockers (use a fresh DATABASE_URL)`,
     );
   }
 }

@@ -6,6 +6,7 @@
  * and unpaid payment orders, so that every list filter of the spec selects something.
  */
 import type { Db } from '../../storage/database.ts';
+import { rowCount } from '../../storage/row-counts.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { newPassword } from '../../domain/secrets.ts';
 import type { CargoStatus, DeliveryMethod, ParcelStatus } from '../../domain/platform/enums.ts';
@@ -520,10 +521,6 @@ export async function seedPlatformDemo(
 }
 
 async function refuseIfNotEmpty(db: Db) {
-  const n = await db
-    .selectFrom('platform_company')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  if (Number(n.n) > 0)
-    throw new OperatorError(`seed-demo fills an empty database only; this one has ${Number(n.n)} platform companies`);
+  const n = await rowCount(db, 'platform_company');
+  if (n > 0) throw new OperatorError(`seed-demo fills an empty database only; this one has ${n} platform companies`);
 }
