@@ -2,6 +2,7 @@
  * The orders as a locker's agent holds them, for the sync messages: each with its cell's number
  * and its codes. Reads of many ids take one chunk at a time (the caller chunks them).
  */
+import { OPEN_STATUSES } from '../domain/order-states.ts';
 import type { Db } from './database.ts';
 
 const SYNC_COLUMNS = [
@@ -23,7 +24,8 @@ export function ordersHeldAt(db: Db, postomatId: string) {
     .leftJoin('cell as c', 'c.id', 'o.cellId')
     .select(SYNC_COLUMNS)
     .where('o.postomatId', '=', postomatId)
-    .where('o.status', 'in', ['CREATED', 'DELIVERED'])
+    // The rule is the domain's (heldByLocker in domain/locker-sync.ts): open orders, active.
+    .where('o.status', 'in', OPEN_STATUSES)
     .where('o.isActive', '=', 1)
     .execute();
 }
