@@ -17,14 +17,13 @@ const SYNC_COLUMNS = [
   'c.number as cellNumber',
 ] as const;
 
-/** Every order a locker holds now: active, waiting for its parcel or placed (domain/locker-sync.ts). */
+/** Every order a locker holds now: active, waiting for its parcel or placed (the domain's rule: heldByLocker, OPEN_STATUSES). */
 export function ordersHeldAt(db: Db, postomatId: string) {
   return db
     .selectFrom('locker_order as o')
     .leftJoin('cell as c', 'c.id', 'o.cellId')
     .select(SYNC_COLUMNS)
     .where('o.postomatId', '=', postomatId)
-    // The rule is the domain's (heldByLocker in domain/locker-sync.ts): open orders, active.
     .where('o.status', 'in', OPEN_STATUSES)
     .where('o.isActive', '=', 1)
     .execute();
