@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { childProbe, registerProbe, type Probe } from './server-probe.ts';
+import { build } from '../../scripts/bundles.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -30,39 +31,52 @@ const PROBE_FLAGS = ['--import', './bench/lib/loop-probe.mjs'];
 function cloudNodeFlags(): string[] {
   const script: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.cloud;
   const words = script.split(/\s+/);
-  if (words[0] !== 'node' || !words.includes('--import'))
-    throw new Error(`package.json's cloud script is not "node <flags> --import tsx …": ${script}`);
-  return words.slice(1, words.indexOf('--import'));
+  const launcher = words.indexOf('scripts/run-built.mjs');
+  if (words[0] !== 'node' || launcher < 0)
+    throw new Error(`package.json's cloud script is not "node <flags> scripts/run-built.mjs cloud": ${script}`);
+  return words.slice(1, launcher);
 }
 const CLOUD_NODE_FLAGS = cloudNodeFlags();
 
-/** `node <cloud flags> <extra flags> --import tsx <script> <args>` in the project folder. */
-function spawnScript(
+/**
+ * Every child runs bundled, as `npm run cloud` runs the cloud (scripts/bundles.mjs): from source
+ * through tsx an idle process pays tsx's loader for nothing, and a baseline run one way beside a
+ * cloud run the other would compare two runtimes. Bundles are made once per script and run.
+ */
+const bundled = new Map<string, string>();
+export async function bundleOf(script: string): Promise<string> {
+  let js = bundled.get(script);
+  if (!js) {
+    js = (await build(script)).js;
+    bundled.set(script, js);
+  }
+  return js;
+}
+
+/** `node <cloud flags> <extra flags> <the script's bundle> <args>` in the project folder. */
+async function spawnScript(
   script: string,
   env: Record<string, string>,
   stdin: 'ignore' | 'pipe',
   nodeArgs: string[] = [],
   args: string[] = [],
-): ChildProcess {
-  return spawn(
-    process.execPath,
-    [...CLOUD_NODE_FLAGS, ...PROBE_FLAGS, ...nodeArgs, '--import', 'tsx', script, ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: [stdin, 'pipe', 'inherit'],
-    },
-  );
+): Promise<ChildProcess> {
+  const js = await bundleOf(script);
+  return spawn(process.execPath, [...CLOUD_NODE_FLAGS, ...PROBE_FLAGS, ...nodeArgs, js, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: [stdin, 'pipe', 'inherit'],
+  });
 }
 
 /** Starts a script as `spawnScript` does; resolves on the first stdout line with a port, or a "cloud ready" log line. */
-export function startChild(
+export async function startChild(
   script: string,
   env: Record<string, string> = {},
   args: string[] = [],
   nodeArgs: string[] = [],
 ): Promise<Child> {
-  const proc = spawnScript(script, env, 'ignore', nodeArgs, args);
+  const proc = await spawnScript(script, env, 'ignore', nodeArgs, args);
   return new Promise((resolve, reject) => {
     let buf = '';
     proc.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
@@ -128,13 +142,13 @@ export async function startClouds(
 const CHILD_PROBLEMS_SHOWN = 20;
 
 /** Starts a script as `spawnScript` does; resolves with the first stdout JSON line that `pick` accepts. */
-export function startChildUntil<T>(
+export async function startChildUntil<T>(
   script: string,
   env: Record<string, string>,
   pick: (msg: any) => T | undefined,
   nodeArgs: string[] = [],
 ): Promise<{ proc: ChildProcess; ready: T; probe: Probe; stop(): Promise<void> }> {
-  const proc = spawnScript(script, env, 'pipe', nodeArgs);
+  const proc = await spawnScript(script, env, 'pipe', nodeArgs);
   // Never leave a child behind, whatever way this process ends.
   process.once('exit', () => proc.kill('SIGKILL'));
   return new Promise((resolve, reject) => {
