@@ -59,6 +59,18 @@ log(
 );
 
 const bareCase: Case = { name: 'bare Express JSON (baseline)', url: bare.url, req: { path: '/bare' } };
+const createBody = () =>
+  JSON.stringify({
+    toUserPhone: `+99677${String(phone++).padStart(7, '0')}`,
+    postomatId: seed.postomatIds[phone % seed.postomatIds.length],
+    sendMessage: false,
+  });
+/** The baseline of creates: the same body, one SQLite row committed per request with the cloud's durability. */
+const bareInsertCase: Case = {
+  name: 'bare Express POST, one SQLite insert committed (synchronous = FULL)',
+  url: bare.url,
+  req: { method: 'POST', path: '/bare-insert', body: createBody },
+};
 /** The cloud's cases against a cloud at `url` (SQLite, then PostgreSQL with BENCH_DATABASE_URL). */
 const cloudCases = (url: string): Case[] => [
   { name: 'GET /order/{id}', url, req: { path: nextOrder, headers: auth } },
@@ -81,12 +93,7 @@ const cloudCases = (url: string): Case[] => [
       method: 'POST',
       path: `${BASE}/order/create`,
       headers: auth,
-      body: () =>
-        JSON.stringify({
-          toUserPhone: `+99677${String(phone++).padStart(7, '0')}`,
-          postomatId: seed.postomatIds[phone % seed.postomatIds.length],
-          sendMessage: false,
-        }),
+      body: createBody,
     },
   },
 ];
@@ -122,6 +129,7 @@ const cases: Case[] = [
   coldRead!,
   ...inPlaceCases,
   ...otherCloudCases,
+  bareInsertCase,
 ];
 
 // Then the same rows on PostgreSQL, the same bare baseline, and order reads and creates on two instances.
@@ -151,12 +159,24 @@ const meetsOf = (rs: CaseResult[]) => {
     postomatDistanceP99Under25ms: result('GET /postomat/list').fixedRate.p99 < 25,
   };
 };
+/** Creates over the bare insert, each against its own adjacent bare runs (SQLite: the baseline commits to SQLite). */
+const createVsBareInsert = () =>
+  Math.round(
+    (ratioToBare(byName(results, 'POST /order/create')) / ratioToBare(byName(results, 'bare Express POST'))) * 1000,
+  ) / 1000;
 const result = (prefix: string) => byName(results, prefix);
-const meets = { ...meetsOf(results), ...(postgres ? { postgres: meetsOf(postgres.results) } : {}) };
+const meets = {
+  ...meetsOf(results),
+  orderCreateAtLeast50PctOfBareInsert: createVsBareInsert() >= 0.5,
+  ...(postgres ? { postgres: meetsOf(postgres.results) } : {}),
+};
 // The order read against a bare endpoint that also answers at the end of the turn: each ratio
 // is taken against its own adjacent bare runs, so the drift between the two cases cancels out.
 const orderReadVsEndOfTurnBare =
   ratioToBare(result('GET /order/{id}')) / ratioToBare(result('bare Express JSON, answered'));
+console.log(
+  `POST /order/create against the bare endpoint committing one insert: ${Math.round(createVsBareInsert() * 100)}%`,
+);
 console.log(
   `GET /order/{id} against the bare endpoint answered at the end of the turn: ${Math.round(orderReadVsEndOfTurnBare * 100)}%`,
 );
@@ -190,6 +210,7 @@ report(
     durationSeconds: SECONDS,
     comparisons: {
       orderReadVsEndOfTurnBare: Math.round(orderReadVsEndOfTurnBare * 1000) / 1000,
+      orderCreateVsBareInsert: createVsBareInsert(),
       coldOrderReadVsWarm:
         Math.round((ratioToBare(result('GET /order/{id} cold')) / ratioToBare(result('GET /order/{id}'))) * 1000) /
         1000,

@@ -95,45 +95,42 @@ export const unpublishedLockers = prepared<
 );
 
 /**
- * Takes the locker's publishing lease with one conditional update, marked `until`: false when
- * nothing is left to publish or another process holds a lease that has not run out at `nowIso`.
+ * Takes the publishing leases of those of `postomatIds` that have something to publish and no
+ * lease of another process running at `nowIso`, all marked `until`, in one statement; returns the
+ * lockers it took, with their versions as the lease found them.
  */
-export async function takePublishLease(db: Db, postomatId: string, until: string, nowIso: string): Promise<boolean> {
-  const res = await db
+export function takePublishLeases(db: Db, postomatIds: string[], until: string, nowIso: string) {
+  return db
     .updateTable('locker_sync')
     .set({ publishClaimedUntil: until })
-    .where('postomatId', '=', postomatId)
+    .where('postomatId', 'in', postomatIds)
     .whereRef('version', '>', 'publishedVersion')
     .where((eb) => eb.or([eb('publishClaimedUntil', 'is', null), eb('publishClaimedUntil', '<', nowIso)]))
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
-}
-
-/** The locker's versions, read once its lease is taken. */
-export function leasedVersions(db: Db, postomatId: string) {
-  return db
-    .selectFrom('locker_sync')
-    .select(['version', 'publishedVersion', 'floor'])
-    .where('postomatId', '=', postomatId)
-    .executeTakeFirstOrThrow();
-}
-
-/** The delta up to `published` is out: the mark only ever moves forward. */
-export async function markPublished(db: Db, postomatId: string, published: number): Promise<void> {
-  await db
-    .updateTable('locker_sync')
-    .set({ publishedVersion: published })
-    .where('postomatId', '=', postomatId)
-    .where('publishedVersion', '<', published)
+    .returning(['postomatId', 'version', 'publishedVersion', 'floor'])
     .execute();
 }
 
-/** Gives up the lease marked `until`, and only it. */
-export async function releasePublishLease(db: Db, postomatId: string, until: string): Promise<void> {
-  await db
-    .updateTable('locker_sync')
-    .set({ publishClaimedUntil: null })
-    .where('postomatId', '=', postomatId)
-    .where('publishClaimedUntil', '=', until)
-    .execute();
+/**
+ * What went out (each locker's mark moves forward only) and the leases marked `until` given up,
+ * in one transaction: one commit for a whole round of lockers.
+ */
+export async function releasePublishLeases(
+  db: Db,
+  until: string,
+  published: ReadonlyArray<{ postomatId: string; version: number }>,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const { postomatId, version } of published)
+      await trx
+        .updateTable('locker_sync')
+        .set({ publishedVersion: version })
+        .where('postomatId', '=', postomatId)
+        .where('publishedVersion', '<', version)
+        .execute();
+    await trx
+      .updateTable('locker_sync')
+      .set({ publishClaimedUntil: null })
+      .where('publishClaimedUntil', '=', until)
+      .execute();
+  });
 }

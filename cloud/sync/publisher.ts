@@ -120,22 +120,24 @@ export class SyncPublisher {
   private async publishChanges(): Promise<void> {
     const { db } = this.deps;
     const due = await unpublishedLockers(db);
-    for (const row of due) {
-      const claim = await claimPublishing(db, row.postomatId, this.deps.clock.now());
-      if (!claim) continue;
-      let published: number | undefined;
-      try {
-        const { version, publishedVersion, floor } = claim;
+    const claim = await claimPublishing(
+      db,
+      due.map((row) => row.postomatId),
+      this.deps.clock.now(),
+    );
+    const published: Array<{ postomatId: string; version: number }> = [];
+    try {
+      for (const { postomatId, version, publishedVersion, floor } of claim.lockers) {
         const msg =
           publishedVersion < floor
-            ? await fullSync(db, row.postomatId, version)
-            : await deltaSync(db, row.postomatId, publishedVersion, version);
-        if (!(await this.deps.publish(topics.sync(row.postomatId), msg))) return;
-        published = version;
-        this.deps.onPublished?.(row.postomatId);
-      } finally {
-        await releasePublishing(db, row.postomatId, claim, published);
+            ? await fullSync(db, postomatId, version)
+            : await deltaSync(db, postomatId, publishedVersion, version);
+        if (!(await this.deps.publish(topics.sync(postomatId), msg))) return;
+        published.push({ postomatId, version });
+        this.deps.onPublished?.(postomatId);
       }
+    } finally {
+      await releasePublishing(db, claim, published);
     }
   }
 }
