@@ -13,6 +13,7 @@ import { readScheduler, scheduledRead, type ReadsKind } from './read-batcher.ts'
 import { PostgresNotifications, SqliteCommitWatcher } from './notifications.ts';
 import { ChangeFeed } from './change-feed.ts';
 import { BusyRetryingSqliteDialect, type BusyRetry } from './sqlite-busy.ts';
+import { groupCommitting, type CommitStats } from './group-commit.ts';
 import { prepareSqliteFile, restrictSqliteCompanions } from '../../shared/private-files.ts';
 
 import type { Db, DialectName } from './db-types.ts';
@@ -36,6 +37,8 @@ export interface Storage {
   changes: ChangeFeed;
   /** statements run so far by this storage (operators' metrics; tests count the work of a request) */
   statements(): number;
+  /** SQLite: the COMMITs run and the transactions they carried (group-commit.ts); undefined on PostgreSQL */
+  commitStats(): CommitStats | undefined;
   /** calls `listener` with each statement's duration in milliseconds (metrics); one listener, the latest */
   onStatement(listener: ((ms: number) => void) | undefined): void;
   /** PostgreSQL's connection pool now; undefined on SQLite (one connection) */
@@ -101,10 +104,10 @@ function openSqlite(url: string, options: OpenOptions): Storage {
   sqlite.pragma('synchronous = FULL');
   tuneReads(sqlite);
   const counter = new StatementCounter();
-  const db = new Kysely<Database>({
-    dialect: new BusyRetryingSqliteDialect({ database: withStatementCache(sqlite) }, options.busyRetry),
-    log: counter.log,
-  });
+  const writes = groupCommitting(
+    new BusyRetryingSqliteDialect({ database: withStatementCache(sqlite) }, options.busyRetry),
+  );
+  const db = new Kysely<Database>({ dialect: writes.dialect, log: counter.log });
   // A second, read-only connection serves prepared reads (prepared.ts) synchronously, outside
   // Kysely's one-connection queue: WAL lets it read the last committed state while the main
   // connection is inside another request's transaction. An in-memory database has no second
@@ -126,6 +129,7 @@ function openSqlite(url: string, options: OpenOptions): Storage {
     describe: `sqlite:${file}`,
     changes,
     statements: () => counter.n,
+    commitStats: () => ({ ...writes.stats }),
     onStatement: (listener) => void (counter.listener = listener),
     pool: () => undefined,
     close: async () => {
@@ -263,6 +267,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Storage>
     describe: redactUrl(url) + (schema ? ` (schema ${schema})` : ''),
     changes,
     statements: () => counter.n,
+    commitStats: () => undefined,
     onStatement: (listener) => void (counter.listener = listener),
     pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: async () => {

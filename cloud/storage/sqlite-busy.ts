@@ -37,6 +37,18 @@ export function isBusy(err: unknown): boolean {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+const BEGIN = 'begin immediate';
+
+/**
+ * A BEGIN that waited for another process's lock, with the connection lent meanwhile, found that
+ * a transaction lent it had begun one: the caller joins that transaction (group-commit.ts).
+ */
+export class TransactionAlreadyOpen extends Error {
+  constructor() {
+    super('a transaction began on the connection while this BEGIN waited for the lock');
+  }
+}
+
 export class BusyRetryingSqliteDialect extends SqliteDialect {
   constructor(
     config: SqliteDialectConfig,
@@ -99,13 +111,14 @@ class BusyRetryingDriver implements Driver {
         await this.inner.releaseConnection(connection);
         await pause(wait);
         await this.inner.acquireConnection();
+        if (query.sql === BEGIN && this.inTransaction.has(connection)) throw new TransactionAlreadyOpen();
       }
     }
   }
 
   async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
     const inner = this.unwrapped.get(connection) ?? connection;
-    await this.execute(inner, CompiledQuery.raw('begin immediate'));
+    await this.execute(inner, CompiledQuery.raw(BEGIN));
     this.inTransaction.add(inner);
   }
 

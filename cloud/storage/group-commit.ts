@@ -1,0 +1,208 @@
+/**
+ * Group commit for SQLite's one write connection. With `synchronous = FULL` every COMMIT waits for
+ * the log to reach the disk, and a transaction's commit was a third of an order create's time
+ * (bench/README.md): transactions queued behind one another each paid it. Here the transactions
+ * that meet on the connection share one outer transaction, each inside its own SAVEPOINT, and one
+ * COMMIT ends them all:
+ * - a transaction's caller hears of its success only once that COMMIT is durable (its promise
+ *   settles in releaseConnection, after the connection is free for the next one), so whatever it
+ *   does after (answering, waking the publisher) still happens after commit;
+ * - a transaction that fails rolls back to its savepoint and leaves the others' work alone;
+ * - a write run outside a transaction while a group is open runs inside it, and is answered
+ *   after the COMMIT too, so no write is reported before it is durable; a read there is answered
+ *   at once (waiting a COMMIT for every read would serialize requests behind each group);
+ * - if the COMMIT fails, or SQLite gives up the outer transaction under a member (an I/O error),
+ *   every member of the group fails: none of their work is in the database.
+ * The group is committed once nothing already waiting for the connection is left: a COMMIT queues
+ * for the connection behind the transactions waiting at that moment, which join the group, and
+ * those arriving after start the next one. A lone transaction waits for no one.
+ */
+import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type TransactionSettings } from 'kysely';
+import { TransactionAlreadyOpen } from './sqlite-busy.ts';
+
+/** `dialect` with its driver's transactions committed in groups; `stats` counts the COMMITs. */
+export function groupCommitting(dialect: Dialect): { dialect: Dialect; stats: CommitStats } {
+  const stats: CommitStats = { commits: 0, transactions: 0 };
+  return {
+    stats,
+    dialect: {
+      createAdapter: () => dialect.createAdapter(),
+      createDriver: () => new GroupCommitDriver(dialect.createDriver(), stats),
+      createQueryCompiler: () => dialect.createQueryCompiler(),
+      createIntrospector: (db) => dialect.createIntrospector(db),
+    },
+  };
+}
+
+interface Group {
+  /** settles when the group's COMMIT is durable, or fails with it */
+  done: Promise<void>;
+  resolve(): void;
+  reject(err: unknown): void;
+  commitQueued: boolean;
+  failed: boolean;
+}
+
+function newGroup(): Group {
+  let resolve!: () => void;
+  let reject!: (err: unknown) => void;
+  const done = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A group nobody waits for (every member failed alone) must not raise an unhandled rejection.
+  done.catch(() => undefined);
+  return { done, resolve, reject, commitQueued: false, failed: false };
+}
+
+/** What one use of the connection (one transaction, or one statement outside any) belongs to. */
+interface Use {
+  /** the connection underneath */
+  connection: DatabaseConnection;
+  /** the group its work is in, if any */
+  group: Group | undefined;
+  savepoint: string | undefined;
+  /** false for a transaction that failed alone: it does not wait for the group's COMMIT */
+  waits: boolean;
+}
+
+export interface CommitStats {
+  /** COMMITs run */
+  commits: number;
+  /** transactions committed in them */
+  transactions: number;
+}
+
+export class GroupCommitDriver implements Driver {
+  private group: Group | undefined;
+  private savepoints = 0;
+  private membersOfOpenGroup = 0;
+  /** each use gets its own handle, so its state survives the connection being lent meanwhile (sqlite-busy.ts) */
+  private readonly uses = new WeakMap<DatabaseConnection, Use>();
+  private readonly committing = new Set<Promise<void>>();
+  constructor(
+    private readonly inner: Driver,
+    private readonly stats: CommitStats,
+  ) {}
+
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await this.inner.acquireConnection();
+    const use: Use = { connection, group: undefined, savepoint: undefined, waits: true };
+    const handle: DatabaseConnection = {
+      executeQuery: async <R>(query: CompiledQuery) => {
+        const result = await connection.executeQuery<R>(query);
+        // A write that ran while a group was open is in that group's transaction, and is
+        // answered after its COMMIT. A read outside any transaction is answered at once: it may
+        // see the group's work before the COMMIT, which only a failing disk would then undo.
+        if (query.query.kind !== 'SelectQueryNode') use.group ??= this.group;
+        return result;
+      },
+      streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => connection.streamQuery<R>(query, chunkSize),
+    };
+    this.uses.set(handle, use);
+    return handle;
+  }
+
+  async beginTransaction(handle: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const use = this.uses.get(handle)!;
+    if (!this.group) {
+      try {
+        await this.inner.beginTransaction(use.connection, settings);
+        this.group = newGroup();
+        this.membersOfOpenGroup = 0;
+      } catch (err) {
+        // While this BEGIN waited for another process's lock, a transaction it lent the
+        // connection to opened a group: this one joins it.
+        if (!(err instanceof TransactionAlreadyOpen) || !this.group) throw err;
+      }
+    }
+    use.group = this.group;
+    const name = `plk_group_${++this.savepoints}`;
+    await use.connection.executeQuery(CompiledQuery.raw(`savepoint ${name}`));
+    use.savepoint = name;
+  }
+
+  async commitTransaction(handle: DatabaseConnection): Promise<void> {
+    const use = this.uses.get(handle)!;
+    await use.connection.executeQuery(CompiledQuery.raw(`release savepoint ${use.savepoint}`));
+    use.savepoint = undefined;
+    this.membersOfOpenGroup++;
+  }
+
+  async rollbackTransaction(handle: DatabaseConnection): Promise<void> {
+    const use = this.uses.get(handle)!;
+    const name = use.savepoint;
+    use.savepoint = undefined;
+    // Its failure is its own: it does not wait for (or share the fate of) the group's COMMIT.
+    use.waits = false;
+    if (name === undefined) return;
+    try {
+      await use.connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${name}`));
+      await use.connection.executeQuery(CompiledQuery.raw(`release savepoint ${name}`));
+    } catch (err) {
+      // SQLite gave up the outer transaction (an I/O error, a full disk): the group is lost.
+      if (use.group) await this.abandon(use.connection, use.group, err);
+    }
+  }
+
+  async releaseConnection(handle: DatabaseConnection): Promise<void> {
+    const use = this.uses.get(handle)!;
+    this.uses.delete(handle);
+    const group = use.group;
+    // Every group gets its COMMIT, even one whose members all failed: the write lock is given back.
+    if (group && !group.commitQueued && !group.failed) {
+      group.commitQueued = true;
+      const committing = this.commitWhenFree(group).catch((err) => group.reject(err));
+      this.committing.add(committing);
+      void committing.finally(() => this.committing.delete(committing));
+    }
+    await this.inner.releaseConnection(use.connection);
+    if (group && use.waits) await group.done;
+  }
+
+  /** Queues for the connection behind whoever waits for it now, then commits the group. */
+  private async commitWhenFree(group: Group): Promise<void> {
+    await new Promise((r) => setImmediate(r));
+    const connection = await this.inner.acquireConnection();
+    try {
+      if (group.failed || this.group !== group) return;
+      this.group = undefined;
+      try {
+        await this.inner.commitTransaction(connection);
+      } catch (err) {
+        group.failed = true;
+        await this.inner.rollbackTransaction(connection).catch(() => undefined);
+        group.reject(err);
+        return;
+      }
+      this.stats.commits++;
+      this.stats.transactions += this.membersOfOpenGroup;
+      group.resolve();
+    } finally {
+      await this.inner.releaseConnection(connection);
+    }
+  }
+
+  private async abandon(connection: DatabaseConnection, group: Group, err: unknown): Promise<void> {
+    group.failed = true;
+    if (this.group === group) this.group = undefined;
+    await this.inner.rollbackTransaction(connection).catch(() => undefined);
+    group.reject(err);
+  }
+
+  savepoint: Driver['savepoint'] = (connection, name, compile) => this.inner.savepoint!(connection, name, compile);
+  rollbackToSavepoint: Driver['rollbackToSavepoint'] = (connection, name, compile) =>
+    this.inner.rollbackToSavepoint!(connection, name, compile);
+  releaseSavepoint: Driver['releaseSavepoint'] = (connection, name, compile) =>
+    this.inner.releaseSavepoint!(connection, name, compile);
+
+  /** Closing waits for the COMMITs already queued, so no group is left half-done. */
+  async destroy(): Promise<void> {
+    await Promise.all(this.committing);
+    await this.inner.destroy();
+  }
+}
