@@ -68,9 +68,10 @@ export interface Hit {
 }
 
 /**
- * Short digit codes (locker codes have four) are looked for as whole numbers inside strings, so
- * that a timestamp or a latency that happens to contain the same digits is no hit; a JSON log
- * line's `time` is left out for the same reason. Longer secrets are looked for anywhere.
+ * Short digit codes (locker codes have four) are looked for as whole words inside strings, so
+ * that a timestamp, a latency or a random id (`kzi1jj0rba9e4rcnn6434ai7` holds 6434) that
+ * happens to contain the same digits is no hit; a JSON log line's `time` is left out for the same
+ * reason. Longer secrets are looked for anywhere.
  */
 export function findSecrets(lines: readonly CapturedLine[], secrets: Secrets): Hit[] {
   const hits: Hit[] = [];
@@ -83,12 +84,12 @@ export function findSecrets(lines: readonly CapturedLine[], secrets: Secrets): H
         hits.push({ kind: s.kind, source, line: text.replaceAll(s.value, `<${s.kind}>`) });
     }
     for (const s of short) {
-      const whole = new RegExp(`(?<![0-9])${s.value}(?![0-9])`);
+      const whole = new RegExp(`(?<![0-9A-Za-z])${s.value}(?![0-9A-Za-z])`);
       if (strings.some((v) => whole.test(v)))
         hits.push({
           kind: s.kind,
           source,
-          line: text.replace(new RegExp(`(?<![0-9])${s.value}(?![0-9])`, 'g'), `<${s.kind}>`),
+          line: text.replace(new RegExp(`(?<![0-9A-Za-z])${s.value}(?![0-9A-Za-z])`, 'g'), `<${s.kind}>`),
         });
     }
   }

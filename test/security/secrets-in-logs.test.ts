@@ -44,12 +44,21 @@ describe('the secrets scan itself', () => {
     );
     assert.ok(hits.every((h) => !h.line.includes('plk_abcdefgh12345678') && !/(?<!\d)4821(?!\d)/.test(h.line)));
   });
-  it('does not count digits of a timestamp, a number field or a longer number as a code', () => {
-    const secrets = new Secrets().add('DOWN code', '2025').add('UP code', '1234');
+  it('does not count digits of a timestamp, a number field, a longer number or a random id as a code', () => {
+    const secrets = new Secrets().add('DOWN code', '2025').add('UP code', '1234').add('UP code', '6434');
     assert.deepEqual(
-      findSecrets(lines('{"time":"2025-11-25T16:08:34.123Z","latencyMs":1234,"msg":"sent","id":"o-12345"}'), secrets),
+      findSecrets(
+        lines(
+          '{"time":"2025-11-25T16:08:34.123Z","latencyMs":1234,"msg":"sent","id":"o-12345"}',
+          '{"msg":"locker event applied","orderId":"kzi1jj0rba9e4rcnn6434ai7"}',
+          '[agent] cell 1 open (PLACE order kzi1jj0rba9e4rcnn6434ai7)',
+        ),
+        secrets,
+      ),
       [],
     );
+    // Beside punctuation it is the code all the same.
+    assert.equal(findSecrets(lines('[agent] code=6434, order (6434)'), secrets).length, 1);
   });
 });
 
