@@ -65,7 +65,12 @@ export async function withProbe<T>(file: string, fn: (probe: Probe) => Promise<T
     'bench/lib/broker-probe.ts',
     { DATABASE_URL: file },
     (m) => (m.port ? (m as { port: number; secret: string }) : undefined),
-    ['--expose-gc'],
+    [
+      '--expose-gc',
+      ...(process.env.BENCH_PROBE_PROFILE
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROBE_PROFILE}`, '--cpu-prof-interval=2000']
+        : []),
+    ],
   );
   const lines = readline.createInterface({ input: child_.proc.stdout! });
   try {
