@@ -33,6 +33,25 @@ function standIn(): string {
   return root;
 }
 
+/**
+ * The packages the launcher itself loads (esbuild, tsx) and theirs, copied into `root`'s own
+ * node_modules: a program run as another user (below) may not reach the project's folder.
+ */
+function ownModules(root: string): void {
+  fs.rmSync(path.join(root, 'node_modules'));
+  const copied = new Set<string>();
+  const copy = (name: string) => {
+    const from = path.join(ROOT, 'node_modules', name);
+    if (copied.has(name) || !fs.existsSync(from)) return;
+    copied.add(name);
+    fs.cpSync(from, path.join(root, 'node_modules', name), { recursive: true, dereference: true });
+    const pkg = JSON.parse(fs.readFileSync(path.join(from, 'package.json'), 'utf8'));
+    for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) copy(dep);
+  };
+  copy('esbuild');
+  copy('tsx');
+}
+
 function launch(root: string, args: string[], uid?: number) {
   return new Promise<{ code: number | null; out: any; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(root, 'scripts/run-built.mjs'), ...args], {
@@ -91,7 +110,8 @@ describe('the launcher (scripts/run-built.mjs)', () => {
     fs.writeFileSync(path.join(root, 'cloud/greeting.ts'), "export const greeting: string = 'second';\n");
     // dist/ read-only for whoever runs the program: root ignores modes, so as root the program runs as nobody.
     const asRoot = process.getuid?.() === 0;
-    if (!asRoot) fs.chmodSync(path.join(root, 'dist/cloud'), 0o555);
+    if (asRoot) ownModules(root);
+    else fs.chmodSync(path.join(root, 'dist/cloud'), 0o555);
     const run = await launch(root, ['cloud'], asRoot ? 65534 : undefined);
     fs.chmodSync(path.join(root, 'dist/cloud'), 0o755);
     assert.equal(run.code, 3, run.stderr);
