@@ -44,7 +44,7 @@ const CLOUD_NODE_FLAGS = cloudNodeFlags();
  * cloud run the other would compare two runtimes. Bundles are made once per script and run.
  */
 const bundled = new Map<string, string>();
-export async function bundleOf(script: string): Promise<string> {
+async function bundleOf(script: string): Promise<string> {
   let js = bundled.get(script);
   if (!js) {
     js = (await build(script)).js;

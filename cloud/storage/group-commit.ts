@@ -174,9 +174,7 @@ export class GroupCommitDriver implements Driver {
       try {
         await this.inner.commitTransaction(connection);
       } catch (err) {
-        group.failed = true;
-        await this.inner.rollbackTransaction(connection).catch(() => undefined);
-        group.reject(err);
+        await this.abandon(connection, group, err);
         return;
       }
       this.stats.commits++;
@@ -187,6 +185,7 @@ export class GroupCommitDriver implements Driver {
     }
   }
 
+  /** The group is lost: its transaction rolled back, every member told. */
   private async abandon(connection: DatabaseConnection, group: Group, err: unknown): Promise<void> {
     group.failed = true;
     if (this.group === group) this.group = undefined;
