@@ -6,7 +6,7 @@
  *    a. empty tables, no locker connected (the baseline of the same run);
  *    b. BENCH_IDLE_LOCKERS (10,000) lockers connected over MQTT behaving as idle agents: the
  *       agents' keepalive (DEFAULT_KEEPALIVE_SECONDS of locker-agent/config.ts), their connection
- *       announced, their health report every DEFAULT_HEALTH_INTERVAL_MS; and a history of
+ *       announced, their unchanged health report every DEFAULT_HEALTH_HEARTBEAT_MS; and a history of
  *       BENCH_IDLE_COMMANDS (50,000) answered staff commands, as many applied locker events and
  *       as many sent outbox rows.
  *    Beside them, in the same run: a bare Express process idling (node's own floor), and the
@@ -31,7 +31,7 @@ import readline from 'node:readline';
 import SQLite from 'better-sqlite3';
 import { topics, CONTRACT_VERSION } from '../shared/mqtt/index.ts';
 import { openStorage } from '../cloud/storage/database.ts';
-import { DEFAULT_HEALTH_INTERVAL_MS, DEFAULT_KEEPALIVE_SECONDS } from '../locker-agent/config.ts';
+import { DEFAULT_HEALTH_HEARTBEAT_MS, DEFAULT_KEEPALIVE_SECONDS } from '../locker-agent/config.ts';
 import type { MqttClient } from 'mqtt';
 import { newId } from '../cloud/storage/ids.ts';
 import { createLockerApiKey, createLockerCompany } from '../cloud/services/admin/companies.ts';
@@ -64,6 +64,11 @@ const PROFILE_DIR = process.env.BENCH_IDLE_PROFILE;
 // cost an idle process ten times its work.
 const profileArgs = (name: string) =>
   PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE_DIR, name)}`, '--cpu-prof-interval=10000'] : [];
+/**
+ * BENCH_IDLE_GC=1: the fleet cases' windows also read the cloud's GC pauses (bench/lib/loop-probe.mjs).
+ * A diagnosis, not a figure: the probe's 10 ms timer adds its own wake-ups to the CPU measured.
+ */
+const GC_DIAGNOSIS = process.env.BENCH_IDLE_GC === '1';
 const CASES = new Set((process.env.BENCH_IDLE_CASES ?? 'bare,empty,fleet,mosquitto,bulk').split(','));
 
 const log = (line: string) => process.stderr.write(`[bench:idle] ${line}\n`);
@@ -81,6 +86,8 @@ interface Cloud {
   mqtt: string;
   /** the loop-delay figures since the previous call (bench/lib/loop-probe.ts) */
   loopDelay(): Promise<{ p50Ms: number; p99Ms: number; maxMs: number; samples: number }>;
+  /** the GC pauses since the previous call, as `loopDelay` (the two share the probe's window) */
+  loopGc(): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
@@ -105,25 +112,28 @@ async function startCloud(file: string, nodeArgs: string[] = [], env: Record<str
     throw new Error(`cloud did not start: ${err.message}`);
   });
   const lines = readline.createInterface({ input: c.proc.stdout! });
+  // The loop probe's answer to SIGUSR2: one JSON line starting {"loopDelay" (bench/lib/loop-probe.mjs).
+  const probe = () =>
+    new Promise<{ loopDelay: unknown; gc?: Record<string, unknown> }>((resolve) => {
+      const onLine = (line: string) => {
+        try {
+          const m = JSON.parse(line);
+          if (m.loopDelay) {
+            lines.off('line', onLine);
+            resolve(m);
+          }
+        } catch {
+          /* a log line */
+        }
+      };
+      lines.on('line', onLine);
+      c.proc.kill('SIGUSR2');
+    });
   return {
     pid: c.proc.pid!,
     ...c.ready,
-    loopDelay: () =>
-      new Promise((resolve) => {
-        const onLine = (line: string) => {
-          try {
-            const m = JSON.parse(line);
-            if (m.loopDelay) {
-              lines.off('line', onLine);
-              resolve(m.loopDelay);
-            }
-          } catch {
-            /* a log line */
-          }
-        };
-        lines.on('line', onLine);
-        c.proc.kill('SIGUSR2');
-      }),
+    loopDelay: () => probe().then((m) => m.loopDelay as Awaited<ReturnType<Cloud['loopDelay']>>),
+    loopGc: () => probe().then((m) => m.gc ?? {}),
     stop: async () => {
       lines.close();
       await c.stop();
@@ -152,8 +162,9 @@ async function bareCase() {
 
 /**
  * The lockers behave as idle agents do: besides the keepalive pings, each publishes its health
- * report (retained, QoS 1, two boards) every DEFAULT_HEALTH_INTERVAL_MS, the first ones spread
- * over one interval, so any window sees the steady rate (lockers / interval). Returns a stop.
+ * report (retained, QoS 1, two boards); a healthy agent's report does not change, so it goes out
+ * every DEFAULT_HEALTH_HEARTBEAT_MS (locker-agent/health.ts), the first ones spread over one
+ * period, so any window sees the steady rate (lockers / period). Returns a stop.
  */
 function reportHealth(clients: MqttClient[], lockerIds: string[]): () => void {
   const timers: NodeJS.Timeout[] = [];
@@ -181,9 +192,9 @@ function reportHealth(clients: MqttClient[], lockerIds: string[]): () => void {
       setTimeout(
         () => {
           report(i);
-          timers.push(setInterval(() => report(i), DEFAULT_HEALTH_INTERVAL_MS));
+          timers.push(setInterval(() => report(i), DEFAULT_HEALTH_HEARTBEAT_MS));
         },
-        (i / clients.length) * DEFAULT_HEALTH_INTERVAL_MS,
+        (i / clients.length) * DEFAULT_HEALTH_HEARTBEAT_MS,
       ),
     );
   });
@@ -276,12 +287,12 @@ async function fleetCase() {
   const broker = await brokerAlone(file, lockers, seconds);
   const cloud = await startCloud(file, profileArgs('fleet'));
   try {
-    const [cpuPct] = await idleFleet([cloud.pid], cloud.mqtt, file, lockers, seconds);
+    const [cpuPct] = await idleFleet([cloud.pid], cloud.mqtt, file, lockers, seconds, cloud);
     return {
       cpuPct,
       seconds,
       keepaliveSeconds: DEFAULT_KEEPALIVE_SECONDS,
-      healthIntervalMs: DEFAULT_HEALTH_INTERVAL_MS,
+      healthHeartbeatMs: DEFAULT_HEALTH_HEARTBEAT_MS,
       brokerAlone: broker,
     };
   } finally {
@@ -312,7 +323,14 @@ async function mosquittoCase() {
     MQTT_PASSWORD: mosquitto.cloudPassword,
   });
   try {
-    const [cpuPct, mosquittoPct] = await idleFleet([cloud.pid, mosquitto.pid], mosquitto.url, file, lockers, seconds);
+    const [cpuPct, mosquittoPct] = await idleFleet(
+      [cloud.pid, mosquitto.pid],
+      mosquitto.url,
+      file,
+      lockers,
+      seconds,
+      cloud,
+    );
     return { cpuPct, seconds, mosquittoPct };
   } finally {
     await cloud.stop();
@@ -327,6 +345,7 @@ async function idleFleet(
   file: string,
   lockers: Awaited<ReturnType<typeof seed>>['lockers'],
   seconds: number,
+  cloud: Cloud,
 ): Promise<number[]> {
   const seeded = { lockers };
   const db = new SQLite(file, { readonly: true });
@@ -359,9 +378,11 @@ async function idleFleet(
     );
     await sleep(SETTLE_MS);
     log(`${LOCKERS} lockers online: measuring ${seconds} s of idling (two keepalive periods)`);
+    if (GC_DIAGNOSIS) await cloud.loopDelay();
     const before = pids.map(cpuSeconds);
     await sleep(seconds * 1000);
     const used = pids.map((pid, i) => round(((cpuSeconds(pid) - before[i]) / seconds) * 100));
+    if (GC_DIAGNOSIS) log(`the cloud's GC in the window: ${JSON.stringify(await cloud.loopGc())}`);
     stopReports();
     await Promise.all(clients.map((c) => c.endAsync(true)));
     return used;

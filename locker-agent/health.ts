@@ -43,3 +43,50 @@ export function healthMessage(parts: {
     }),
   };
 }
+
+/** A store that grew or shrank by this much since the last report is worth a report. */
+const STORE_CHANGE_BYTES = 1024 * 1024;
+
+/**
+ * Whether `next` tells the cloud something `last` did not: a board answering or not, a counter
+ * that moved, the outbox, a store a megabyte bigger or smaller, another agent version. The time,
+ * the uptime and each board's last answer move always and say nothing new while every board answers.
+ */
+export function healthChanged(last: HealthMessage, next: HealthMessage): boolean {
+  if (last.agentVersion !== next.agentVersion || last.outboxSize !== next.outboxSize) return true;
+  if (Math.abs(last.storeBytes - next.storeBytes) >= STORE_CHANGE_BYTES) return true;
+  if (last.boards.length !== next.boards.length) return true;
+  return next.boards.some((b, i) => {
+    const was = last.boards[i];
+    return (
+      was.board !== b.board ||
+      was.online !== b.online ||
+      was.timeouts !== b.timeouts ||
+      was.checksumErrors !== b.checksumErrors
+    );
+  });
+}
+
+/**
+ * When a look at the agent's health (every `cloud.healthIntervalMs`) is published: when it
+ * changed since the report last sent, or when nothing was sent for `heartbeatMs`. A healthy
+ * locker that reported every 15 minutes sent 96 identical reports a day over a cellular link,
+ * each one a message for the broker and a write for the cloud; reporting changes (as LwM2M's
+ * minimum and maximum periods do) keeps what an operator reads and drops the repetition.
+ */
+export class HealthSchedule {
+  private last: { msg: HealthMessage; at: number } | undefined;
+
+  constructor(private readonly heartbeatMs: number) {}
+
+  /** Whether the periodic look should publish `next` now. */
+  due(next: HealthMessage, now: number): boolean {
+    if (!this.last) return true;
+    return now - this.last.at >= this.heartbeatMs || healthChanged(this.last.msg, next);
+  }
+
+  /** `msg` was published at `now`. */
+  sent(msg: HealthMessage, now: number): void {
+    this.last = { msg, at: now };
+  }
+}

@@ -19,7 +19,7 @@ export interface AgentSyncPort {
   /** What to announce instead, when it differs (0 while the cloud's cell map is missing: a full snapshot brings it). */
   announcedVersion?(): number;
   cellsMessage(): CellsMessage;
-  /** `lockers/{id}/health`, retained: on connecting, every healthMs, and on each `health` event. */
+  /** `lockers/{id}/health`, retained: on connecting, on each `health` event, and when a periodic look finds it changed (sync.ts). */
   healthMessage?(): HealthMessage;
   on(event: 'health', listener: () => void): unknown;
   on(event: 'event', listener: (event: LockerEvent) => void): unknown;

@@ -12,7 +12,13 @@ import {
 } from '../shared/mqtt/index.ts';
 import { decodeMessage, MqttLink, type MqttConnect } from '../shared/mqtt/link.ts';
 import { isoNow, systemClock, type Clock } from './clock.ts';
-import { DEFAULT_HEALTH_INTERVAL_MS, DEFAULT_KEEPALIVE_SECONDS, type AgentConfig } from './config.ts';
+import {
+  DEFAULT_HEALTH_HEARTBEAT_MS,
+  DEFAULT_HEALTH_INTERVAL_MS,
+  DEFAULT_KEEPALIVE_SECONDS,
+  type AgentConfig,
+} from './config.ts';
+import { HealthSchedule } from './health.ts';
 import type { Log } from './display.ts';
 import type { AgentSyncPort } from './sync-port.ts';
 
@@ -25,8 +31,10 @@ export interface AgentSyncOptions {
   /** Unacknowledged events are published again after this long. */
   retryMs?: number;
   backoff?: { minMs: number; maxMs: number };
-  /** The health report is published again after this long (and at once when a board falls silent). */
+  /** The health report is looked at this often and published if it changed (and at once when a board falls silent). */
   healthMs?: number;
+  /** An unchanged health report is published again after this long. */
+  healthHeartbeatMs?: number;
   /** MQTT keepalive (config cloud.keepaliveSeconds). */
   keepaliveSeconds?: number;
 }
@@ -48,13 +56,15 @@ export class AgentSync {
   private connectionAt = '';
   private readonly onEvent = (e: LockerEvent) => void this.sendEvent(e);
   private readonly onCells = () => void this.sendCells();
-  private readonly onHealth = () => void this.sendHealth();
+  private readonly onHealth = () => void this.sendHealth(true);
+  private readonly health: HealthSchedule;
 
   constructor(
     private readonly port: AgentSyncPort,
     private readonly options: AgentSyncOptions,
     private readonly deps: { connect: MqttConnect; clock: Clock; log: Log },
   ) {
+    this.health = new HealthSchedule(options.healthHeartbeatMs ?? DEFAULT_HEALTH_HEARTBEAT_MS);
     this.link = new MqttLink(
       {
         url: options.mqttUrl,
@@ -149,7 +159,7 @@ export class AgentSync {
     this.deps.log.info(`connected to the cloud (sync version ${this.port.syncVersion()})`);
     await this.announce();
     await this.sendCells();
-    await this.sendHealth();
+    await this.sendHealth(true);
     this.lastSent.clear();
     await this.flushOutbox(0);
     this.scheduleRetry();
@@ -164,12 +174,20 @@ export class AgentSync {
     return this.link.publish(this.topic('cells'), this.port.cellsMessage(), { qos: 1, retain: true });
   }
 
-  /** Retained, so the cloud's last word on this locker's health is always the newest. */
-  private async sendHealth(): Promise<void> {
+  /**
+   * Retained, so the cloud's last word on this locker's health is always the newest. `now`: on
+   * connecting and when a board falls silent or answers again; otherwise (the periodic look)
+   * only when the report changed or the heartbeat is due (HealthSchedule).
+   */
+  private async sendHealth(now = false): Promise<void> {
     if (!this.port.healthMessage) return;
     this.deps.clock.clearTimeout(this.healthTimer);
     if (!this.link.connected) return;
-    await this.link.publish(this.topic('health'), this.port.healthMessage(), { qos: 1, retain: true });
+    const msg = this.port.healthMessage();
+    const at = this.deps.clock.now();
+    if (now || this.health.due(msg, at)) {
+      if (await this.link.publish(this.topic('health'), msg, { qos: 1, retain: true })) this.health.sent(msg, at);
+    }
     this.healthTimer = this.deps.clock.setTimeout(
       () => void this.sendHealth(),
       this.options.healthMs ?? DEFAULT_HEALTH_INTERVAL_MS,
@@ -244,8 +262,16 @@ export function startAgentSync(
   clock: Clock = systemClock,
 ): AgentSync | undefined {
   if (!config.cloud) return undefined;
-  const { mqttUrl, username, password, eventRetryMs, reconnectMaxMs, healthIntervalMs, keepaliveSeconds } =
-    config.cloud;
+  const {
+    mqttUrl,
+    username,
+    password,
+    eventRetryMs,
+    reconnectMaxMs,
+    healthIntervalMs,
+    healthHeartbeatMs,
+    keepaliveSeconds,
+  } = config.cloud;
   const options = {
     lockerId: config.lockerId,
     mqttUrl,
@@ -255,6 +281,7 @@ export function startAgentSync(
     retryMs: eventRetryMs,
     backoff: { minMs: 500, maxMs: reconnectMaxMs },
     healthMs: healthIntervalMs,
+    healthHeartbeatMs,
     keepaliveSeconds,
   };
   const sync = new AgentSync(port, options, { connect: mqtt.connect, clock, log });

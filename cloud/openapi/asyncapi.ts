@@ -110,7 +110,7 @@ export const MQTT_TOPICS: Record<TopicName, TopicDoc> = {
     retain: true,
     summary: "The agent's health",
     description:
-      'Retained. On connect, every `cloud.healthIntervalMs` of the agent config (60 s) and at once when a board stops or starts answering: per board whether it answers, ' +
+      'Retained. On connect, at once when a board stops or starts answering, when a look every `cloud.healthIntervalMs` of the agent config (15 min) finds it changed, and unchanged every `cloud.healthHeartbeatMs` (6 h): per board whether it answers, ' +
       'its timeouts and checksum errors since the agent started, and the outbox and store sizes. A board that stays silent raises a BOARD_SILENT alarm in the cloud.',
   },
   selftest: {

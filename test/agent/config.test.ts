@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, parseConfig } from '../../locker-agent/config.ts';
+import { ConfigError, DEFAULT_HEALTH_HEARTBEAT_MS, parseConfig } from '../../locker-agent/config.ts';
 
 const valid = {
   lockerId: 'L1',
@@ -72,6 +72,14 @@ describe('npm run agent -- --check', () => {
       encoding: 'utf8',
     });
 
+  it('the config says how often an unchanged report is sent again, never more often than the agent looks', () => {
+    const base = { ...valid, cloud: { mqttUrl: 'mqtt://cloud:1883', username: 'L1', password: 'secret' } };
+    assert.equal(parseConfig(base).cloud?.healthHeartbeatMs, DEFAULT_HEALTH_HEARTBEAT_MS);
+    assert.throws(
+      () => parseConfig({ ...base, cloud: { ...base.cloud, healthIntervalMs: 600_000, healthHeartbeatMs: 300_000 } }),
+      /at least cloud\.healthIntervalMs \(600000\)[\s\S]*cloud\.healthHeartbeatMs/,
+    );
+  });
   it('validates the shipped example and says what it describes, without opening its devices (they do not exist here)', () => {
     const run = agent('--check', '--config', 'locker-agent/deploy/config.example.json');
     assert.equal(run.status, 0, run.stderr);
