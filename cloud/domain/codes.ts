@@ -74,6 +74,37 @@ export function pickOrderCodes(live: LiveCodes, randomInt: RandomInt = secureRan
   return out;
 }
 
+/** Draw rounds of pickFreeCodes before the whole list of live codes is read. */
+const FREE_DRAW_ROUNDS = 3;
+
+/**
+ * The common case of pickOrderCodes without the locker's whole list of live codes: codes drawn
+ * at random and kept, in the order drawn, when no live code of the locker uses them in either
+ * space (`liveAmong` answers which of a few codes are live), which is the draw pickOrderCodes
+ * itself prefers. The first round draws the three codes only; a code found live is replaced by
+ * more draws in the next round. Undefined when the draws keep finding live codes (a crowded
+ * locker): pickOrderCodes then decides over the whole list, and its rules hold either way.
+ */
+export async function pickFreeCodes(
+  liveAmong: (codes: string[]) => Promise<ReadonlySet<string>>,
+  randomInt: RandomInt = secureRandomInt,
+): Promise<OrderCodes | undefined> {
+  const kept: string[] = [];
+  for (let round = 0; round < FREE_DRAW_ROUNDS && kept.length < CODE_TYPES.length; round++) {
+    const missing = CODE_TYPES.length - kept.length;
+    const drawn = new Set<string>();
+    // Later rounds draw four for each missing code: the locker was busier than the first round hoped.
+    for (let i = 0; i < (round === 0 ? missing : 4 * missing); i++) {
+      const code = formatCode(randomInt(CODE_SPACE));
+      if (!kept.includes(code)) drawn.add(code);
+    }
+    const live = await liveAmong([...drawn]);
+    for (const code of drawn) if (!live.has(code) && kept.length < CODE_TYPES.length) kept.push(code);
+  }
+  if (kept.length < CODE_TYPES.length) return undefined;
+  return Object.fromEntries(CODE_TYPES.map((type, i) => [type, kept[i]])) as OrderCodes;
+}
+
 /** Which of an order's codes may not stay as they are at a locker with these live codes (a move). */
 export function clashingCodes(codes: OrderCodes, live: LiveCodes): CodeType[] {
   const spaces = bySpace(live);

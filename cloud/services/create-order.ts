@@ -7,9 +7,9 @@ import type { OrderKind } from '../../shared/mqtt/schemas.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { DomainError } from '../domain/errors.ts';
 import { CODE_TYPES } from '../domain/order-states.ts';
-import { pickOrderCodes, secureRandomInt, type RandomInt } from '../domain/codes.ts';
+import { pickFreeCodes, pickOrderCodes, secureRandomInt, type RandomInt } from '../domain/codes.ts';
 import { DEFAULT_PENDING_ORDERS_PER_LOCKER } from '../domain/order-limits.ts';
-import { liveCodesAt, pendingOrdersAt } from '../storage/order-queries.ts';
+import { liveCodesAmong, liveCodesAt, pendingOrdersAt } from '../storage/order-queries.ts';
 import { newId } from '../storage/ids.ts';
 import { insertOrder, insertOrderCodes, recordOrderStatus } from '../storage/order-writes.ts';
 import { addToStats, amountsOf } from '../storage/order-stats.ts';
@@ -124,7 +124,10 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
   await insertOrder(trx, order);
   await recordOrderStatus(trx, { id: statusId, orderId, type: 'CREATED', createdAt: now, updatedAt: now });
 
-  const codes = pickOrderCodes(await liveCodesAt(trx, input.postomatId), deps.randomInt ?? secureRandomInt);
+  const randomInt = deps.randomInt ?? secureRandomInt;
+  const codes =
+    (await pickFreeCodes((drawn) => liveCodesAmong(trx, input.postomatId, drawn), randomInt)) ??
+    pickOrderCodes(await liveCodesAt(trx, input.postomatId), randomInt);
   await insertOrderCodes(
     trx,
     CODE_TYPES.map((type) => ({

@@ -199,6 +199,22 @@ export async function liveCodesAt(db: Db, postomatId: string): Promise<LiveCodes
   return live;
 }
 
+/** Which of `codes` a live code of the locker uses, of any type: a few index seeks, however many live codes it has. */
+export async function liveCodesAmong(db: Db, postomatId: string, codes: readonly string[]): Promise<Set<string>> {
+  if (!codes.length) return new Set();
+  // Every type named, and `active = 1` literal: equality on each column of the partial unique
+  // index (postomatId, type, password), so each code is a seek, not a walk of the locker's codes.
+  const rows = await db
+    .selectFrom('order_code')
+    .select('password')
+    .where('postomatId', '=', postomatId)
+    .where('active', '=', sql.lit(1))
+    .where('type', 'in', ['DOWN', 'UP', 'SUBTRACT'])
+    .where('password', 'in', [...codes])
+    .execute();
+  return new Set(rows.map((r) => r.password));
+}
+
 /** The active orders of a company at a locker still waiting for their parcel. */
 export async function pendingOrdersAt(db: Db, postomatId: string, companyId: string): Promise<number> {
   // Literal status and flag: SQLite uses a partial index only when the query states its condition.

@@ -4,7 +4,15 @@ import { DIALECTS, openTestStorage, type TestStorage } from '../helpers/storage.
 import { finishOrder, placeOrder, seedLockerWorld, testUow, type LockerWorld } from '../helpers/locker-world.ts';
 import { createOrder } from '../../cloud/services/create-order.ts';
 import { systemClock } from '../../shared/clock.ts';
-import { clashingCodes, formatCode, noLiveCodes, pickOrderCodes, type LiveCodes } from '../../cloud/domain/codes.ts';
+import {
+  clashingCodes,
+  formatCode,
+  noLiveCodes,
+  pickFreeCodes,
+  pickOrderCodes,
+  type LiveCodes,
+} from '../../cloud/domain/codes.ts';
+import { liveCodesAmong } from '../../cloud/storage/order-queries.ts';
 
 const codes = (from: number, to: number) => new Set(Array.from({ length: to - from }, (_, i) => formatCode(from + i)));
 const live = (l: Partial<LiveCodes>): LiveCodes => ({ ...noLiveCodes(), ...l });
@@ -44,6 +52,32 @@ describe("pickOrderCodes: the spec's per-type code space, kept apart across type
       /no free UP and SUBTRACT codes/,
     );
   });
+  it('pickFreeCodes: three draws and one question in the common case, more draws for live codes, none left to chance', async () => {
+    const asked: string[][] = [];
+    const liveOf = (taken: string[]) => async (drawn: string[]) => {
+      asked.push(drawn);
+      return new Set(drawn.filter((c) => taken.includes(c)));
+    };
+    const seq =
+      (...n: number[]) =>
+      () =>
+        n.shift()!;
+    assert.deepEqual(await pickFreeCodes(liveOf([]), seq(11, 22, 33)), { DOWN: '0011', UP: '0022', SUBTRACT: '0033' });
+    assert.deepEqual(asked, [['0011', '0022', '0033']], 'only the drawn codes are asked about');
+
+    // 0022 is live: four more draws replace it; a code drawn twice counts once.
+    asked.length = 0;
+    const picked = await pickFreeCodes(liveOf(['0022', '0044']), seq(11, 22, 33, 11, 44, 55, 66));
+    assert.deepEqual(picked, { DOWN: '0011', UP: '0033', SUBTRACT: '0055' });
+    assert.deepEqual(asked, [
+      ['0011', '0022', '0033'],
+      ['0044', '0055', '0066'],
+    ]);
+
+    // Every draw lands on a live code: undefined, and pickOrderCodes decides over the whole list.
+    assert.equal(await pickFreeCodes(liveOf(['0007']), () => 7), undefined);
+  });
+
   it('names the codes a move must draw afresh', () => {
     const l = live({ DOWN: new Set(['1111']), SUBTRACT: new Set(['2222']) });
     assert.deepEqual(clashingCodes({ DOWN: '2222', UP: '2222', SUBTRACT: '3333' }, l), ['UP']);
@@ -149,6 +183,34 @@ for (const dialect of DIALECTS) {
         ['4444', '5555', '6666'],
         'the finished order keeps its codes for the record',
       );
+    });
+
+    it('are checked by the drawn codes alone; a locker where draws keep finding live codes is decided over its whole list', async () => {
+      const seq =
+        (...n: number[]) =>
+        () =>
+          n.shift()!;
+      const first = await createOrder(
+        { uow: testUow(storage), clock: systemClock, randomInt: seq(1212, 2323, 3434) },
+        { companyId: w.companyB.id, postomatId: w.far.id, toUserPhone: '+996740000001', sendMessage: false },
+      );
+      assert.deepEqual([...(await liveCodesAmong(storage.db, w.far.id, ['1212', '2323', '3434', '4545']))].sort(), [
+        '1212',
+        '2323',
+        '3434',
+      ]);
+      assert.equal((await liveCodesAmong(storage.db, w.near.id, ['1212'])).size, 0, 'another locker');
+      // Every draw gives 1212, a live code: the fast draws give up and the whole list decides.
+      const second = await createOrder(
+        { uow: testUow(storage), clock: systemClock, randomInt: () => 1212 },
+        { companyId: w.companyB.id, postomatId: w.far.id, toUserPhone: '+996740000002', sendMessage: false },
+      );
+      const codesOf = async (orderId: string) =>
+        (await storage.db.selectFrom('order_code').select('password').where('orderId', '=', orderId).execute()).map(
+          (r) => r.password,
+        );
+      const [a, b] = [await codesOf(first.id), await codesOf(second.id)];
+      assert.equal(new Set([...a, ...b]).size, 6, `${a} and ${b} share no code`);
     });
 
     it('may repeat at another locker', async () => {
