@@ -4,7 +4,9 @@
  * below zero.
  */
 import type { Db } from './database.ts';
+import type { Selectable } from 'kysely';
 import type { LockerCompanyTable } from './schema.ts';
+import { prepared } from './prepared.ts';
 
 export async function insertLockerCompany(db: Db, row: LockerCompanyTable): Promise<void> {
   await db.insertInto('locker_company').values(row).execute();
@@ -25,9 +27,15 @@ export function lockerCompanyById(db: Db, id: string) {
 }
 
 /** A company known to exist (an order's, or one read back after a change). */
-export function lockerCompanyRow(db: Db, id: string) {
-  return db.selectFrom('locker_company').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+export async function lockerCompanyRow(db: Db, id: string): Promise<Selectable<LockerCompanyTable>> {
+  const [row] = await companyById(db, id);
+  if (!row) throw new Error(`locker company ${id} not found`);
+  return row;
 }
+
+const companyById = prepared<[id: string], Selectable<LockerCompanyTable>>(1, (db: Db, id) =>
+  db.selectFrom('locker_company').selectAll().where('id', '=', id),
+);
 
 /** The company's id if it exists, active or not. */
 export function existingLockerCompanyId(db: Db, id: string) {

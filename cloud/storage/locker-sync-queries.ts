@@ -4,7 +4,7 @@
  * publishing lease (sync/publish-claim.ts). Pruning it is retention-queries.ts's.
  */
 import type { Db } from './database.ts';
-import { prepared } from './prepared.ts';
+import { prepared, preparedWrite } from './prepared.ts';
 
 /**
  * The one call every operation makes when it changes what a locker's agent must know about an
@@ -16,19 +16,29 @@ import { prepared } from './prepared.ts';
 export async function recordLockerChange(trx: Db, postomatId: string, orderId: string): Promise<number> {
   // On PostgreSQL the upsert locks the locker's row until commit: versions of one locker are
   // handed out in commit order, so a reader that sees version N also sees every change <= N.
-  const { version } = await trx
+  const [row] = (await nextVersion(trx, postomatId)).rows;
+  if (!row) throw new Error(`locker ${postomatId}: no sync version returned`);
+  await changeAt(trx, postomatId, orderId, row.version);
+  return Number(row.version);
+}
+
+const nextVersion = preparedWrite<[postomatId: string], { version: number | string }>(1, (db: Db, postomatId) =>
+  db
     .insertInto('locker_sync')
     .values({ postomatId, version: 1, publishedVersion: 0, floor: 0 })
     .onConflict((oc) => oc.column('postomatId').doUpdateSet((eb) => ({ version: eb('locker_sync.version', '+', 1) })))
-    .returning('version')
-    .executeTakeFirstOrThrow();
-  await trx
-    .insertInto('locker_sync_change')
-    .values({ postomatId, orderId, version })
-    .onConflict((oc) => oc.columns(['postomatId', 'orderId']).doUpdateSet({ version }))
-    .execute();
-  return Number(version);
-}
+    .returning('version'),
+);
+const changeAt = preparedWrite<[postomatId: string, orderId: string, version: number | string]>(
+  3,
+  (db: Db, postomatId, orderId, version) =>
+    db
+      .insertInto('locker_sync_change')
+      .values({ postomatId, orderId, version })
+      .onConflict((oc) =>
+        oc.columns(['postomatId', 'orderId']).doUpdateSet((eb) => ({ version: eb.ref('excluded.version') })),
+      ),
+);
 
 /**
  * The locker's cells changed (added, resized, switched on or off): its version moves with no

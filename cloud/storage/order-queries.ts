@@ -217,17 +217,22 @@ export async function liveCodesAmong(db: Db, postomatId: string, codes: readonly
 
 /** The active orders of a company at a locker still waiting for their parcel. */
 export async function pendingOrdersAt(db: Db, postomatId: string, companyId: string): Promise<number> {
-  // Literal status and flag: SQLite uses a partial index only when the query states its condition.
-  const row = await db
-    .selectFrom('locker_order')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('postomatId', '=', postomatId)
-    .where('companyId', '=', companyId)
-    .where('status', '=', sql.lit('CREATED'))
-    .where('isActive', '=', sql.lit(1))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const [row] = await pendingCount(db, postomatId, companyId);
+  return Number(row?.n ?? 0);
 }
+
+// Literal status and flag: SQLite uses a partial index only when the query states its condition.
+const pendingCount = prepared<[postomatId: string, companyId: string], { n: number | string }>(
+  2,
+  (db: Db, postomatId, companyId) =>
+    db
+      .selectFrom('locker_order')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('postomatId', '=', postomatId)
+      .where('companyId', '=', companyId)
+      .where('status', '=', sql.lit('CREATED'))
+      .where('isActive', '=', sql.lit(1)),
+);
 
 export interface OrderExtrasFlags {
   withToUser?: boolean;

@@ -6,6 +6,7 @@
 import type { CloudOrderStatus } from '../domain/order-states.ts';
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
+import { preparedWrite } from './prepared.ts';
 import type { LockerOrderTable } from './schema.ts';
 
 export const MONEY_FIELDS = ['price', 'deliveryPrice', 'paidAmount', 'notPaidAmount', 'promoCodeAmount'] as const;
@@ -27,9 +28,20 @@ export async function addToStats(
   count: number,
   amounts: Amounts,
 ): Promise<void> {
-  await db
+  await statsUpsert(db, companyId, status, count, ...MONEY_FIELDS.map((f) => amounts[f]));
+}
+
+/** Markers: company, status, count, then the money fields in MONEY_FIELDS' order. */
+const statsUpsert = preparedWrite<unknown[]>(3 + MONEY_FIELDS.length, (db: Db, companyId, status, count, ...money) =>
+  db
     .insertInto('order_stats')
-    .values({ companyId, status, count, ...amounts, version: 1 })
+    .values({
+      companyId,
+      status,
+      count,
+      ...(Object.fromEntries(MONEY_FIELDS.map((f, i) => [f, money[i]])) as Amounts),
+      version: 1,
+    })
     .onConflict((oc) =>
       oc.columns(['companyId', 'status']).doUpdateSet({
         version: sql`order_stats.version + 1`,
@@ -40,9 +52,8 @@ export async function addToStats(
         notPaidAmount: sql`order_stats."notPaidAmount" + excluded."notPaidAmount"`,
         promoCodeAmount: sql`order_stats."promoCodeAmount" + excluded."promoCodeAmount"`,
       }),
-    )
-    .execute();
-}
+    ),
+);
 
 export const negate = (a: Amounts): Amounts => Object.fromEntries(MONEY_FIELDS.map((f) => [f, -a[f]])) as Amounts;
 

@@ -6,21 +6,26 @@
 import type { CloudOrderStatus } from '../domain/order-states.ts';
 import type { Insertable } from 'kysely';
 import type { Db } from './database.ts';
+import { preparedInsert } from './prepared.ts';
 import type { LockerOrderTable, OrderCodeTable, OrderStatusTable } from './schema.ts';
 
 const applied = (res: { numUpdatedRows: bigint }) => Number(res.numUpdatedRows) === 1;
 
+const orderInsert = preparedInsert('locker_order');
+const codeInsert = preparedInsert('order_code');
+const statusInsert = preparedInsert('order_status');
+
 export async function insertOrder(db: Db, order: Insertable<LockerOrderTable>): Promise<void> {
-  await db.insertInto('locker_order').values(order).execute();
+  await orderInsert(db, [order]);
 }
 
 export async function insertOrderCodes(db: Db, codes: Insertable<OrderCodeTable>[]): Promise<void> {
-  await db.insertInto('order_code').values(codes).execute();
+  await codeInsert(db, codes);
 }
 
 /** A status the order took, in its history (GET /order/{id}'s statuses). */
 export async function recordOrderStatus(db: Db, status: OrderStatusTable): Promise<void> {
-  await db.insertInto('order_status').values(status).execute();
+  await statusInsert(db, [status]);
 }
 
 /** A status change, applied only if the order is still in the status `from` it was read in. */

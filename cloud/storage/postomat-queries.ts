@@ -1,7 +1,9 @@
 /** Reads of lockers, their cells and boards. */
+import { sql } from 'kysely';
 import type { Db } from './database.ts';
 import { haversineKm, nearest, NearestIndex } from '../domain/geo.ts';
 import type { PostomatTable } from './schema.ts';
+import { prepared } from './prepared.ts';
 import { arrayBatches, KeysetBatches, LIST_BATCH, mapBatches, type Window } from './batches.ts';
 
 export interface PostomatListFilter {
@@ -196,9 +198,13 @@ export function postomatByShortId(db: Db, shortId: string) {
 }
 
 /** The locker's id if it is active. */
-export function activePostomatId(db: Db, id: string) {
-  return db.selectFrom('postomat').select('id').where('id', '=', id).where('isActive', '=', 1).executeTakeFirst();
+export async function activePostomatId(db: Db, id: string): Promise<{ id: string } | undefined> {
+  return (await activePostomat(db, id))[0];
 }
+
+const activePostomat = prepared<[id: string], { id: string }>(1, (db: Db, id) =>
+  db.selectFrom('postomat').select('id').where('id', '=', id).where('isActive', '=', sql.lit(1)),
+);
 
 /** The locker's id if it exists, active or not. */
 export function existingPostomatId(db: Db, id: string) {

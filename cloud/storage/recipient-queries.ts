@@ -1,20 +1,29 @@
 /** Recipients: one row per phone number, shared by every order sent to it. */
 import type { Db } from './database.ts';
 import { newId } from './ids.ts';
+import { preparedWrite } from './prepared.ts';
 
 /**
  * The recipient of a phone, recorded on first use. The insert does nothing when the phone is on
  * record, so concurrent creations for one phone share a row.
  */
 export async function recipientIdOf(db: Db, phone: string, now: string): Promise<string> {
-  await db
-    .insertInto('recipient')
-    .values({ id: newId(), phone, createdAt: now, updatedAt: now })
-    .onConflict((oc) => oc.column('phone').doNothing())
-    .execute();
-  const recipient = await db.selectFrom('recipient').select('id').where('phone', '=', phone).executeTakeFirstOrThrow();
+  await insertRecipient(db, newId(), phone, now);
+  // On the caller's connection (a prepared write's), which has just written it.
+  const [recipient] = (await recipientOfPhone(db, phone)).rows;
+  if (!recipient) throw new Error('recipient not found after its insert');
   return recipient.id;
 }
+
+const insertRecipient = preparedWrite<[id: string, phone: string, now: string]>(3, (db: Db, id, phone, now) =>
+  db
+    .insertInto('recipient')
+    .values({ id, phone, createdAt: now, updatedAt: now })
+    .onConflict((oc) => oc.column('phone').doNothing()),
+);
+const recipientOfPhone = preparedWrite<[phone: string], { id: string }>(1, (db: Db, phone) =>
+  db.selectFrom('recipient').select('id').where('phone', '=', phone),
+);
 
 export function recipientPhone(db: Db, id: string) {
   return db.selectFrom('recipient').select('phone').where('id', '=', id).executeTakeFirst();
