@@ -1,11 +1,14 @@
 /**
  * `npm run bench:events`: outbound events delivered per second to a local receiver (beside bare
- * POSTs to the same receiver at the same concurrency), and the API's p99 while a receiver
+ * POSTs to the same receiver at the same concurrency: as many at once as the dispatcher sends to
+ * one receiver, its per-origin bound; and, for reference, at its whole concurrency), and the API's p99 while a receiver
  * hangs (beside the same API with no receiver configured). Writes bench/results/events.json.
- * BENCH_EVENTS and BENCH_SECONDS shrink a run.
+ * BENCH_EVENTS and BENCH_SECONDS shrink a run. BENCH_EVENTS_PROFILE=<file.cpuprofile> writes a CPU
+ * profile of the measured delivery alone (this process: the dispatcher runs in it).
  */
 import { createUnitOfWork } from '../cloud/consequences.ts';
 import fs from 'node:fs';
+import inspector from 'node:inspector';
 import os from 'node:os';
 import path from 'node:path';
 import { openStorage, type Storage } from '../cloud/storage/database.ts';
@@ -20,10 +23,12 @@ import { claimLoopBounds } from '../cloud/events/claim-loop.ts';
 import { systemClock } from '../shared/clock.ts';
 import { silentLogger } from '../cloud/logger.ts';
 import { startChild, ROOT } from './lib/processes.ts';
-import { fixedRate, table } from './lib/load.ts';
+import { fixedRate, median, table } from './lib/load.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** Windows of each side of the hanging-receiver comparison (BENCH_HANG_ROUNDS): the median p99 is kept. */
+const HANG_ROUNDS = Math.max(1, Number(process.env.BENCH_HANG_ROUNDS ?? 3));
 const CONCURRENCY = 16;
 const log = (line: string) => process.stderr.write(`[bench:events] ${line}\n`);
 
@@ -64,6 +69,28 @@ async function completions(s: Storage, n: number): Promise<string[]> {
 }
 const setUrl = (url: string | null) =>
   storage.db.updateTable('locker_company').set({ notificationUrl: url }).where('id', '=', company.id).execute();
+
+/** Runs `work` under the in-process CPU profiler when `file` is given, and writes the profile there. */
+async function profiled<T>(file: string | undefined, work: () => Promise<T>): Promise<T> {
+  if (!file) return work();
+  const session = new inspector.Session();
+  session.connect();
+  const call = (method: string, params?: object) =>
+    new Promise<any>((resolve, reject) =>
+      session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))),
+    );
+  await call('Profiler.enable');
+  await call('Profiler.setSamplingInterval', { interval: 200 });
+  await call('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await call('Profiler.stop');
+    fs.writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+    log(`delivery profile written to ${file}`);
+  }
+}
 
 const ok = await startChild('bench/lib/receiver-server.ts', {});
 const hanging = await startChild('bench/lib/receiver-server.ts', {}, ['hang']);
@@ -112,13 +139,13 @@ try {
     const seconds = (performance.now() - started) / 1000;
     return Math.round(((await count(['SENT'])) - before) / seconds);
   };
-  /** Bare POSTs over kept-alive connections, CONCURRENCY at a time: the best this client does. */
-  const barePosts = async (n: number): Promise<number> => {
-    const bare = keepAlivePost(CONCURRENCY);
+  /** Bare POSTs over kept-alive connections, `inFlight` at a time: the best this client does. */
+  const barePosts = async (n: number, inFlight: number): Promise<number> => {
+    const bare = keepAlivePost(inFlight);
     let next = 0;
     const bareStart = performance.now();
     await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
+      Array.from({ length: inFlight }, async () => {
         while (next++ < n) await bare.post(`${ok.url}/n`, body, {}, 5000);
       }),
     );
@@ -129,13 +156,19 @@ try {
   const warm = Math.max(100, Math.round(EVENTS / 4));
   await completions(storage, warm);
   await dispatch();
-  await barePosts(warm);
+  await barePosts(warm, perOrigin);
+  await barePosts(warm, CONCURRENCY);
   log(`committing ${EVENTS} events`);
   await completions(storage, EVENTS);
-  const eventsPerSecond = await dispatch();
-  const barePostsPerSecond = await barePosts(EVENTS);
+  const eventsPerSecond = await profiled(process.env.BENCH_EVENTS_PROFILE, dispatch);
+  // Like for like: the dispatcher sends to one receiver at most `perOrigin` at once (claim-loop.ts),
+  // so a receiver sees that many requests in flight from it, not CONCURRENCY.
+  const barePostsPerSecond = await barePosts(EVENTS, perOrigin);
+  const barePostsAtConcurrency = await barePosts(EVENTS, CONCURRENCY);
   const sent = { n: EVENTS };
-  log(`delivered ${sent.n} events at ${eventsPerSecond}/s; bare POSTs ${barePostsPerSecond}/s`);
+  log(
+    `delivered ${sent.n} events at ${eventsPerSecond}/s; bare POSTs ${barePostsPerSecond}/s ${perOrigin} at a time, ${barePostsAtConcurrency}/s ${CONCURRENCY} at a time`,
+  );
 
   // 2. The API while a receiver hangs: a backlog whose every send waits out its timeout.
   await setUrl(`${hanging.url}/n`);
@@ -152,19 +185,14 @@ try {
     EVENT_TIMEOUT_MS: '5000',
     EVENT_CONCURRENCY: String(CONCURRENCY),
     WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+    // Two clouds run side by side: neither takes the metrics port.
+    METRICS_PORT: 'off',
   };
   const read = { path: `/api/v1/integration/company/order/${backlog[0]}`, headers: { authorization: `Bearer ${key}` } };
-  const withHang = await startChild('cloud/main.ts', env);
-  await new Promise((r) => setTimeout(r, 500));
-  // With the server's event-loop delay and GC pauses beside the latency (lib/load.ts fixedRate).
-  const hangFigures = await fixedRate(
-    { name: 'GET /order/{id}, receiver hanging', url: withHang.url, req: read },
-    SECONDS,
-  );
-  await withHang.stop();
-
-  // Same API, nothing to send.
-  const s2 = await openStorage(file);
+  // The same API with nothing to send: a copy of the database with the backlog cleared.
+  const quietFile = `${file}.quiet`;
+  fs.copyFileSync(file, quietFile);
+  const s2 = await openStorage(quietFile);
   await s2.db
     .updateTable('outbox_event')
     .set({ state: 'SKIPPED', error: 'bench: cleared' })
@@ -172,18 +200,60 @@ try {
     .execute();
   await s2.db.updateTable('locker_company').set({ notificationUrl: null }).execute();
   await s2.close();
-  const quiet = await startChild('cloud/main.ts', env);
-  const quietFigures = await fixedRate({ name: 'GET /order/{id}, no receiver', url: quiet.url, req: read }, SECONDS);
-  await quiet.stop();
+  // Both clouds run side by side and are measured in turns, HANG_ROUNDS windows each: a p99 of
+  // a few milliseconds over one window moves with one GC pause or a neighbour's burst, so each
+  // side's figure is the median of its windows, taken alternately under the same conditions.
+  // BENCH_EVENTS_HANG_PROFILE=<dir>: CPU profiles of the cloud whose receiver hangs (a diagnosis).
+  const hangProfile = process.env.BENCH_EVENTS_HANG_PROFILE;
+  const withHang = await startChild(
+    'cloud/main.ts',
+    env,
+    [],
+    hangProfile ? ['--cpu-prof', `--cpu-prof-dir=${hangProfile}`, '--cpu-prof-interval=500'] : [],
+  );
+  const quiet = await startChild('cloud/main.ts', { ...env, DATABASE_URL: quietFile });
+  await new Promise((r) => setTimeout(r, 500));
+  const hangRuns: Awaited<ReturnType<typeof fixedRate>>[] = [];
+  const quietRuns: Awaited<ReturnType<typeof fixedRate>>[] = [];
+  try {
+    // Both answer the read: a figure of error answers would measure nothing.
+    for (const [name, c] of [
+      ['hanging', withHang],
+      ['quiet', quiet],
+    ] as const) {
+      const res = await fetch(`${c.url}${read.path}`, { headers: read.headers });
+      if (!res.ok) throw new Error(`the ${name} cloud answers the order read with ${res.status}: ${await res.text()}`);
+    }
+    for (let round = 0; round < HANG_ROUNDS; round++) {
+      // With the server's event-loop delay and GC pauses beside the latency (lib/load.ts fixedRate).
+      const measureHang = async () =>
+        hangRuns.push(
+          await fixedRate({ name: 'GET /order/{id}, receiver hanging', url: withHang.url, req: read }, SECONDS),
+        );
+      const measureQuiet = async () =>
+        quietRuns.push(await fixedRate({ name: 'GET /order/{id}, no receiver', url: quiet.url, req: read }, SECONDS));
+      // Each side goes first in every other round: neither always meets the machine as the other left it.
+      if (round % 2 === 0) await measureHang().then(measureQuiet);
+      else await measureQuiet().then(measureHang);
+      log(
+        `round ${round + 1}/${HANG_ROUNDS}: p99 ${hangRuns[round]!.p99} ms hanging, ${quietRuns[round]!.p99} ms quiet`,
+      );
+    }
+  } finally {
+    await withHang.stop();
+    await quiet.stop();
+  }
+  const hangFigures = median(hangRuns, (r) => r.p99);
+  const quietFigures = median(quietRuns, (r) => r.p99);
 
   const rows = [
     {
-      measure: 'events delivered / s (dispatcher, 16 in flight)',
+      measure: `events delivered / s (dispatcher, ${CONCURRENCY} in flight, ${perOrigin} per receiver)`,
       value: eventsPerSecond,
-      baseline: `${barePostsPerSecond} bare POST/s`,
+      baseline: `${barePostsPerSecond} bare POST/s, ${perOrigin} in flight`,
     },
     {
-      measure: 'GET /order/{id} p99 ms @200/s, receiver hanging',
+      measure: `GET /order/{id} p99 ms @200/s, receiver hanging (median of ${HANG_ROUNDS})`,
       value: hangFigures.p99,
       baseline: `${quietFigures.p99} ms with no receiver`,
     },
@@ -203,12 +273,17 @@ try {
     delivery: {
       eventsPerSecond,
       barePostsPerSecond,
+      barePostsInFlight: perOrigin,
+      barePostsPerSecondAtConcurrency: barePostsAtConcurrency,
       ratio: Math.round((100 * eventsPerSecond) / barePostsPerSecond) / 100,
       warmUpEvents: warm,
     },
     apiWhileReceiverHangs: {
+      rounds: HANG_ROUNDS,
       hanging: hangFigures,
       noReceiver: quietFigures,
+      p99sHanging: hangRuns.map((r) => r.p99),
+      p99sNoReceiver: quietRuns.map((r) => r.p99),
       p99Ratio: Math.round((100 * hangFigures.p99) / quietFigures.p99) / 100,
     },
     // The targets of issue 23, as booleans.
