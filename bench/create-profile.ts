@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { seedBenchDatabase } from './lib/seed-orders.ts';
-import { CLOUD_ENV, startChild } from './lib/processes.ts';
+import { CLOUD_ENV, cpuProfileFlags, startChild } from './lib/processes.ts';
 import { measure } from './lib/load.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -44,12 +44,7 @@ const bareFigures = await measure(
 );
 await bare.stop();
 
-const cloud = await startChild(
-  'cloud/main.ts',
-  CLOUD_ENV(file),
-  [],
-  ['--cpu-prof', `--cpu-prof-dir=${profiles}`, '--cpu-prof-interval=200'],
-);
+const cloud = await startChild('cloud/main.ts', CLOUD_ENV(file), [], cpuProfileFlags(profiles, 200));
 // One unmeasured second: the first requests compile the code paths.
 await measure(cloud.url, create, { connections: 10, seconds: 1 });
 const figures = await measure(cloud.url, create, { connections: 50, seconds: SECONDS });

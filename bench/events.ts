@@ -22,7 +22,7 @@ import { keepAlivePost } from '../cloud/events/http-post.ts';
 import { claimLoopBounds } from '../cloud/events/claim-loop.ts';
 import { systemClock } from '../shared/clock.ts';
 import { silentLogger } from '../cloud/logger.ts';
-import { startChild, ROOT } from './lib/processes.ts';
+import { cpuProfileFlags, startChild, ROOT } from './lib/processes.ts';
 import { fixedRate, median, table } from './lib/load.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
@@ -205,12 +205,7 @@ try {
   // side's figure is the median of its windows, taken alternately under the same conditions.
   // BENCH_EVENTS_HANG_PROFILE=<dir>: CPU profiles of the cloud whose receiver hangs (a diagnosis).
   const hangProfile = process.env.BENCH_EVENTS_HANG_PROFILE;
-  const withHang = await startChild(
-    'cloud/main.ts',
-    env,
-    [],
-    hangProfile ? ['--cpu-prof', `--cpu-prof-dir=${hangProfile}`, '--cpu-prof-interval=500'] : [],
-  );
+  const withHang = await startChild('cloud/main.ts', env, [], hangProfile ? cpuProfileFlags(hangProfile, 500) : []);
   const quiet = await startChild('cloud/main.ts', { ...env, DATABASE_URL: quietFile });
   await new Promise((r) => setTimeout(r, 500));
   const hangRuns: Awaited<ReturnType<typeof fixedRate>>[] = [];

@@ -27,7 +27,6 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import SQLite from 'better-sqlite3';
 import { topics, CONTRACT_VERSION } from '../shared/mqtt/index.ts';
 import { openStorage } from '../cloud/storage/database.ts';
@@ -42,7 +41,8 @@ import { createWarehouse } from '../cloud/services/platform/warehouses.ts';
 import { createCargo } from '../cloud/services/platform/cargo.ts';
 import { connectAll, withProbe } from './lib/broker-measures.ts';
 import { table } from './lib/load.ts';
-import { ROOT, startChild, startChildUntil } from './lib/processes.ts';
+import { cpuProfileFlags, ROOT, startChild, startChildUntil } from './lib/processes.ts';
+import type { Probe } from './lib/server-probe.ts';
 import { seed } from './lib/sync-seed.ts';
 import { mosquittoInstalled, startMosquitto } from './lib/mosquitto.ts';
 import { atRate, round, sleep, stats, untilAll } from './lib/sync-timing.ts';
@@ -62,8 +62,7 @@ const PROFILE_DIR = process.env.BENCH_IDLE_PROFILE;
 // One folder per case: node writes one profile per thread (the main thread's is the one with the cloud's
 // work; tsx's loader thread has its own). Sampled every 10 ms: at node's 1 ms the profiler's own wake-ups
 // cost an idle process ten times its work.
-const profileArgs = (name: string) =>
-  PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE_DIR, name)}`, '--cpu-prof-interval=10000'] : [];
+const profileArgs = (name: string) => (PROFILE_DIR ? cpuProfileFlags(path.join(PROFILE_DIR, name), 10_000) : []);
 /**
  * BENCH_IDLE_GC=1: the fleet cases' windows also read the cloud's GC pauses (bench/lib/loop-probe.mjs).
  * A diagnosis, not a figure: the probe's 10 ms timer adds its own wake-ups to the CPU measured.
@@ -84,10 +83,8 @@ interface Cloud {
   pid: number;
   url: string;
   mqtt: string;
-  /** the loop-delay figures since the previous call (bench/lib/loop-probe.ts) */
-  loopDelay(): Promise<{ p50Ms: number; p99Ms: number; maxMs: number; samples: number }>;
-  /** the GC pauses since the previous call, as `loopDelay` (the two share the probe's window) */
-  loopGc(): Promise<Record<string, unknown>>;
+  /** its event-loop delay and GC pauses between `start()` and `stop()` (bench/lib/loop-probe.mjs) */
+  probe: Probe;
   stop(): Promise<void>;
 }
 
@@ -111,33 +108,11 @@ async function startCloud(file: string, nodeArgs: string[] = [], env: Record<str
   ).catch((err) => {
     throw new Error(`cloud did not start: ${err.message}`);
   });
-  const lines = readline.createInterface({ input: c.proc.stdout! });
-  // The loop probe's answer to SIGUSR2: one JSON line starting {"loopDelay" (bench/lib/loop-probe.mjs).
-  const probe = () =>
-    new Promise<{ loopDelay: unknown; gc?: Record<string, unknown> }>((resolve) => {
-      const onLine = (line: string) => {
-        try {
-          const m = JSON.parse(line);
-          if (m.loopDelay) {
-            lines.off('line', onLine);
-            resolve(m);
-          }
-        } catch {
-          /* a log line */
-        }
-      };
-      lines.on('line', onLine);
-      c.proc.kill('SIGUSR2');
-    });
   return {
     pid: c.proc.pid!,
     ...c.ready,
-    loopDelay: () => probe().then((m) => m.loopDelay as Awaited<ReturnType<Cloud['loopDelay']>>),
-    loopGc: () => probe().then((m) => m.gc ?? {}),
-    stop: async () => {
-      lines.close();
-      await c.stop();
-    },
+    probe: c.probe,
+    stop: () => c.stop(),
   };
 }
 
@@ -378,11 +353,11 @@ async function idleFleet(
     );
     await sleep(SETTLE_MS);
     log(`${LOCKERS} lockers online: measuring ${seconds} s of idling (two keepalive periods)`);
-    if (GC_DIAGNOSIS) await cloud.loopDelay();
+    if (GC_DIAGNOSIS) await cloud.probe.start();
     const before = pids.map(cpuSeconds);
     await sleep(seconds * 1000);
     const used = pids.map((pid, i) => round(((cpuSeconds(pid) - before[i]) / seconds) * 100));
-    if (GC_DIAGNOSIS) log(`the cloud's GC in the window: ${JSON.stringify(await cloud.loopGc())}`);
+    if (GC_DIAGNOSIS) log(`the cloud's GC in the window: ${JSON.stringify((await cloud.probe.stop()).gc)}`);
     stopReports();
     await Promise.all(clients.map((c) => c.endAsync(true)));
     return used;
@@ -461,7 +436,7 @@ async function bulkCase() {
       return performance.now() - t;
     };
     for (let i = 0; i < 20; i++) await create(i);
-    await cloud.loopDelay();
+    await cloud.probe.start();
     const createMs: number[] = [];
     const readMs: number[] = [];
     let running = true;
@@ -504,7 +479,7 @@ async function bulkCase() {
     running = false;
     await load;
     if (code !== 0) throw new Error(`the operator command exited with ${code}`);
-    const loop = await cloud.loopDelay();
+    const { loopDelay: loop } = await cloud.probe.stop();
     const check = new SQLite(file, { readonly: true });
     const stale = (
       check.prepare(`select count(*) n from cargo where "searchText" not like '%tian shan cargo%'`).get() as {

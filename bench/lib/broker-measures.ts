@@ -8,7 +8,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { AGENT_SECRET_SCRYPT_N } from '../../cloud/services/admin/postomats.ts';
 import { CLOUD_USERNAME } from '../../cloud/sync/broker.ts';
 import { topics } from '../../shared/mqtt/index.ts';
-import { startChildUntil } from './processes.ts';
+import { cpuProfileFlags, startChildUntil } from './processes.ts';
 import type { Probe as LoopProbe } from './server-probe.ts';
 import type { SeededLocker } from './sync-seed.ts';
 import { atRate, perSecond, round, sleep, stats, untilAll } from './sync-timing.ts';
@@ -65,12 +65,7 @@ export async function withProbe<T>(file: string, fn: (probe: Probe) => Promise<T
     'bench/lib/broker-probe.ts',
     { DATABASE_URL: file },
     (m) => (m.port ? (m as { port: number; secret: string }) : undefined),
-    [
-      '--expose-gc',
-      ...(process.env.BENCH_PROBE_PROFILE
-        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROBE_PROFILE}`, '--cpu-prof-interval=2000']
-        : []),
-    ],
+    ['--expose-gc', ...(process.env.BENCH_PROBE_PROFILE ? cpuProfileFlags(process.env.BENCH_PROBE_PROFILE, 2000) : [])],
   );
   const lines = readline.createInterface({ input: child_.proc.stdout! });
   try {

@@ -53,6 +53,16 @@ async function bundleOf(script: string): Promise<string> {
   return js;
 }
 
+/**
+ * Node flags that make a child write a V8 CPU profile into `dir` when it exits, sampling every
+ * `intervalUs` (node's 1 ms default costs an idle process more than its own work).
+ */
+export const cpuProfileFlags = (dir: string, intervalUs: number): string[] => [
+  '--cpu-prof',
+  `--cpu-prof-dir=${dir}`,
+  `--cpu-prof-interval=${intervalUs}`,
+];
+
 /** `node <cloud flags> <extra flags> <the script's bundle> <args>` in the project folder. */
 async function spawnScript(
   script: string,

@@ -16,13 +16,19 @@ import { prepared, preparedWrite } from './prepared.ts';
 export async function recordLockerChange(trx: Db, postomatId: string, orderId: string): Promise<number> {
   // On PostgreSQL the upsert locks the locker's row until commit: versions of one locker are
   // handed out in commit order, so a reader that sees version N also sees every change <= N.
-  const [row] = (await nextVersion(trx, postomatId)).rows;
-  if (!row) throw new Error(`locker ${postomatId}: no sync version returned`);
-  await changeAt(trx, postomatId, orderId, row.version);
-  return Number(row.version);
+  const version = await nextVersion(trx, postomatId);
+  await changeAt(trx, postomatId, orderId, version);
+  return Number(version);
 }
 
-const nextVersion = preparedWrite<[postomatId: string], { version: number | string }>(1, (db: Db, postomatId) =>
+/** The locker's sync version moved on by one (its row made at 1 the first time). */
+async function nextVersion(db: Db, postomatId: string): Promise<number | string> {
+  const [row] = (await versionUpsert(db, postomatId)).rows;
+  if (!row) throw new Error(`locker ${postomatId}: no sync version returned`);
+  return row.version;
+}
+
+const versionUpsert = preparedWrite<[postomatId: string], { version: number | string }>(1, (db: Db, postomatId) =>
   db
     .insertInto('locker_sync')
     .values({ postomatId, version: 1, publishedVersion: 0, floor: 0 })
@@ -45,13 +51,7 @@ const changeAt = preparedWrite<[postomatId: string, orderId: string, version: nu
  * order change, so the publisher sends its agent a delta, which carries the new cell map.
  */
 export async function recordCellMapChange(db: Db, postomatId: string): Promise<number> {
-  const { version } = await db
-    .insertInto('locker_sync')
-    .values({ postomatId, version: 1, publishedVersion: 0, floor: 0 })
-    .onConflict((oc) => oc.column('postomatId').doUpdateSet((eb) => ({ version: eb('locker_sync.version', '+', 1) })))
-    .returning('version')
-    .executeTakeFirstOrThrow();
-  return Number(version);
+  return Number(await nextVersion(db, postomatId));
 }
 
 export async function lockerVersion(

@@ -1,7 +1,7 @@
 /** Recipients: one row per phone number, shared by every order sent to it. */
 import type { Db } from './database.ts';
 import { newId } from './ids.ts';
-import { preparedWrite } from './prepared.ts';
+import { prepared, preparedWrite } from './prepared.ts';
 
 /**
  * The recipient of a phone, recorded on first use. The insert does nothing when the phone is on
@@ -9,8 +9,7 @@ import { preparedWrite } from './prepared.ts';
  */
 export async function recipientIdOf(db: Db, phone: string, now: string): Promise<string> {
   await insertRecipient(db, newId(), phone, now);
-  // On the caller's connection (a prepared write's), which has just written it.
-  const [recipient] = (await recipientOfPhone(db, phone)).rows;
+  const [recipient] = await recipientOfPhone(db, phone);
   if (!recipient) throw new Error('recipient not found after its insert');
   return recipient.id;
 }
@@ -21,7 +20,7 @@ const insertRecipient = preparedWrite<[id: string, phone: string, now: string]>(
     .values({ id, phone, createdAt: now, updatedAt: now })
     .onConflict((oc) => oc.column('phone').doNothing()),
 );
-const recipientOfPhone = preparedWrite<[phone: string], { id: string }>(1, (db: Db, phone) =>
+const recipientOfPhone = prepared<[phone: string], { id: string }>(1, (db: Db, phone) =>
   db.selectFrom('recipient').select('id').where('phone', '=', phone),
 );
 
