@@ -3,6 +3,8 @@
  * POSTs to the same receiver at the same concurrency: as many at once as the dispatcher sends to
  * one receiver, its per-origin bound; and, for reference, at its whole concurrency), and the API's p99 while a receiver
  * hangs (beside the same API with no receiver configured). Writes bench/results/events.json.
+ * The delivery is measured in BENCH_DELIVERY_ROUNDS (3) pairs taken in turns, with this
+ * process's CPU per event and per bare POST.
  * BENCH_EVENTS and BENCH_SECONDS shrink a run. BENCH_EVENTS_PROFILE=<file.cpuprofile> writes a CPU
  * profile of the measured delivery alone (this process: the dispatcher runs in it).
  */
@@ -27,6 +29,8 @@ import { fixedRate, median, table } from './lib/load.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** Pairs of delivery and bare POSTs (BENCH_DELIVERY_ROUNDS): the median pair's ratio is kept. */
+const DELIVERY_ROUNDS = Math.max(1, Number(process.env.BENCH_DELIVERY_ROUNDS ?? 3));
 /** Windows of each side of the hanging-receiver comparison (BENCH_HANG_ROUNDS): the median p99 is kept. */
 const HANG_ROUNDS = Math.max(1, Number(process.env.BENCH_HANG_ROUNDS ?? 3));
 const CONCURRENCY = 16;
@@ -102,8 +106,8 @@ try {
   // one receiver as it sends to it at once.
   const { perOrigin } = claimLoopBounds(CONCURRENCY);
   const body = JSON.stringify({ orderId: 'x'.repeat(24), status: 'COMPLETED' });
-  /** Sends what is committed; events sent per second. */
-  const dispatch = async (): Promise<number> => {
+  /** Sends what is committed: events sent per second, and this process's CPU per event (µs). */
+  const dispatch = async (): Promise<{ rate: number; cpuUs: number }> => {
     const count = async (states: ('PENDING' | 'SENDING' | 'SENT')[]) =>
       Number(
         (
@@ -132,25 +136,33 @@ try {
       onDelivered: () => void (++delivered >= due && allSent()),
       options: { concurrency: CONCURRENCY, pollMs: 5 },
     });
+    const cpu = process.cpuUsage();
     const started = performance.now();
     dispatcher.start();
     await sentAll;
     await dispatcher.stop();
     const seconds = (performance.now() - started) / 1000;
-    return Math.round(((await count(['SENT'])) - before) / seconds);
+    const used = process.cpuUsage(cpu);
+    const sent = (await count(['SENT'])) - before;
+    return { rate: Math.round(sent / seconds), cpuUs: Math.round((used.user + used.system) / sent) };
   };
   /** Bare POSTs over kept-alive connections, `inFlight` at a time: the best this client does. */
-  const barePosts = async (n: number, inFlight: number): Promise<number> => {
+  const barePosts = async (n: number, inFlight: number): Promise<{ rate: number; cpuUs: number }> => {
     const bare = keepAlivePost(inFlight);
     let next = 0;
+    const cpu = process.cpuUsage();
     const bareStart = performance.now();
     await Promise.all(
       Array.from({ length: inFlight }, async () => {
         while (next++ < n) await bare.post(`${ok.url}/n`, body, {}, 5000);
       }),
     );
+    const used = process.cpuUsage(cpu);
     bare.destroy();
-    return Math.round(n / ((performance.now() - bareStart) / 1000));
+    return {
+      rate: Math.round(n / ((performance.now() - bareStart) / 1000)),
+      cpuUs: Math.round((used.user + used.system) / n),
+    };
   };
   // Unmeasured warm-up of both, so the figures compare optimized code (bench/README.md).
   const warm = Math.max(100, Math.round(EVENTS / 4));
@@ -158,16 +170,37 @@ try {
   await dispatch();
   await barePosts(warm, perOrigin);
   await barePosts(warm, CONCURRENCY);
-  log(`committing ${EVENTS} events`);
-  await completions(storage, EVENTS);
-  const eventsPerSecond = await profiled(process.env.BENCH_EVENTS_PROFILE, dispatch);
-  // Like for like: the dispatcher sends to one receiver at most `perOrigin` at once (claim-loop.ts),
-  // so a receiver sees that many requests in flight from it, not CONCURRENCY.
-  const barePostsPerSecond = await barePosts(EVENTS, perOrigin);
-  const barePostsAtConcurrency = await barePosts(EVENTS, CONCURRENCY);
-  const sent = { n: EVENTS };
+  // Pairs taken in turns, each side first in every other round (this machine's speed drifts
+  // within seconds): the ratio of each pair, and the median of them.
+  const pairs: { events: { rate: number; cpuUs: number }; bare: { rate: number; cpuUs: number }; ratio: number }[] = [];
+  let barePostsAtConcurrency = 0;
+  for (let round = 0; round < DELIVERY_ROUNDS; round++) {
+    log(`round ${round + 1}/${DELIVERY_ROUNDS}: committing ${EVENTS} events`);
+    await completions(storage, EVENTS);
+    const measureEvents = () => profiled(round === 0 ? process.env.BENCH_EVENTS_PROFILE : undefined, dispatch);
+    // Like for like: the dispatcher sends to one receiver at most `perOrigin` at once (claim-loop.ts),
+    // so a receiver sees that many requests in flight from it, not CONCURRENCY.
+    const measureBare = () => barePosts(EVENTS, perOrigin);
+    let events: { rate: number; cpuUs: number };
+    let bare: { rate: number; cpuUs: number };
+    if (round % 2 === 0) {
+      events = await measureEvents();
+      bare = await measureBare();
+    } else {
+      bare = await measureBare();
+      events = await measureEvents();
+    }
+    pairs.push({ events, bare, ratio: Math.round((100 * events.rate) / bare.rate) / 100 });
+    log(
+      `round ${round + 1}/${DELIVERY_ROUNDS}: ${events.rate} events/s (${events.cpuUs} µs CPU each), bare POSTs ${bare.rate}/s (${bare.cpuUs} µs each) ${perOrigin} at a time: ${pairs[round]!.ratio}`,
+    );
+  }
+  barePostsAtConcurrency = (await barePosts(EVENTS, CONCURRENCY)).rate;
+  const middle = [...pairs].sort((a, b) => a.ratio - b.ratio)[Math.floor(pairs.length / 2)]!;
+  const eventsPerSecond = middle.events.rate;
+  const barePostsPerSecond = middle.bare.rate;
   log(
-    `delivered ${sent.n} events at ${eventsPerSecond}/s; bare POSTs ${barePostsPerSecond}/s ${perOrigin} at a time, ${barePostsAtConcurrency}/s ${CONCURRENCY} at a time`,
+    `median pair: ${eventsPerSecond} events/s, bare POSTs ${barePostsPerSecond}/s ${perOrigin} at a time (${barePostsAtConcurrency}/s ${CONCURRENCY} at a time)`,
   );
 
   // 2. The API while a receiver hangs: a backlog whose every send waits out its timeout.
@@ -270,7 +303,13 @@ try {
       barePostsPerSecond,
       barePostsInFlight: perOrigin,
       barePostsPerSecondAtConcurrency: barePostsAtConcurrency,
-      ratio: Math.round((100 * eventsPerSecond) / barePostsPerSecond) / 100,
+      ratio: middle.ratio,
+      rounds: DELIVERY_ROUNDS,
+      ratios: pairs.map((p) => p.ratio),
+      /** this process's CPU per event sent (the dispatcher) and per bare POST, in the median pair (µs) */
+      cpuUsPerEvent: middle.events.cpuUs,
+      cpuUsPerBarePost: middle.bare.cpuUs,
+      pairs,
       warmUpEvents: warm,
     },
     apiWhileReceiverHangs: {
@@ -283,7 +322,7 @@ try {
     },
     // The targets of issue 23, as booleans.
     meets: {
-      eventsAtLeast70PctOfBarePosts: eventsPerSecond / barePostsPerSecond >= 0.7,
+      eventsAtLeast70PctOfBarePosts: middle.ratio >= 0.7,
       hangingReceiverP99Within1_2xOfNone: hangFigures.p99 <= 1.2 * quietFigures.p99,
     },
   };

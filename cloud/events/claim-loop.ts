@@ -44,14 +44,16 @@ export interface ClaimLoopOptions {
 }
 
 /**
- * The bounds that follow from `concurrency`: half of it per origin; rows claimed ahead for
- * several rounds of sends, so that claims and settles (each a commit, a disk flush with SQLite's
- * synchronous=FULL) carry many rows each.
+ * The bounds that follow from `concurrency`: half of it per origin; at most this many rows held
+ * (claimed ahead for many rounds of sends) when sends finish fast, so that claims and settles
+ * (each a commit, a disk flush with SQLite's synchronous=FULL) carry many rows each: at 32 rows
+ * a claim, the claims, settles and commits cost more than the sends (bench:events); at 128,
+ * about half as much a row. How many are held is what the sends use (`ClaimLoop.holdTarget`).
  */
 export function claimLoopBounds(concurrency: number): { perOrigin: number; maxHeld: number } {
   return { perOrigin: Math.max(1, Math.ceil(concurrency / 2)), maxHeld: concurrency * BATCHES_AHEAD };
 }
-const BATCHES_AHEAD = 6;
+const BATCHES_AHEAD = 16;
 
 /**
  * Outcomes wait at most this long for others to be settled with (each settle is a commit, and
@@ -81,11 +83,13 @@ export abstract class ClaimLoop<Row, Item, Outcome> {
   /** woken while a tick ran: look again right after it */
   private again = false;
   private readonly slowMs: number;
-  private readonly minBatch: number;
+  private readonly minHold: number;
+  /** sends finished in the current second and in the one before (what the loop holds rows for) */
+  private finished = { since: 0, count: 0, before: 0 };
 
   constructor(protected readonly loop: ClaimLoopOptions) {
     this.slowMs = Math.min(1_000, Math.max(1, Math.floor(loop.timeoutMs / 2)));
-    this.minBatch = Math.max(1, loop.concurrency * 2);
+    this.minHold = Math.min(loop.maxHeld, Math.max(1, loop.concurrency * 2));
   }
 
   /** Claims up to `limit` due rows for this process, none whose key is in `busy` (one statement). */
@@ -152,8 +156,9 @@ export abstract class ClaimLoop<Row, Item, Outcome> {
     try {
       await this.pump();
       // Claim when a batch's worth is free, or nothing waits: one claim per batch of sends.
-      const room = this.loop.maxHeld - this.held;
-      if (room > 0 && (room >= this.minBatch || this.queue.length === 0)) {
+      const hold = this.holdTarget();
+      const room = hold - this.held;
+      if (room > 0 && (room >= hold / 2 || this.queue.length === 0)) {
         const rows = await this.settleAndClaim(room);
         if (rows.length) {
           const claimed = await this.prepare(rows);
@@ -198,6 +203,30 @@ export abstract class ClaimLoop<Row, Item, Outcome> {
     }
   }
 
+  /**
+   * How many rows to hold (sending and waiting): about half a second of the sends that finished
+   * lately, between twice `concurrency` and `maxHeld`; a claim comes when half of it is free.
+   * Rows claimed beyond what the sends use are handed back (a receiver that hangs sends a few a
+   * timeout): a hold sized by the fast case made each of those claims and hand-backs hundreds of
+   * row writes, and the API beside it paid for them.
+   */
+  private holdTarget(): number {
+    this.countFinished(0);
+    const perSecond = Math.max(this.finished.count, this.finished.before);
+    return Math.min(this.loop.maxHeld, Math.max(this.minHold, Math.ceil(perSecond / 2)));
+  }
+
+  private countFinished(n = 1): void {
+    const now = performance.now();
+    const f = this.finished;
+    if (now - f.since >= 1_000) {
+      f.before = now - f.since < 2_000 ? f.count : 0;
+      f.since = now;
+      f.count = 0;
+    }
+    f.count += n;
+  }
+
   /** Origins with a send in flight longer than `slowMs`. */
   private slowOrigins(): Set<string> {
     const since = performance.now() - this.slowMs;
@@ -231,6 +260,32 @@ export abstract class ClaimLoop<Row, Item, Outcome> {
     await this.giveBack(back);
   }
 
+  /**
+   * Starts the first waiting row the bounds allow, in claim order, as `pump` would: a finished
+   * send frees one place, so the scan stops at the first row it starts (in the usual case the
+   * first of the queue). A row whose claim ends too soon, or whose origin turned slow, is left
+   * for the next `pump` to hand back.
+   */
+  private startNext(): void {
+    if (this.inFlight.size >= this.loop.concurrency) return;
+    const now = this.loop.clock.now().getTime();
+    const since = performance.now() - this.slowMs;
+    const full = new Set<string>();
+    for (let i = 0; i < this.queue.length; i++) {
+      const c = this.queue[i];
+      if (full.has(c.origin)) continue;
+      const sends = this.sending.get(c.origin);
+      if (sends && (sends.size >= this.loop.perOrigin || [...sends].some((s) => s.startedAt <= since))) {
+        full.add(c.origin);
+        continue;
+      }
+      if (c.claimedUntil - now <= this.loop.timeoutMs) continue;
+      this.queue.splice(i, 1);
+      this.begin(c);
+      return;
+    }
+  }
+
   private async giveBack(rows: Claimed<Item>[]) {
     if (!rows.length) return;
     await this.release(rows.map((c) => c.id)).catch((err) =>
@@ -253,8 +308,13 @@ export abstract class ClaimLoop<Row, Item, Outcome> {
         sends.delete(send);
         if (!sends.size && this.sending.get(c.origin) === sends) this.sending.delete(c.origin);
         if (!this.running) return;
-        // The next waiting row starts now; a claim follows when a batch's worth is free.
-        void this.pump().then(() => this.wake());
+        // The next waiting row starts now; a claim follows when a batch's worth is free. The
+        // whole queue is looked over on the loop's ticks, not after every send: with hundreds
+        // of rows held, that scan per send cost more than the send.
+        this.startNext();
+        this.countFinished();
+        const hold = this.holdTarget();
+        if (hold - this.held >= hold / 2 || !this.queue.length) this.wake();
       });
     this.inFlight.add(p);
   }

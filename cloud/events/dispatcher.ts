@@ -58,9 +58,10 @@ export interface DispatcherDeps {
   onDelivered?: (kind: OutboxEventTable['kind'], state: EventState) => void;
 }
 
-/** What one send needs: the row, and the order's status read with its batch (notifications). */
+/** What one send needs: the row, its payload parsed, and the order's status read with its batch (notifications). */
 interface Outgoing {
   row: OutboxEventTable;
+  payload: any;
   status?: string;
 }
 
@@ -112,25 +113,31 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
 
   /** The notifications' order statuses, for the whole batch in one read. */
   protected async prepare(rows: OutboxEventTable[]): Promise<Claimed<Outgoing>[]> {
-    const orderIds = [
-      ...new Set(
-        rows.filter((r) => r.kind === 'COMPANY_NOTIFICATION').map((r) => JSON.parse(r.payload).orderId as string),
-      ),
-    ];
+    const payloads = rows.map((r) => JSON.parse(r.payload));
+    const orderIds = new Set<string>();
+    rows.forEach((r, i) => r.kind === 'COMPANY_NOTIFICATION' && orderIds.add(payloads[i].orderId));
     const statuses = new Map<string, string>();
-    if (orderIds.length) {
-      for (const o of await statusesOfOrders(this.deps.db, orderIds)) statuses.set(o.id, o.status);
+    if (orderIds.size) {
+      for (const o of await statusesOfOrders(this.deps.db, [...orderIds])) statuses.set(o.id, o.status);
     }
-    return rows.map((row) => ({
-      id: row.id,
-      item: {
-        row,
-        status: row.kind === 'COMPANY_NOTIFICATION' ? statuses.get(JSON.parse(row.payload).orderId) : undefined,
-      },
-      origin: originOf(row),
-      key: row.target,
-      claimedUntil: Date.parse(row.claimedUntil!),
-    }));
+    // A batch's rows mostly go to a few receivers: each target's origin is worked out once.
+    const origins = new Map<string, string>();
+    return rows.map((row, i) => {
+      const key = row.kind === 'SMS' ? 'sms:' : row.target;
+      let origin = origins.get(key);
+      if (origin === undefined) origins.set(key, (origin = originOf(row)));
+      return {
+        id: row.id,
+        item: {
+          row,
+          payload: payloads[i],
+          status: row.kind === 'COMPANY_NOTIFICATION' ? statuses.get(payloads[i].orderId) : undefined,
+        },
+        origin,
+        key: row.target,
+        claimedUntil: Date.parse(row.claimedUntil!),
+      };
+    });
   }
 
   protected async deliver({ item }: Claimed<Outgoing>): Promise<Outcome> {
@@ -183,8 +190,7 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
     await releaseOutboxEvents(this.deps.db, this.workerId, ids);
   }
 
-  private async send({ row, status }: Outgoing): Promise<{ state: EventState; result: PostResult }> {
-    const payload = JSON.parse(row.payload);
+  private async send({ row, payload, status }: Outgoing): Promise<{ state: EventState; result: PostResult }> {
     const { timeoutMs } = this.options;
     switch (row.kind) {
       case 'COMPANY_NOTIFICATION': {

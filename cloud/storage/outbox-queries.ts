@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import type { Db, DialectName } from './database.ts';
 import { newId } from './ids.ts';
+import { preparedWrite } from './prepared.ts';
 import type { EventKind, EventState, OutboxEventTable } from './outbox-schema.ts';
 
 /** What an event says; the row around it (id, PENDING, no claim, no outcome) is the outbox's. */
@@ -40,6 +41,12 @@ export async function queueOutboxEvents(trx: Db, events: NewOutboxEvent[], creat
     .execute();
 }
 
+/**
+ * The rows still to send, written as the partial index `outbox_event_due` (migration 028) says
+ * it, with literals: neither database uses a partial index for a condition on bound parameters.
+ */
+export const WAITING = sql<boolean>`"state" in ('PENDING', 'SENDING')`;
+
 /** Who claims, and until when: `nowIso` tells a lease that ran out from one that holds. */
 export interface OutboxClaim {
   workerId: string;
@@ -47,12 +54,51 @@ export interface OutboxClaim {
   claimedUntil: string;
 }
 
+/** Waiting rows a claim may take: pending ones, and claims whose holder's lease ran out. */
+const claimable = (nowIso: unknown) => (eb: any) =>
+  eb.or([eb('state', '=', 'PENDING'), eb.and([eb('state', '=', 'SENDING'), eb('claimedUntil', '<', nowIso)])]);
+
+/** The claim's UPDATE, oldest first, with `busy` targets left out when there are any. */
+export function claimQuery(
+  db: Db,
+  dialect: DialectName,
+  claim: { workerId: unknown; claimedUntil: unknown; nowIso: unknown },
+  limit: unknown,
+  busy: readonly string[],
+) {
+  let ids = db
+    .selectFrom('outbox_event')
+    .select('id')
+    .where(WAITING)
+    .where(claimable(claim.nowIso))
+    .$if(busy.length > 0, (q) => q.where('target', 'not in', busy))
+    .orderBy('createdAt')
+    .limit(limit as number);
+  if (dialect === 'postgres') ids = ids.forUpdate().skipLocked();
+  return db
+    .updateTable('outbox_event')
+    .set({ state: 'SENDING', claimedBy: claim.workerId as string, claimedUntil: claim.claimedUntil as string })
+    .where('id', 'in', ids)
+    .returningAll();
+}
+
+/** The usual claim, with nothing left out, compiled once per dialect (prepared.ts). */
+const preparedClaims = {
+  sqlite: preparedWrite<[string, string, string, number], OutboxEventTable>(4, (db, w, u, n, l) =>
+    claimQuery(db, 'sqlite', { workerId: w, claimedUntil: u, nowIso: n }, l, []),
+  ),
+  postgres: preparedWrite<[string, string, string, number], OutboxEventTable>(4, (db, w, u, n, l) =>
+    claimQuery(db, 'postgres', { workerId: w, claimedUntil: u, nowIso: n }, l, []),
+  ),
+};
+
 /**
  * Claims up to `limit` rows with one UPDATE, oldest first: pending ones, and claims whose
- * holder's lease has run out, but none for the targets in `busy`. It reads before it writes: an
- * UPDATE would take SQLite's write lock (and wait for another process holding it) on every poll,
- * even with nothing to send. On PostgreSQL the rows are picked FOR UPDATE SKIP LOCKED, so each
- * is claimed by one process.
+ * holder's lease has run out, but none for the targets in `busy`. The waiting rows are read in
+ * creation order from their own index, so a claim costs its batch, not the backlog. Outside a
+ * transaction it reads before it writes: an UPDATE would take SQLite's write lock (and wait for
+ * another process holding it) on every poll, even with nothing to send. On PostgreSQL the rows
+ * are picked FOR UPDATE SKIP LOCKED, so each is claimed by one process.
  */
 export async function claimOutboxEvents(
   db: Db,
@@ -62,41 +108,25 @@ export async function claimOutboxEvents(
   busy: readonly string[],
 ): Promise<OutboxEventTable[]> {
   const { nowIso } = claim;
-  const due = (eb: any) => {
-    const claimable = eb.or([
-      eb('state', '=', 'PENDING'),
-      eb.and([eb('state', '=', 'SENDING'), eb('claimedUntil', '<', nowIso)]),
-    ]);
-    return busy.length ? eb.and([claimable, eb('target', 'not in', busy)]) : claimable;
-  };
-  const any = await db
-    .selectFrom('outbox_event')
-    .select('id')
-    .where('state', 'in', ['PENDING', 'SENDING'])
-    .where(due)
-    .limit(1)
-    .executeTakeFirst();
-  if (!any) return [];
-  let ids = db
-    .selectFrom('outbox_event')
-    .select('id')
-    .where('state', 'in', ['PENDING', 'SENDING'])
-    .where(due)
-    .orderBy('createdAt')
-    .limit(limit);
-  if (dialect === 'postgres') ids = ids.forUpdate().skipLocked();
-  const rows = await db
-    .updateTable('outbox_event')
-    .set({
-      state: 'SENDING',
-      claimedBy: claim.workerId,
-      claimedUntil: claim.claimedUntil,
-    })
-    .where('id', 'in', ids)
-    .returningAll()
-    .execute();
+  // Inside a transaction that has written (a settle), the lock is held already: no read first.
+  if (!db.isTransaction) {
+    const any = await db
+      .selectFrom('outbox_event')
+      .select('id')
+      .where(WAITING)
+      .where(claimable(nowIso))
+      .$if(busy.length > 0, (q) => q.where('target', 'not in', busy))
+      .limit(1)
+      .executeTakeFirst();
+    if (!any) return [];
+  }
+  const { rows } = busy.length
+    ? await db.executeQuery(claimQuery(db, dialect, claim, limit, busy).compile())
+    : await preparedClaims[dialect](db, claim.workerId, claim.claimedUntil, nowIso, limit);
   // RETURNING gives no order: sends go oldest first.
-  return rows.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  return (rows as OutboxEventTable[]).sort((a, b) =>
+    a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0,
+  );
 }
 
 /** What came of one send. */
@@ -112,9 +142,12 @@ export interface OutboxOutcome {
 /**
  * One UPDATE for many outcomes, each row's values joined from a VALUES list (a CASE per column
  * would grow with the square of the batch); rows another process claimed meanwhile are left
- * to it. The casts give PostgreSQL the integer columns' types.
+ * to it. The casts give PostgreSQL the integer columns' types. (A prepared one-row UPDATE per
+ * outcome cost SQLite as much in the database and twice as much in all: each statement pays
+ * Kysely's driver and the promises around it.)
  */
 export async function settleOutboxEvents(db: Db, workerId: string, outcomes: OutboxOutcome[]): Promise<void> {
+  if (!outcomes.length) return;
   const values = sql.join(
     outcomes.map(
       (o) =>

@@ -7,7 +7,7 @@
  * (Locker API Idempotency-Keys, webhook events) pick their rows with a plain read, and check
  * again in the delete what makes a row go.
  */
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { heldByLocker } from '../domain/locker-sync.ts';
 import type { EventState } from './outbox-schema.ts';
 import type { CommandState } from './locker-link-schema.ts';
@@ -16,6 +16,8 @@ import type { Database } from './schema.ts';
 
 /** States an outbox row never leaves (outbox-schema.ts). */
 export const FINISHED_OUTBOX_STATES = ['SENT', 'FAILED', 'SKIPPED'] as const satisfies readonly EventState[];
+/** The same states as literals, as the partial index `outbox_event_sent` (migration 028) names them. */
+export const FINISHED_OUTBOX = sql<boolean>`"state" in (${sql.join(FINISHED_OUTBOX_STATES.map((s) => sql.lit(s)))})`;
 /** States a staff command never leaves (sync/commands.ts); PENDING and SENT are open. */
 export const FINISHED_COMMAND_STATES = ['DONE', 'FAILED', 'EXPIRED'] as const satisfies readonly CommandState[];
 
@@ -29,12 +31,7 @@ const deleted = (r: { numDeletedRows: bigint }) => Number(r.numDeletedRows);
 /** Outbox rows sent (or failed, or skipped) before `before`. */
 export async function pruneOutbox(db: Db, dialect: DialectName, before: string, limit: number): Promise<number> {
   const ids = pick(
-    db
-      .selectFrom('outbox_event')
-      .select('id')
-      .where('state', 'in', FINISHED_OUTBOX_STATES)
-      .where('sentAt', '<', before)
-      .limit(limit),
+    db.selectFrom('outbox_event').select('id').where(FINISHED_OUTBOX).where('sentAt', '<', before).limit(limit),
     dialect,
   );
   return deleted(await db.deleteFrom('outbox_event').where('id', 'in', ids).executeTakeFirstOrThrow());

@@ -4,13 +4,14 @@
  */
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
+import { WAITING } from './outbox-queries.ts';
 
 /** Outbox rows waiting or being sent, per kind, with the oldest one's creation. */
 export function waitingOutboxByKind(db: Db) {
   return db
     .selectFrom('outbox_event')
     .select(['kind', sql<number>`count(*)`.as('n'), sql<string | null>`min("createdAt")`.as('oldest')])
-    .where('state', 'in', ['PENDING', 'SENDING'])
+    .where(WAITING)
     .groupBy('kind')
     .execute();
 }

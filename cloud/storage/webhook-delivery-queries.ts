@@ -44,8 +44,13 @@ export async function claimDeliveries(
     ]);
     return busy.length ? eb.and([claimable, eb('subscriptionId', 'not in', busy)]) : claimable;
   };
-  // Read first: an UPDATE would take SQLite's write lock on every poll, even with nothing due.
-  if (!(await db.selectFrom('webhook_delivery').select('id').where(due).limit(1).executeTakeFirst())) return [];
+  // Read first: an UPDATE would take SQLite's write lock on every poll, even with nothing due
+  // (inside a transaction that has written, a settle, the lock is held already).
+  if (
+    !db.isTransaction &&
+    !(await db.selectFrom('webhook_delivery').select('id').where(due).limit(1).executeTakeFirst())
+  )
+    return [];
   let ids = db.selectFrom('webhook_delivery').select('id').where(due).orderBy('nextAttemptAt').limit(limit);
   if (dialect === 'postgres') ids = ids.forUpdate().skipLocked();
   const rows = await db

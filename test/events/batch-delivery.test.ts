@@ -16,6 +16,9 @@ import { LogSmsProvider } from '../../cloud/events/sms.ts';
 import { systemClock } from '../../shared/clock.ts';
 import { silentLogger } from '../../cloud/logger.ts';
 import type { Db, Storage } from '../../cloud/storage/database.ts';
+import { claimQuery } from '../../cloud/storage/outbox-queries.ts';
+import { FINISHED_OUTBOX } from '../../cloud/storage/retention-queries.ts';
+import { CompiledQuery } from 'kysely';
 
 /** A dispatcher that also counts how many outcomes each settle statement carried. */
 class CountingDispatcher extends Dispatcher {
@@ -101,6 +104,38 @@ for (const dialect of DIALECTS) {
       await storage.destroy();
       await receiver.close();
     });
+
+    // SQLite's plans: PostgreSQL plans by the table's statistics, which a test's few rows do not show.
+    if (dialect.name === 'sqlite')
+      it('a claim reads the waiting rows in creation order from their own index, and the pruner the sent ones from theirs', async () => {
+        const claim = claimQuery(
+          storage.db,
+          dialect.name,
+          { workerId: 'w', claimedUntil: new Date().toISOString(), nowIso: new Date().toISOString() },
+          128,
+          ['http://slow.example/n'],
+        ).compile();
+        const prune = storage.db
+          .selectFrom('outbox_event')
+          .select('id')
+          .where(FINISHED_OUTBOX)
+          .where('sentAt', '<', new Date().toISOString())
+          .limit(500)
+          .compile();
+        const plan = async (q: { sql: string; parameters: readonly unknown[] }) =>
+          (
+            await storage.db.executeQuery<{ detail: string }>(
+              CompiledQuery.raw(`explain query plan ${q.sql}`, [...q.parameters]),
+            )
+          ).rows
+            .map((r) => r.detail)
+            .join(' | ');
+        const claimPlan = await plan(claim);
+        assert.match(claimPlan, /SCAN outbox_event USING INDEX outbox_event_due/, claimPlan);
+        assert.doesNotMatch(claimPlan, /TEMP B-TREE/, `no sort of the backlog: ${claimPlan}`);
+        const prunePlan = await plan(prune);
+        assert.match(prunePlan, /SEARCH outbox_event USING INDEX outbox_event_sent \(sentAt<\?\)/, prunePlan);
+      });
 
     it('one claim takes a batch; three dispatchers send 120 events exactly once, settling many outcomes per statement', async () => {
       const ids = await completedOrders(storage, w, w.companyB, 120);

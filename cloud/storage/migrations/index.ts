@@ -29,6 +29,7 @@ import * as m023 from './023_api_hygiene.ts';
 import * as m024 from './024_cell_sizes.ts';
 import * as m025 from './025_returns.ts';
 import * as m027 from './027_platform_webhook_subscriptions.ts';
+import * as m028 from './028_outbox_due_order.ts';
 
 export interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -54,6 +55,7 @@ export const MIGRATIONS: Array<[name: string, migration: DialectMigration]> = [
   ['024_cell_sizes', m024],
   ['025_returns', m025],
   ['027_platform_webhook_subscriptions', m027],
+  ['028_outbox_due_order', m028],
 ];
 
 const LOCK_KEY = 7_340_021;
