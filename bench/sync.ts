@@ -216,7 +216,7 @@ async function main() {
       meets: {
         orderToUsableP99Under20msOnSqlite: sync.toUsable.p99Ms < TARGET_P99_MS,
         measuredOnPostgres: postgres !== undefined,
-        brokerRssPerLockerAtMost10Kb: connections.steadyRssPerLockerKb <= TARGET_RSS_PER_LOCKER_KB,
+        brokerRssPerLockerAtMost10Kb: connections.settledRssPerLockerKb <= TARGET_RSS_PER_LOCKER_KB,
       },
     };
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
@@ -249,7 +249,7 @@ async function main() {
     console.log(
       `\n${c.connectedAtOnce} lockers connected at once in ${c.wallMs} ms (${c.connectsPerSecond}/s); broker RSS ${c.rssBeforeMb} → ${c.rssAfterMb} MB ` +
         `(${c.rssPerLockerKb} KB per locker), heap ${c.heapBeforeMb} → ${c.heapAfterMb} MB (${c.heapPerLockerKb} KB per locker); ` +
-        `the same lockers connecting again (steady state): ${c.steadyRssPerLockerKb} KB of RSS per locker, ${c.steadyHeapPerLockerKb} KB of heap.` +
+        `${c.settledAfterMs / 1000} s later, still connected: ${c.settledRssPerLockerKb} KB of RSS per locker (heap in use ${c.settledHeapUsedPerLockerKb} KB, committed ${c.settledHeapCommittedPerLockerKb} KB, outside the heap ${c.settledOutsideHeapPerLockerKb} KB).` +
         `\nAgent passwords at scrypt N=${AGENT_SECRET_SCRYPT_N}: ${c.connectsPerSecond} logins/s; at the human-password cost (N=16384) ${humanCost.connectsPerSecond}/s, ${c.lockers} lockers would need ~${humanCost.secondsFor.seconds} s.` +
         `\np99 order → usable: ${sync.toUsable.p99Ms} ms (target < ${TARGET_P99_MS} ms); over the same window the cloud's event-loop delay p99 ${sync.cloudProcess.loopDelay.p99Ms} ms (max ${sync.cloudProcess.loopDelay.maxMs}), ` +
         `GC ${sync.cloudProcess.gc.count} pauses, ${sync.cloudProcess.gc.totalMs} ms in all, longest ${sync.cloudProcess.gc.maxPauseMs} ms; this process's loop delay p99 ${sync.agentsProcessLoopDelay.p99Ms} ms.` +

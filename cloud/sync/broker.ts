@@ -21,7 +21,7 @@ import type { BrokerLimits } from './broker-limits.ts';
 import { ConnectionCaps } from './connection-caps.ts';
 import type { AgentCredentials } from './credentials.ts';
 import { LoginBackoff } from './login-backoff.ts';
-import { GuardedSocket } from './packet-guard.ts';
+import { guardOf, guardSocket } from './packet-guard.ts';
 import { withRetainedIndex, type RetainedStore } from './retained-index.ts';
 import { RefusalLog, type BrokerRefusal } from './refusal-log.ts';
 import { listenOn } from '../../shared/listen.ts';
@@ -89,8 +89,7 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
   const refusals = new RefusalLog(logger, options.refusalLogIntervalMs);
   const caps = new ConnectionCaps(limits.maxConnections, limits.maxConnectionsPerAddress);
   const logins = new LoginBackoff(limits.loginFailureMax, limits.loginFailureWindowMs, options.clock);
-  const addressOf = (client: Client | null) =>
-    client?.conn instanceof GuardedSocket ? client.conn.address : 'unknown';
+  const addressOf = (client: Client | null) => guardOf(client?.conn)?.address ?? 'unknown';
 
   const broker = await Aedes.createBroker({
     // Client ids are `locker-<cuid2>` (32 characters): above MQTT 3.1.1's guaranteed 23.
@@ -98,7 +97,7 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
     // The guard closes a socket without a CONNECT first; this is the backstop.
     connectTimeout: limits.connectTimeoutMs + 1_000,
     authenticate(client, username, password, done) {
-      const conn = client.conn instanceof GuardedSocket ? client.conn : undefined;
+      const conn = guardOf(client.conn);
       const address = conn?.address ?? 'unknown';
       const admit = (identity: BrokerIdentity, maxPacket: number) => {
         conn?.admit(maxPacket);
@@ -176,13 +175,13 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
       caps.release(address);
       sockets.delete(socket);
     });
-    const guarded = new GuardedSocket(socket, {
+    guardSocket(socket, {
       address,
       preLoginBytes: limits.maxConnectBytes,
       connectTimeoutMs: limits.connectTimeoutMs,
       onRefused: (reason, detail) => refusals.note(reason, address, detail),
     });
-    broker.handle(guarded);
+    broker.handle(socket);
   });
   try {
     await listenOn(

@@ -10,7 +10,6 @@
  * to the limit of who it is. A socket whose first packet (the CONNECT) is not complete within
  * `connectTimeoutMs` is destroyed too: idle and half-finished connections hold descriptors.
  */
-import { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 
 export type ScanVerdict =
@@ -82,87 +81,71 @@ export interface GuardOptions {
   onRefused(reason: 'oversized-packet' | 'connect-timeout', detail: Record<string, unknown>): void;
 }
 
-/**
- * The socket as aedes sees it: a duplex that passes on only what the guard allows. aedes reads
- * it in paused mode (`readable` + `read()`), so the guard listens to the socket itself and
- * pushes what passed, pausing the socket while aedes is behind.
- */
-export class GuardedSocket extends Duplex {
+/** What the broker asks of a guarded socket: whose it is, and that its client logged in. */
+export interface SocketGuard {
   readonly address: string;
-  /** per-packet limit once logged in; undefined before */
-  private maxPacket: number | undefined;
-  private readonly scanner: FrameScanner;
-  private deadline: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly socket: Socket,
-    private readonly options: GuardOptions,
-  ) {
-    super({ allowHalfOpen: false });
-    this.address = options.address;
-    this.scanner = new FrameScanner((start) => this.maxPacket ?? options.preLoginBytes - start);
-    this.deadline = setTimeout(
-      () => this.refuse('connect-timeout', { afterMs: options.connectTimeoutMs }),
-      options.connectTimeoutMs,
-    );
-    socket.on('data', (chunk: Buffer) => this.receive(chunk));
-    socket.on('end', () => this.push(null));
-    socket.on('error', (err) => this.destroy(err));
-    socket.on('close', () => this.destroy());
-  }
-
   /** Logged in: each packet may now be up to `maxPacket` bytes (Infinity for the cloud's own client). */
-  admit(maxPacket: number): void {
-    this.maxPacket = maxPacket;
-  }
+  admit(maxPacket: number): void;
+}
 
-  private receive(chunk: Buffer): void {
-    if (this.destroyed) return;
-    const verdict = this.scanner.scan(chunk);
+const guards = new WeakMap<object, SocketGuard>();
+
+/** The guard of a socket `guardSocket` guards; undefined for any other (the in-process pipe). */
+export function guardOf(conn: unknown): SocketGuard | undefined {
+  return conn !== null && typeof conn === 'object' ? guards.get(conn) : undefined;
+}
+
+/**
+ * Guards the socket aedes is given. aedes reads it in paused mode (`readable`, then `read()`),
+ * and so does Node's own flowing mode: the guard wraps the socket's `read`, scans what it
+ * returns before anyone sees it, and destroys the socket instead of returning a packet that
+ * is too large. What waits unread stays within the socket's buffer (its high-water mark), so
+ * nothing is held beyond that. It used to be a Duplex wrapped around the socket: two more
+ * stream states, a hop per chunk and ~1 KB of heap per connected locker (bench:sync).
+ */
+export function guardSocket(socket: Socket, options: GuardOptions): SocketGuard {
+  let maxPacket: number | undefined;
+  const scanner = new FrameScanner((start) => maxPacket ?? options.preLoginBytes - start);
+  let deadline: NodeJS.Timeout | undefined = setTimeout(
+    () => refuse('connect-timeout', { afterMs: options.connectTimeoutMs }),
+    options.connectTimeoutMs,
+  );
+  const refuse = (reason: 'oversized-packet' | 'connect-timeout', detail: Record<string, unknown>) => {
+    if (socket.destroyed) return;
+    options.onRefused(reason, detail);
+    socket.destroy();
+  };
+  socket.once('close', () => {
+    clearTimeout(deadline);
+    deadline = undefined;
+  });
+  const read = socket.read;
+  socket.read = function guardedRead(this: Socket, size?: number) {
+    const chunk = read.call(this, size) as Buffer | string | null;
+    if (chunk === null || socket.destroyed) return null;
+    const verdict = scanner.scan(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     if (!verdict.ok) {
-      const loggedIn = this.maxPacket !== undefined;
-      this.refuse(
+      const loggedIn = maxPacket !== undefined;
+      refuse(
         'oversized-packet',
         verdict.reason === 'malformed'
           ? { loggedIn, malformed: true }
           : { loggedIn, size: verdict.size, limit: verdict.limit },
       );
-      return;
+      return null;
     }
-    if (this.deadline && this.scanner.complete > 0) {
-      clearTimeout(this.deadline);
-      this.deadline = undefined;
+    if (deadline && scanner.complete > 0) {
+      clearTimeout(deadline);
+      deadline = undefined;
     }
-    if (!this.push(chunk)) this.socket.pause();
-  }
-
-  private refuse(reason: 'oversized-packet' | 'connect-timeout', detail: Record<string, unknown>): void {
-    if (this.destroyed) return;
-    this.options.onRefused(reason, detail);
-    this.destroy();
-  }
-
-  override _read(): void {
-    this.socket.resume();
-  }
-
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (err?: Error | null) => void): void {
-    this.socket.write(chunk, callback);
-  }
-
-  // mqtt-packet writes a packet in several pieces while corked: one write to the socket.
-  override _writev(chunks: Array<{ chunk: Buffer }>, callback: (err?: Error | null) => void): void {
-    this.socket.write(Buffer.concat(chunks.map((c) => c.chunk)), callback);
-  }
-
-  override _final(callback: (err?: Error | null) => void): void {
-    this.socket.end(callback);
-  }
-
-  override _destroy(err: Error | null, callback: (err?: Error | null) => void): void {
-    clearTimeout(this.deadline);
-    this.deadline = undefined;
-    this.socket.destroy();
-    callback(err);
-  }
+    return chunk;
+  };
+  const guard: SocketGuard = {
+    address: options.address,
+    admit(max) {
+      maxPacket = max;
+    },
+  };
+  guards.set(socket, guard);
+  return guard;
 }
