@@ -22,6 +22,7 @@ import { ConnectionCaps } from './connection-caps.ts';
 import type { AgentCredentials } from './credentials.ts';
 import { LoginBackoff } from './login-backoff.ts';
 import { guardOf, guardSocket } from './packet-guard.ts';
+import { withFifoQueues } from './fifo-queue.ts';
 import { withRetainedIndex, type RetainedStore } from './retained-index.ts';
 import { RefusalLog, type BrokerRefusal } from './refusal-log.ts';
 import { listenOn } from '../../shared/listen.ts';
@@ -154,6 +155,11 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
   });
   // Before any client: a locker's SUBSCRIBE to its own topics finds their retained messages by topic.
   withRetainedIndex((broker as unknown as { persistence: RetainedStore }).persistence);
+  // And a backlog of messages costs each one the same, not the backlog's length (fifo-queue.ts).
+  if (!withFifoQueues((broker as unknown as { mq: unknown }).mq))
+    logger.warn(
+      'broker: the message queue is not the one expected (mqemitter 7); a backlog will cost more per message',
+    );
 
   // Sockets not logged in yet are no aedes client, which its close() would end: closed here.
   const sockets = new Set<net.Socket>();
