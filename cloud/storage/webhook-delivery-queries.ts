@@ -28,7 +28,13 @@ export interface DeliveryClaim {
   claimedUntil: string;
 }
 
-/** Claims due deliveries, and those whose holder's lease ran out (one UPDATE), none for the subscriptions in `busy`. */
+/**
+ * Claims due deliveries, and those whose holder's lease ran out, none for the subscriptions in
+ * `busy`: the expired claims first, then the due ones in the order they fell due, each an UPDATE
+ * of the rows its SELECT picks. Two statements rather than one with an OR: the OR made SQLite
+ * read every due delivery and every claimed one and sort them all for each batch, where each
+ * half alone reads its rows in index order (state, nextAttemptAt) and stops at the batch.
+ */
 export async function claimDeliveries(
   db: Db,
   dialect: DialectName,
@@ -37,32 +43,43 @@ export async function claimDeliveries(
   busy: readonly string[],
 ): Promise<WebhookDeliveryTable[]> {
   const { nowIso } = claim;
-  const due = (eb: any) => {
-    const claimable = eb.or([
-      eb.and([eb('state', '=', 'PENDING'), eb('nextAttemptAt', '<=', nowIso)]),
-      eb.and([eb('state', '=', 'SENDING'), eb('claimedUntil', '<', nowIso)]),
-    ]);
-    return busy.length ? eb.and([claimable, eb('subscriptionId', 'not in', busy)]) : claimable;
-  };
+  const expired = (eb: any) => eb.and([eb('state', '=', 'SENDING'), eb('claimedUntil', '<', nowIso)]);
+  const due = (eb: any) => eb.and([eb('state', '=', 'PENDING'), eb('nextAttemptAt', '<=', nowIso)]);
+  const notBusy = (q: any) => (busy.length ? q.where('subscriptionId', 'not in', busy) : q);
   // Read first: an UPDATE would take SQLite's write lock on every poll, even with nothing due
   // (inside a transaction that has written, a settle, the lock is held already).
   if (
     !db.isTransaction &&
-    !(await db.selectFrom('webhook_delivery').select('id').where(due).limit(1).executeTakeFirst())
+    !(await notBusy(
+      db
+        .selectFrom('webhook_delivery')
+        .select('id')
+        .where((eb) => eb.or([due(eb), expired(eb)])),
+    )
+      .limit(1)
+      .executeTakeFirst())
   )
     return [];
-  let ids = db.selectFrom('webhook_delivery').select('id').where(due).orderBy('nextAttemptAt').limit(limit);
-  if (dialect === 'postgres') ids = ids.forUpdate().skipLocked();
-  const rows = await db
-    .updateTable('webhook_delivery')
-    .set({
-      state: 'SENDING',
-      claimedBy: claim.workerId,
-      claimedUntil: claim.claimedUntil,
-    })
-    .where('id', 'in', ids)
-    .returningAll()
-    .execute();
+  const take = async (which: (eb: any) => unknown, n: number): Promise<WebhookDeliveryTable[]> => {
+    if (n <= 0) return [];
+    let ids = notBusy(
+      db
+        .selectFrom('webhook_delivery')
+        .select('id')
+        .where(which as any),
+    )
+      .orderBy('nextAttemptAt')
+      .limit(n);
+    if (dialect === 'postgres') ids = ids.forUpdate().skipLocked();
+    return db
+      .updateTable('webhook_delivery')
+      .set({ state: 'SENDING', claimedBy: claim.workerId, claimedUntil: claim.claimedUntil })
+      .where('id', 'in', ids)
+      .returningAll()
+      .execute();
+  };
+  const again = await take(expired, limit);
+  const rows = [...again, ...(await take(due, limit - again.length))];
   return rows.sort((a, b) => (a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : 0));
 }
 

@@ -104,7 +104,7 @@ export class WebhookSender extends ClaimLoop<WebhookDeliveryTable, Attempt, Outc
     return next ? Math.max(0, Date.parse(next.nextAttemptAt) - this.deps.clock.now().getTime()) : Infinity;
   }
 
-  /** Claims due deliveries, and those whose holder's lease ran out (one UPDATE), none for the subscriptions in `busy`. */
+  /** Claims due deliveries, and those whose holder's lease ran out, none for the subscriptions in `busy` (webhook-delivery-queries.ts). */
   async claim(limit: number, busy: readonly string[] = [], db: Db = this.deps.db): Promise<WebhookDeliveryTable[]> {
     const { dialect, clock } = this.deps;
     const now = clock.now();
