@@ -4,7 +4,8 @@
  * dispatcher (events/dispatcher.ts), read back as the operator's delivery log. Pruning them is
  * retention-queries.ts's.
  */
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database } from './schema.ts';
 import type { Db, DialectName } from './database.ts';
 import { newId } from './ids.ts';
 import { preparedWrite } from './prepared.ts';
@@ -41,11 +42,18 @@ export async function queueOutboxEvents(trx: Db, events: NewOutboxEvent[], creat
     .execute();
 }
 
+/** States of the rows still to send; the other states are final (retention-queries.ts). */
+export const WAITING_OUTBOX_STATES = ['PENDING', 'SENDING'] as const satisfies readonly EventState[];
 /**
- * The rows still to send, written as the partial index `outbox_event_due` (migration 028) says
- * it, with literals: neither database uses a partial index for a condition on bound parameters.
+ * The rows still to send, as the partial index `outbox_event_due` (migration 028) names them:
+ * with literals, as neither database uses a partial index for a condition on bound parameters.
  */
-export const WAITING = sql<boolean>`"state" in ('PENDING', 'SENDING')`;
+export const WAITING = (eb: ExpressionBuilder<Database, 'outbox_event'>) =>
+  eb(
+    'state',
+    'in',
+    WAITING_OUTBOX_STATES.map((s) => sql.lit(s)),
+  );
 
 /** Who claims, and until when: `nowIso` tells a lease that ran out from one that holds. */
 export interface OutboxClaim {
@@ -58,6 +66,15 @@ export interface OutboxClaim {
 const claimable = (nowIso: unknown) => (eb: any) =>
   eb.or([eb('state', '=', 'PENDING'), eb.and([eb('state', '=', 'SENDING'), eb('claimedUntil', '<', nowIso)])]);
 
+/** The ids a claim may take, none for the targets in `busy`. */
+const claimableIds = (db: Db, nowIso: unknown, busy: readonly string[]) =>
+  db
+    .selectFrom('outbox_event')
+    .select('id')
+    .where(WAITING)
+    .where(claimable(nowIso))
+    .$if(busy.length > 0, (q) => q.where('target', 'not in', busy));
+
 /** The claim's UPDATE, oldest first, with `busy` targets left out when there are any. */
 export function claimQuery(
   db: Db,
@@ -66,12 +83,7 @@ export function claimQuery(
   limit: unknown,
   busy: readonly string[],
 ) {
-  let ids = db
-    .selectFrom('outbox_event')
-    .select('id')
-    .where(WAITING)
-    .where(claimable(claim.nowIso))
-    .$if(busy.length > 0, (q) => q.where('target', 'not in', busy))
+  let ids = claimableIds(db, claim.nowIso, busy)
     .orderBy('createdAt')
     .limit(limit as number);
   if (dialect === 'postgres') ids = ids.forUpdate().skipLocked();
@@ -110,15 +122,7 @@ export async function claimOutboxEvents(
   const { nowIso } = claim;
   // Inside a transaction that has written (a settle), the lock is held already: no read first.
   if (!db.isTransaction) {
-    const any = await db
-      .selectFrom('outbox_event')
-      .select('id')
-      .where(WAITING)
-      .where(claimable(nowIso))
-      .$if(busy.length > 0, (q) => q.where('target', 'not in', busy))
-      .limit(1)
-      .executeTakeFirst();
-    if (!any) return [];
+    if (!(await claimableIds(db, nowIso, busy).limit(1).executeTakeFirst())) return [];
   }
   const { rows } = busy.length
     ? await db.executeQuery(claimQuery(db, dialect, claim, limit, busy).compile())

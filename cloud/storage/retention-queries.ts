@@ -7,7 +7,7 @@
  * (Locker API Idempotency-Keys, webhook events) pick their rows with a plain read, and check
  * again in the delete what makes a row go.
  */
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { heldByLocker } from '../domain/locker-sync.ts';
 import type { EventState } from './outbox-schema.ts';
 import type { CommandState } from './locker-link-schema.ts';
@@ -17,7 +17,12 @@ import type { Database } from './schema.ts';
 /** States an outbox row never leaves (outbox-schema.ts). */
 export const FINISHED_OUTBOX_STATES = ['SENT', 'FAILED', 'SKIPPED'] as const satisfies readonly EventState[];
 /** The same states as literals, as the partial index `outbox_event_sent` (migration 028) names them. */
-export const FINISHED_OUTBOX = sql<boolean>`"state" in (${sql.join(FINISHED_OUTBOX_STATES.map((s) => sql.lit(s)))})`;
+export const FINISHED_OUTBOX = (eb: ExpressionBuilder<Database, 'outbox_event'>) =>
+  eb(
+    'state',
+    'in',
+    FINISHED_OUTBOX_STATES.map((s) => sql.lit(s)),
+  );
 /** States a staff command never leaves (sync/commands.ts); PENDING and SENT are open. */
 export const FINISHED_COMMAND_STATES = ['DONE', 'FAILED', 'EXPIRED'] as const satisfies readonly CommandState[];
 
