@@ -14,6 +14,8 @@ import { PostgresNotifications, SqliteCommitWatcher } from './notifications.ts';
 import { ChangeFeed } from './change-feed.ts';
 import { BusyRetryingSqliteDialect, type BusyRetry } from './sqlite-busy.ts';
 import { groupCommitting, type CommitStats } from './group-commit.ts';
+import { DurableFlush, type Sync } from './durable-flush.ts';
+import { BACKSTOP_PAGES, Checkpointer } from './checkpointer.ts';
 import { prepareSqliteFile, restrictSqliteCompanions } from '../../shared/private-files.ts';
 
 import type { Db, DialectName } from './db-types.ts';
@@ -66,6 +68,8 @@ export interface OpenOptions {
   busyRetry?: BusyRetry;
   /** SQLite: when prepared reads run (read-batcher.ts); at the end of the event-loop turn by default */
   reads?: ReadsKind;
+  /** SQLite: how the write-ahead log is brought to the disk (durable-flush.ts); fdatasync by default (tests hold it) */
+  sync?: Sync;
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -100,12 +104,23 @@ function openSqlite(url: string, options: OpenOptions): Storage {
   // Never wait for a lock synchronously: sqlite-busy.ts waits asynchronously instead.
   sqlite.pragma('busy_timeout = 0');
   sqlite.pragma('foreign_keys = ON');
-  // WAL + NORMAL is durable against process crashes; FULL adds power-loss safety for the last commit.
-  sqlite.pragma('synchronous = FULL');
+  // WAL + NORMAL: a COMMIT does not wait for the disk (checkpoints still sync); every write is
+  // answered only after durable-flush.ts has synced the log off the event loop, so an answered
+  // write survives a power cut as with FULL.
+  sqlite.pragma('synchronous = NORMAL');
   tuneReads(sqlite);
   const counter = new StatementCounter();
+  const onDisk = file !== ':memory:';
+  const flusher = new DurableFlush(onDisk ? `${file}-wal` : undefined, options.sync);
+  // Checkpoints in a worker thread (checkpointer.ts); the connection's own only as a backstop.
+  const checkpoints = onDisk ? new Checkpointer(file) : undefined;
+  if (checkpoints) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   const writes = groupCommitting(
     new BusyRetryingSqliteDialect({ database: withStatementCache(sqlite) }, options.busyRetry),
+    async () => {
+      await flusher.flush();
+      checkpoints?.nudge();
+    },
   );
   const db = new Kysely<Database>({ dialect: writes.dialect, log: counter.log });
   // A second, read-only connection serves prepared reads (prepared.ts) synchronously, outside
@@ -129,13 +144,19 @@ function openSqlite(url: string, options: OpenOptions): Storage {
     describe: `sqlite:${file}`,
     changes,
     statements: () => counter.n,
-    commitStats: () => ({ ...writes.stats }),
+    commitStats: () => ({
+      ...writes.stats,
+      flushes: flusher.stats.flushes,
+      checkpoints: checkpoints?.stats.checkpoints,
+    }),
     onStatement: (listener) => void (counter.listener = listener),
     pool: () => undefined,
     close: async () => {
       await changes.close();
       reader?.close();
+      await checkpoints?.close();
       await db.destroy();
+      await flusher.close();
     },
   };
 }

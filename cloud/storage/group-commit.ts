@@ -1,18 +1,21 @@
 /**
- * Group commit for SQLite's one write connection. With `synchronous = FULL` every COMMIT waits for
- * the log to reach the disk, and a transaction's commit was a third of an order create's time
- * (bench/README.md): transactions queued behind one another each paid it. Here the transactions
- * that meet on the connection share one outer transaction, each inside its own SAVEPOINT, and one
- * COMMIT ends them all:
- * - a transaction's caller hears of its success only once that COMMIT is durable (its promise
- *   settles in releaseConnection, after the connection is free for the next one), so whatever it
- *   does after (answering, waking the publisher) still happens after commit;
+ * Group commit for SQLite's one write connection. Transactions that meet on the connection share
+ * one outer transaction, each inside its own SAVEPOINT, and one COMMIT ends them all; the COMMIT
+ * writes the log without waiting for the disk, and one flush (durable-flush.ts, off the event
+ * loop) then carries every COMMIT made before it to the disk:
+ * - a transaction's caller hears of its success only once its group's COMMIT is durable (its
+ *   promise settles in releaseConnection, after the connection is free for the next one), so
+ *   whatever it does after (answering, waking the publisher) still happens after the disk has it;
+ * - the connection is free for the next group while the flush runs, and the groups committed
+ *   meanwhile share the next flush;
  * - a transaction that fails rolls back to its savepoint and leaves the others' work alone;
  * - a write run outside a transaction while a group is open runs inside it, and is answered
- *   after the COMMIT too, so no write is reported before it is durable; a read there is answered
- *   at once (waiting a COMMIT for every read would serialize requests behind each group);
+ *   after the group is durable; a write with no group open commits alone and is answered after
+ *   a flush too, so no write is reported before it is durable; a read is answered at once
+ *   (waiting for the disk for every read would serialize requests behind each group);
  * - if the COMMIT fails, or SQLite gives up the outer transaction under a member (an I/O error),
- *   every member of the group fails: none of their work is in the database.
+ *   every member of the group fails: none of their work is in the database; if the flush fails,
+ *   the members hear its error (their work is committed, its durability unknown).
  * The group is committed once nothing already waiting for the connection is left: a COMMIT queues
  * for the connection behind the transactions waiting at that moment, which join the group, and
  * those arriving after start the next one. A lone transaction waits for no one.
@@ -20,18 +23,27 @@
 import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type TransactionSettings } from 'kysely';
 import { TransactionAlreadyOpen } from './sqlite-busy.ts';
 
+/** Settles once every commit made before the call is on the disk (durable-flush.ts). */
+export type Durable = () => Promise<void>;
+
 /** `dialect` with its driver's transactions committed in groups; `stats` counts the COMMITs. */
-export function groupCommitting(dialect: Dialect): { dialect: Dialect; stats: CommitStats } {
+export function groupCommitting(dialect: Dialect, durable: Durable): { dialect: Dialect; stats: CommitStats } {
   const stats: CommitStats = { commits: 0, transactions: 0 };
   return {
     stats,
     dialect: {
       createAdapter: () => dialect.createAdapter(),
-      createDriver: () => new GroupCommitDriver(dialect.createDriver(), stats),
+      createDriver: () => new GroupCommitDriver(dialect.createDriver(), stats, durable),
       createQueryCompiler: () => dialect.createQueryCompiler(),
       createIntrospector: (db) => dialect.createIntrospector(db),
     },
   };
+}
+
+/** A statement that cannot write: a built select, or raw SQL that starts as one. Anything else counts as a write. */
+function isRead(query: CompiledQuery): boolean {
+  const kind = query.query.kind;
+  return kind === 'SelectQueryNode' || (kind === 'RawNode' && /^\s*(select|explain)\b/i.test(query.sql));
 }
 
 interface Group {
@@ -64,6 +76,8 @@ interface Use {
   savepoint: string | undefined;
   /** false for a transaction that failed alone: it does not wait for the group's COMMIT */
   waits: boolean;
+  /** a write committed alone (no group open): answered after a flush */
+  wroteAlone: boolean;
 }
 
 export interface CommitStats {
@@ -71,6 +85,10 @@ export interface CommitStats {
   commits: number;
   /** transactions committed in them */
   transactions: number;
+  /** flushes of the log to the disk (durable-flush.ts), each covering the COMMITs before it */
+  flushes?: number;
+  /** checkpoints run off the event loop (checkpointer.ts) */
+  checkpoints?: number;
 }
 
 export class GroupCommitDriver implements Driver {
@@ -83,6 +101,7 @@ export class GroupCommitDriver implements Driver {
   constructor(
     private readonly inner: Driver,
     private readonly stats: CommitStats,
+    private readonly durable: Durable,
   ) {}
 
   init(): Promise<void> {
@@ -91,14 +110,17 @@ export class GroupCommitDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await this.inner.acquireConnection();
-    const use: Use = { connection, group: undefined, savepoint: undefined, waits: true };
+    const use: Use = { connection, group: undefined, savepoint: undefined, waits: true, wroteAlone: false };
     const handle: DatabaseConnection = {
       executeQuery: async <R>(query: CompiledQuery) => {
         const result = await connection.executeQuery<R>(query);
         // A write that ran while a group was open is in that group's transaction, and is
         // answered after its COMMIT. A read outside any transaction is answered at once: it may
         // see the group's work before the COMMIT, which only a failing disk would then undo.
-        if (query.query.kind !== 'SelectQueryNode') use.group ??= this.group;
+        if (!isRead(query)) {
+          use.group ??= this.group;
+          if (!use.group) use.wroteAlone = true;
+        }
         return result;
       },
       streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => connection.streamQuery<R>(query, chunkSize),
@@ -162,9 +184,10 @@ export class GroupCommitDriver implements Driver {
     }
     await this.inner.releaseConnection(use.connection);
     if (group && use.waits) await group.done;
+    else if (use.wroteAlone) await this.durable();
   }
 
-  /** Queues for the connection behind whoever waits for it now, then commits the group. */
+  /** Queues for the connection behind whoever waits for it now, commits the group, waits for the disk. */
   private async commitWhenFree(group: Group): Promise<void> {
     await new Promise((r) => setImmediate(r));
     const connection = await this.inner.acquireConnection();
@@ -179,10 +202,12 @@ export class GroupCommitDriver implements Driver {
       }
       this.stats.commits++;
       this.stats.transactions += this.membersOfOpenGroup;
-      group.resolve();
     } finally {
       await this.inner.releaseConnection(connection);
     }
+    // The connection serves the next group while the disk catches up.
+    await this.durable();
+    group.resolve();
   }
 
   /** The group is lost: its transaction rolled back, every member told. */
