@@ -18,9 +18,14 @@
  * reaches its agent, every event is acknowledged and recorded exactly once as APPLIED, every
  * collected order is COMPLETED, every notification is sent.
  * Targets: p99 < 25 ms for every operation, sync lag p99 < 50 ms, nothing lost.
- * BENCH_PEAK_SEARCH=1 then raises every rate in steps of BENCH_PEAK_SEARCH_STEP (×1.25) for
- * BENCH_PEAK_SEARCH_SECONDS (60) each, until the first target breaks: the headroom.
+ * BENCH_PEAK_FACTOR (1) scales every rate of the main phase.
+ * BENCH_PEAK_SEARCH=1 then finds the headroom: if the main phase met every target, it raises every
+ * rate in steps of BENCH_PEAK_SEARCH_STEP (×1.25) for BENCH_PEAK_SEARCH_SECONDS (60) each, in the
+ * same run, until the first target breaks; if it broke one, it lowers them by the same step, each
+ * step a whole run of BENCH_PEAK_SECONDS on a freshly seeded database, until every target holds.
+ * `headroom` says where the last factor that held every target and the first that broke one are.
  * With BENCH_DATABASE_URL the same runs on PostgreSQL (schema bench_peak, made and dropped).
+ * BENCH_PEAK_PROFILE=<dir>: the cloud's CPU profile, written there when it stops.
  * BENCH_PEAK_NODELAY=1: the cloud and the agents with Nagle's algorithm off (an experiment, lib/tcp-nodelay.mjs).
  * Writes bench/results/peak.json. Never part of `npm test`; run it on a quiet machine.
  */
@@ -33,7 +38,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { openStorage, type Storage } from '../cloud/storage/database.ts';
 import { benchDatabaseUrl, copyToPostgres } from './lib/postgres-copy.ts';
-import { ROOT, startChild, startChildUntil } from './lib/processes.ts';
+import { ROOT, cpuProfileFlags, startChild, startChildUntil } from './lib/processes.ts';
 import { monoMs } from './lib/peak-clock.ts';
 import { selfProbe, type Probe, type ProcessFigures } from './lib/server-probe.ts';
 import { seed, type SeededLocker } from './lib/sync-seed.ts';
@@ -53,6 +58,10 @@ const WEBHOOKS = process.env.BENCH_PEAK_WEBHOOKS !== '0';
 /** BENCH_PEAK_NODELAY=1: the cloud and the agents with Nagle's algorithm off on every socket (lib/tcp-nodelay.mjs), an experiment */
 const NODELAY = process.env.BENCH_PEAK_NODELAY === '1' ? ['--import', './bench/lib/tcp-nodelay.mjs'] : [];
 const SEARCH = process.env.BENCH_PEAK_SEARCH === '1';
+/** the main phase's rates, as a multiple of the country's peak */
+const FACTOR = num('BENCH_PEAK_FACTOR', 1);
+/** BENCH_PEAK_PROFILE=<dir>: the cloud writes a CPU profile there when it stops (summarise it with bench/lib/profile-summary.ts) */
+const PROFILE = process.env.BENCH_PEAK_PROFILE ? cpuProfileFlags(process.env.BENCH_PEAK_PROFILE, 1000) : [];
 const SEARCH_STEP = num('BENCH_PEAK_SEARCH_STEP', 1.25);
 const SEARCH_SECONDS = num('BENCH_PEAK_SEARCH_SECONDS', Math.min(60, SECONDS));
 const SEARCH_MAX_STEPS = num('BENCH_PEAK_SEARCH_MAX_STEPS', 10);
@@ -543,13 +552,33 @@ async function lostAnything(w: World, created: Order[], eventIds: string[]) {
   };
 }
 
-/** One database's whole run: the mix at the given rates, then (BENCH_PEAK_SEARCH) the headroom. */
+const meetsAll = (phase: { meets: Record<string, boolean> }) => Object.values(phase.meets).every(Boolean);
+const brokenOf = (phase: { meets: Record<string, boolean> }) =>
+  Object.entries(phase.meets)
+    .filter(([, ok]) => !ok)
+    .map(([k]) => k);
+
+interface Headroom {
+  /** 'up': raised from a main phase that met every target; 'down': lowered, each step on a fresh database and cloud */
+  direction: 'up' | 'down';
+  lastMetFactor: number | null;
+  breaksAtFactor: number | null;
+  breaks: string[];
+  ratesWhereItBreaks?: unknown;
+}
+
+/**
+ * One database's run on a freshly seeded copy: the mix at `factor`, then (BENCH_PEAK_SEARCH, if
+ * every target held) the rates raised in the same run until one breaks.
+ */
 async function runOn(
   databaseUrl: string,
   env: Record<string, string>,
   key: string,
   lockers: SeededLocker[],
   dir: string,
+  factor: number,
+  searchUp: boolean,
 ) {
   const cloud = await startChildUntil(
     'cloud/main.ts',
@@ -571,7 +600,7 @@ async function runOn(
       ...env,
     },
     (m) => (m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined),
-    NODELAY,
+    [...NODELAY, ...PROFILE],
   );
   const storage = await openStorage(databaseUrl, { migrate: false });
   const w: World = {
@@ -610,27 +639,22 @@ async function runOn(
     }
     // Warm-up (not measured): the JIT and the caches, at a tenth of the rates for a few seconds.
     await runPhase(w, 0.1, 5);
-    const main = await runPhase(w, 1, SECONDS);
+    const main = await runPhase(w, factor, SECONDS);
     printPhase(main);
     const search: Array<Awaited<ReturnType<typeof runPhase>>> = [];
-    let headroom:
-      | { lastMetFactor: number | null; breaksAtFactor: number | null; breaks: string[]; ratesWhereItBreaks?: unknown }
-      | undefined;
-    if (SEARCH) {
-      let factor = 1;
+    let headroom: Headroom | undefined;
+    if (searchUp && meetsAll(main)) {
       let last = main;
-      let lastMet: number | null = Object.values(main.meets).every(Boolean) ? 1 : null;
-      for (let step = 0; step < SEARCH_MAX_STEPS && Object.values(last.meets).every(Boolean); step++) {
-        factor = round(factor * SEARCH_STEP);
-        last = await runPhase(w, factor, SEARCH_SECONDS);
+      let lastMet = factor;
+      for (let step = 0; step < SEARCH_MAX_STEPS && meetsAll(last); step++) {
+        last = await runPhase(w, round(last.factor * SEARCH_STEP), SEARCH_SECONDS);
         printPhase(last);
         search.push(last);
-        if (Object.values(last.meets).every(Boolean)) lastMet = factor;
+        if (meetsAll(last)) lastMet = last.factor;
       }
-      const broken = Object.entries(last.meets)
-        .filter(([, ok]) => !ok)
-        .map(([k]) => k);
+      const broken = brokenOf(last);
       headroom = {
+        direction: 'up',
         lastMetFactor: lastMet,
         breaksAtFactor: broken.length ? last.factor : null,
         breaks: broken,
@@ -639,10 +663,10 @@ async function runOn(
       log(
         broken.length
           ? `headroom: the first target breaks at ×${last.factor} (${broken.join(', ')})`
-          : `headroom: no target broke up to ×${factor}`,
+          : `headroom: no target broke up to ×${last.factor}`,
       );
     }
-    return { main, ...(SEARCH ? { search, headroom } : {}) };
+    return { main, ...(headroom ? { search, headroom } : {}) };
   } finally {
     for (const a of w.agents) await a.request({ close: true }, (m) => m.closed).catch(() => undefined);
     await storage.close();
@@ -684,35 +708,108 @@ function printPhase(p: Awaited<ReturnType<typeof runPhase>>) {
   );
 }
 
+/** A database seeded afresh for one run, on SQLite or copied to PostgreSQL; `drop` removes it. */
+interface Fresh {
+  url: string;
+  env: Record<string, string>;
+  key: string;
+  lockers: SeededLocker[];
+  drop(): Promise<void>;
+}
+
+/**
+ * The main phase at BENCH_PEAK_FACTOR on a fresh database and, with BENCH_PEAK_SEARCH, the
+ * headroom: raised in the same run while every target holds (runOn), or, when the main phase
+ * breaks one, lowered step by step, each step on a database seeded afresh and a cloud and agents
+ * started afresh: a run that fell behind leaves a backlog no later phase could be measured on.
+ */
+async function measureOn(fresh: () => Promise<Fresh>, agentsDir: string) {
+  let runs = 0;
+  const once = async (factor: number, searchUp: boolean) => {
+    const db = await fresh();
+    // The agents' stores afresh too (on tmpfs: removed after each run).
+    const storesDir = path.join(agentsDir, `run-${++runs}`);
+    try {
+      return await runOn(db.url, db.env, db.key, db.lockers, storesDir, factor, searchUp);
+    } finally {
+      await db.drop();
+      fs.rmSync(storesDir, { recursive: true, force: true });
+    }
+  };
+  const first = await once(FACTOR, SEARCH);
+  if (!SEARCH || meetsAll(first.main)) return first;
+  const search: Array<typeof first.main> = [];
+  let lowestBroken = first.main;
+  let lastMet: number | null = null;
+  for (let step = 0; step < SEARCH_MAX_STEPS && lastMet === null; step++) {
+    const factor = round(lowestBroken.factor / SEARCH_STEP);
+    log(`the mix broke ${brokenOf(lowestBroken).join(', ')} at ×${lowestBroken.factor}: trying ×${factor} afresh`);
+    const { main } = await once(factor, false);
+    search.push(main);
+    if (meetsAll(main)) lastMet = factor;
+    else lowestBroken = main;
+  }
+  const headroom: Headroom = {
+    direction: 'down',
+    lastMetFactor: lastMet,
+    breaksAtFactor: lowestBroken.factor,
+    breaks: brokenOf(lowestBroken),
+    ratesWhereItBreaks: lowestBroken.rates,
+  };
+  log(
+    lastMet === null
+      ? `headroom: every target held at no factor tried (lowest ×${lowestBroken.factor})`
+      : `headroom: every target holds at ×${lastMet}; the first breaks at ×${lowestBroken.factor} (${headroom.breaks.join(', ')})`,
+  );
+  return { ...first, search, headroom };
+}
+
 async function main() {
   // The agents' stores on tmpfs: each locker has its own disk; their fsyncs are not this box's.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-peak-'));
   const agentsDir = fs.mkdtempSync(
     path.join(fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'bench-peak-agents-'),
   );
-  const file = path.join(dir, 'cloud.db');
   let receiver: Awaited<ReturnType<typeof startChild>> | undefined;
-  try {
+  let seeds = 0;
+  /** A freshly seeded SQLite file, its company's notifications pointed at the receiver. */
+  const seedFile = async () => {
+    const file = path.join(dir, `cloud-${++seeds}.db`);
     log(`seeding ${LOCKERS} lockers`);
     const { key, lockers } = await seed(file, LOCKERS, 0);
-    if (WEBHOOKS) {
-      receiver = await startChild('bench/lib/receiver-server.ts', {});
+    if (receiver) {
       const db = new SQLite(file);
       db.prepare('update locker_company set notificationUrl = ?').run(`${receiver.url}/n`);
       db.close();
     }
-    const pgUrl = benchDatabaseUrl();
-    const pgCopy = pgUrl ? await copyToPostgres(file, pgUrl, 'bench_peak', log) : undefined;
+    return { file, key, lockers };
+  };
+  const removeFile = (file: string) => {
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+  };
+  try {
+    if (WEBHOOKS) receiver = await startChild('bench/lib/receiver-server.ts', {});
     log('SQLite');
-    const sqlite = await runOn(file, {}, key, lockers, path.join(agentsDir, 'sqlite'));
-    let postgres: Awaited<ReturnType<typeof runOn>> | undefined;
-    if (pgCopy) {
-      try {
-        log('PostgreSQL');
-        postgres = await runOn(pgCopy.databaseUrl, pgCopy.env, key, lockers, path.join(agentsDir, 'pg'));
-      } finally {
-        await pgCopy.drop();
-      }
+    const sqlite = await measureOn(
+      async () => {
+        const { file, key, lockers } = await seedFile();
+        return { url: file, env: {}, key, lockers, drop: async () => removeFile(file) };
+      },
+      path.join(agentsDir, 'sqlite'),
+    );
+    const pgUrl = benchDatabaseUrl();
+    let postgres: Awaited<ReturnType<typeof measureOn>> | undefined;
+    if (pgUrl) {
+      log('PostgreSQL');
+      postgres = await measureOn(
+        async () => {
+          const { file, key, lockers } = await seedFile();
+          const copy = await copyToPostgres(file, pgUrl, 'bench_peak', log);
+          removeFile(file);
+          return { url: copy.databaseUrl, env: copy.env, key, lockers, drop: () => copy.drop() };
+        },
+        path.join(agentsDir, 'pg'),
+      );
     }
     const out = {
       benchmark: 'peak',
@@ -720,6 +817,7 @@ async function main() {
       machine: { cpus: os.cpus().length, node: process.version, loadavgAtEnd: os.loadavg() },
       lockers: LOCKERS,
       seconds: SECONDS,
+      factor: FACTOR,
       rates: { creates: RATES.create, doorEvents: RATES.create * 2, reads: RATES.read, lists: RATES.list },
       webhooks: WEBHOOKS,
       tcpNoDelay: NODELAY.length > 0,
@@ -729,6 +827,9 @@ async function main() {
       sqlite,
       ...(postgres ? { postgres } : {}),
       meets: { ...sqlite.main.meets, ...(postgres ? { postgres: postgres.main.meets } : {}) },
+      ...(SEARCH
+        ? { headroom: { sqlite: sqlite.headroom, ...(postgres ? { postgres: postgres.headroom } : {}) } }
+        : {}),
     };
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
     fs.writeFileSync(path.join(ROOT, 'bench/results/peak.json'), `${JSON.stringify(out, null, 2)}\n`);

@@ -230,14 +230,16 @@ export function withStatementCache(sqlite: SQLite.Database, max = 1000): SqliteD
  * length make new texts: past `max` entries the oldest goes.
  */
 function boundedCache<T>(max: number, make: (sql: string) => T): (sql: string) => T {
+  // Least recently used goes first: under a stream of one-off statements (a list with a varying
+  // number of ids) the hot statements stay prepared.
   const cache = new Map<string, T>();
   return (sql) => {
     let value = cache.get(sql);
     if (value === undefined) {
       value = make(sql);
       if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-      cache.set(sql, value);
-    }
+    } else cache.delete(sql);
+    cache.set(sql, value);
     return value;
   };
 }

@@ -40,6 +40,8 @@ export function groupCommitting(dialect: Dialect, durable: Durable): { dialect: 
   };
 }
 
+const MEMBER_SAVEPOINT = 'plk_group_member';
+
 /** A statement that cannot write: a built select, or raw SQL that starts as one. Anything else counts as a write. */
 function isRead(query: CompiledQuery): boolean {
   const kind = query.query.kind;
@@ -93,7 +95,6 @@ export interface CommitStats {
 
 export class GroupCommitDriver implements Driver {
   private group: Group | undefined;
-  private savepoints = 0;
   private membersOfOpenGroup = 0;
   /** each use gets its own handle, so its state survives the connection being lent meanwhile (sqlite-busy.ts) */
   private readonly uses = new WeakMap<DatabaseConnection, Use>();
@@ -143,7 +144,9 @@ export class GroupCommitDriver implements Driver {
       }
     }
     use.group = this.group;
-    const name = `plk_group_${++this.savepoints}`;
+    // One name for every member: members follow one another on the connection, never nested, and
+    // a name that changed with each transaction made a new statement to prepare for each one.
+    const name = MEMBER_SAVEPOINT;
     await use.connection.executeQuery(CompiledQuery.raw(`savepoint ${name}`));
     use.savepoint = name;
   }

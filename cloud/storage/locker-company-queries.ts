@@ -43,8 +43,14 @@ export function existingLockerCompanyId(db: Db, id: string) {
 }
 
 /** Where the company's notifications go (the spec's event 1), if it gave an address. */
-export function notificationUrlOf(db: Db, id: string) {
-  return db.selectFrom('locker_company').select('notificationUrl').where('id', '=', id).executeTakeFirst();
+// Read for every order event (events/record.ts): prepared.
+const notificationUrlById = prepared<[id: string], { notificationUrl: string | null }>(1, (db: Db, id) =>
+  db.selectFrom('locker_company').select('notificationUrl').where('id', '=', id),
+);
+
+export async function notificationUrlOf(db: Db, id: string) {
+  const [row] = await notificationUrlById(db, id);
+  return row;
 }
 
 /** The company's id and title, as staff see them beside an order. */

@@ -12,6 +12,7 @@ import type { PlatformDatabase } from './platform-schema.ts';
 
 import type { Database, LockerOrderTable } from './schema.ts';
 import type { OrderWebhookSubtype, WebhookTarget } from '../domain/order-events.ts';
+import { prepared } from './prepared.ts';
 
 type OrderRef = Pick<LockerOrderTable, 'id' | 'companyId'>;
 
@@ -35,16 +36,22 @@ function reachedBy(eb: ExpressionBuilder<Database & { c: Database['platform_comp
   ]);
 }
 
+// Run for every order event (events/record.ts): prepared, not built each time.
+const orderWebhooks = prepared<[subtype: string, companyId: string, orderId: string], WebhookTarget>(
+  3,
+  (db: Db, subtype, companyId, orderId) =>
+    db
+      .selectFrom('platform_webhook as w')
+      .innerJoin('platform_company as c', 'c.id', 'w.companyId')
+      .select(['w.url', 'w.payloadTemplate', 'w.apiKey'])
+      .where('w.type', '=', 'PARCEL')
+      .where('w.subtype', '=', subtype)
+      .where((eb) => reachedBy(eb as any, { id: orderId, companyId }))
+      .orderBy('w.id'),
+);
+
 export function findOrderWebhooks(trx: Db, order: OrderRef, subtype: OrderWebhookSubtype): Promise<WebhookTarget[]> {
-  return trx
-    .selectFrom('platform_webhook as w')
-    .innerJoin('platform_company as c', 'c.id', 'w.companyId')
-    .select(['w.url', 'w.payloadTemplate', 'w.apiKey'])
-    .where('w.type', '=', 'PARCEL')
-    .where('w.subtype', '=', subtype)
-    .where((eb) => reachedBy(eb as any, order))
-    .orderBy('w.id')
-    .execute();
+  return orderWebhooks(trx, subtype, order.companyId, order.id);
 }
 
 /** The ids of the platform companies the order's events reach. */

@@ -24,6 +24,12 @@ const recipientOfPhone = prepared<[phone: string], { id: string }>(1, (db: Db, p
   db.selectFrom('recipient').select('id').where('phone', '=', phone),
 );
 
-export function recipientPhone(db: Db, id: string) {
-  return db.selectFrom('recipient').select('phone').where('id', '=', id).executeTakeFirst();
+// Read for every order event (events/record.ts): prepared.
+const phoneById = prepared<[id: string], { phone: string }>(1, (db: Db, id) =>
+  db.selectFrom('recipient').select('phone').where('id', '=', id),
+);
+
+export async function recipientPhone(db: Db, id: string) {
+  const [row] = await phoneById(db, id);
+  return row;
 }

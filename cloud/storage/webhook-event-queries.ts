@@ -7,16 +7,25 @@
  */
 import type { Db } from './database.ts';
 import { newId } from './ids.ts';
-import { ownedBy, ownerColumns, type WebhookOwner } from './webhook-owner.ts';
+import { ownerColumns, type WebhookOwner } from './webhook-owner.ts';
+import { prepared } from './prepared.ts';
+
+// Run for every order event (webhooks/record.ts): prepared, not built each time.
+const liveSubscriptions = prepared<[ownerKind: string, companyId: string], { id: string; eventTypes: string }>(
+  2,
+  (db: Db, ownerKind, companyId) =>
+    db
+      .selectFrom('webhook_subscription')
+      .select(['id', 'eventTypes'])
+      .where('ownerKind', '=', ownerKind)
+      .where('companyId', '=', companyId)
+      .where('deletedAt', 'is', null),
+);
 
 /** The owner's live subscriptions, with the event types each takes (JSON). */
 export function liveSubscriptionTypes(trx: Db, owner: WebhookOwner) {
-  return trx
-    .selectFrom('webhook_subscription')
-    .select(['id', 'eventTypes'])
-    .where(ownedBy(owner))
-    .where('deletedAt', 'is', null)
-    .execute();
+  const { ownerKind, companyId } = ownerColumns(owner);
+  return liveSubscriptions(trx, ownerKind, companyId);
 }
 
 export interface NewWebhookEvent {
