@@ -26,6 +26,7 @@
  * `headroom` says where the last factor that held every target and the first that broke one are.
  * With BENCH_DATABASE_URL the same runs on PostgreSQL (schema bench_peak, made and dropped).
  * BENCH_PEAK_PROFILE=<dir>: the cloud's CPU profile, written there when it stops.
+ * BENCH_PEAK_STATEMENTS=1: the cloud's costliest SQLite statements, printed when it stops.
  * BENCH_PEAK_NODELAY=1: the cloud and the agents with Nagle's algorithm off (an experiment, lib/tcp-nodelay.mjs).
  * Writes bench/results/peak.json. Never part of `npm test`; run it on a quiet machine.
  */
@@ -62,6 +63,8 @@ const SEARCH = process.env.BENCH_PEAK_SEARCH === '1';
 const FACTOR = num('BENCH_PEAK_FACTOR', 1);
 /** BENCH_PEAK_PROFILE=<dir>: the cloud writes a CPU profile there when it stops (summarise it with bench/lib/profile-summary.ts) */
 const PROFILE = process.env.BENCH_PEAK_PROFILE ? cpuProfileFlags(process.env.BENCH_PEAK_PROFILE, 1000) : [];
+/** BENCH_PEAK_STATEMENTS=1: the cloud times every SQLite statement and prints the costliest when it stops (lib/statement-probe.mjs) */
+const STATEMENTS = process.env.BENCH_PEAK_STATEMENTS === '1' ? ['--import', './bench/lib/statement-probe.mjs'] : [];
 const SEARCH_STEP = num('BENCH_PEAK_SEARCH_STEP', 1.25);
 const SEARCH_SECONDS = num('BENCH_PEAK_SEARCH_SECONDS', Math.min(60, SECONDS));
 const SEARCH_MAX_STEPS = num('BENCH_PEAK_SEARCH_MAX_STEPS', 10);
@@ -600,7 +603,7 @@ async function runOn(
       ...env,
     },
     (m) => (m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined),
-    [...NODELAY, ...PROFILE],
+    [...NODELAY, ...PROFILE, ...STATEMENTS],
   );
   const storage = await openStorage(databaseUrl, { migrate: false });
   const w: World = {
