@@ -37,7 +37,5 @@ process.on('exit', () => {
     ([sql, t]) =>
       `${t.ms.toFixed(0).padStart(8)} ms ${String(t.runs).padStart(8)} runs ${((t.ms / t.runs) * 1000).toFixed(0).padStart(6)} µs  ${sql}`,
   );
-  process.stderr.write(
-    `[statement-probe] ${total.toFixed(0)} ms in statements, the top 40:\n${lines.join('\n')}\n`,
-  );
+  process.stderr.write(`[statement-probe] ${total.toFixed(0)} ms in statements, the top 40:\n${lines.join('\n')}\n`);
 });
