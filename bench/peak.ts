@@ -745,7 +745,9 @@ async function measureOn(fresh: () => Promise<Fresh>, agentsDir: string) {
   let lowestBroken = first.main;
   let lastMet: number | null = null;
   for (let step = 0; step < SEARCH_MAX_STEPS && lastMet === null; step++) {
-    const factor = round(lowestBroken.factor / SEARCH_STEP);
+    // Three decimals: at two, ×0.02 / 1.25 rounded back to ×0.02 and the search repeated it.
+    const factor = Math.round((lowestBroken.factor / SEARCH_STEP) * 1000) / 1000;
+    if (factor <= 0) break;
     log(`the mix broke ${brokenOf(lowestBroken).join(', ')} at ×${lowestBroken.factor}: trying ×${factor} afresh`);
     const { main } = await once(factor, false);
     search.push(main);
