@@ -46,7 +46,7 @@ const WORKER = `(async () => {
     }
   });
   parentPort.postMessage({ ready: true });
-})().catch((err) => { throw err; });`;
+})();`;
 
 export class Checkpointer {
   readonly stats: CheckpointStats = { checkpoints: 0, failures: 0 };

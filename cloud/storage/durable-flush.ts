@@ -11,6 +11,7 @@
  * waits for the following one; all requests arriving meanwhile share that one.
  */
 import fs from 'node:fs';
+import { deferred, type Deferred } from './deferred.ts';
 
 /** Brings the file's written data to the disk; the default is `fdatasync` on the thread pool. */
 export type Sync = (fd: number) => Promise<void>;
@@ -25,21 +26,9 @@ export interface FlushStats {
   requests: number;
 }
 
-interface Waiters {
-  promise: Promise<void>;
-  resolve(): void;
-  reject(err: unknown): void;
+/** Those answered by one flush. */
+interface Round extends Deferred {
   count: number;
-}
-
-function waiters(): Waiters {
-  let resolve!: () => void;
-  let reject!: (err: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject, count: 0 };
 }
 
 export class DurableFlush {
@@ -49,7 +38,7 @@ export class DurableFlush {
   /** the loop of flushes, settled when it has nothing left to do */
   private loop: Promise<void> = Promise.resolve();
   /** those waiting for the flush after the running one */
-  private next: Waiters | undefined;
+  private next: Round | undefined;
   private closed = false;
 
   /**
@@ -65,7 +54,7 @@ export class DurableFlush {
   flush(): Promise<void> {
     if (this.path === undefined) return Promise.resolve();
     if (this.closed) return Promise.reject(new Error('the database is closed'));
-    this.next ??= waiters();
+    this.next ??= { ...deferred(), count: 0 };
     const mine = this.next;
     mine.count++;
     if (!this.looping) {
@@ -77,27 +66,23 @@ export class DurableFlush {
 
   private async run(): Promise<void> {
     try {
-      await this.flushRounds();
+      while (this.next) {
+        const round = this.next;
+        this.next = undefined;
+        try {
+          const fd = this.open();
+          if (fd !== undefined) await this.sync(fd);
+          this.stats.flushes++;
+          this.stats.requests += round.count;
+          round.resolve();
+        } catch (err) {
+          // The disk refused: these writes are committed but perhaps not durable. Their callers
+          // hear the error (an ambiguous outcome, like a timeout); the next round tries afresh.
+          round.reject(err);
+        }
+      }
     } finally {
       this.looping = false;
-    }
-  }
-
-  private async flushRounds(): Promise<void> {
-    while (this.next) {
-      const round = this.next;
-      this.next = undefined;
-      try {
-        const fd = this.open();
-        if (fd !== undefined) await this.sync(fd);
-        this.stats.flushes++;
-        this.stats.requests += round.count;
-        round.resolve();
-      } catch (err) {
-        // The disk refused: these writes are committed but perhaps not durable. Their callers
-        // hear the error (an ambiguous outcome, like a timeout); the next round tries afresh.
-        round.reject(err);
-      }
     }
   }
 

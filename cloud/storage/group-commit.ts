@@ -22,6 +22,7 @@
  */
 import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type TransactionSettings } from 'kysely';
 import { TransactionAlreadyOpen } from './sqlite-busy.ts';
+import { deferred } from './deferred.ts';
 
 /** Settles once every commit made before the call is on the disk (durable-flush.ts). */
 export type Durable = () => Promise<void>;
@@ -58,12 +59,7 @@ interface Group {
 }
 
 function newGroup(): Group {
-  let resolve!: () => void;
-  let reject!: (err: unknown) => void;
-  const done = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
+  const { promise: done, resolve, reject } = deferred();
   // A group nobody waits for (every member failed alone) must not raise an unhandled rejection.
   done.catch(() => undefined);
   return { done, resolve, reject, commitQueued: false, failed: false };

@@ -39,7 +39,7 @@ describe('checkpoints off the event loop', () => {
       // Only a checkpoint writes the database file itself; only the worker checkpoints at this size.
       await eventually(() => fs.statSync(file).size >= sizeBefore + 1_500_000);
       assert.ok(storage.commitStats()!.checkpoints! >= checkpointsAfterWrites);
-      const copy = new SQLite(file, { readonly: true });
+      const copy = new SQLite(file, { fileMustExist: true });
       try {
         assert.equal((copy.prepare('select count(*) as n from probe').get() as { n: number }).n, 2000);
       } finally {

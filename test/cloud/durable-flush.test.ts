@@ -118,7 +118,9 @@ describe('SQLite writes answered after the flush', () => {
     gate.openGate();
     storage = await openStorage(file, { sync: gate.sync });
     await sql`create table probe (id integer primary key, v text not null unique)`.execute(storage.db);
-    other = new SQLite(file, { readonly: true });
+    // Another process's view of the file: it sees committed rows only.
+    other = new SQLite(file);
+    other.pragma('busy_timeout = 0');
   });
   after(async () => {
     other.close();
