@@ -155,7 +155,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const stopHearing = feed.onChange((change) =>
     requests.exit(() => {
       if (change.lockers !== 'all' && change.lockers.length) syncLag.changed(change.lockers);
-      if (change.lockers === 'all' || change.lockers.length) sync.publisher.soon();
+      if (change.lockers === 'all' || change.lockers.length) sync.publisher.soon(change.commands);
       if (change.outbox) {
         dispatcher.wake();
         webhookSender.wake();

@@ -103,13 +103,14 @@ class PendingChange {
   private readonly lockers = new Set<string>();
   private outbox = false;
   private credentials = false;
+  private commands = false;
 
   get empty(): boolean {
     return this.lockers.size === 0 && !this.outbox && !this.credentials;
   }
 
   summary(): ChangeSummary {
-    return { lockers: [...this.lockers], outbox: this.outbox, credentials: this.credentials };
+    return { lockers: [...this.lockers], outbox: this.outbox, credentials: this.credentials, commands: this.commands };
   }
 
   after(tx: Db, recorders: ChangeRecorders): After {
@@ -125,7 +126,10 @@ class PendingChange {
         if (recorders.integratorEvent && (await recorders.integratorEvent(tx, order, type, at)) > 0) this.outbox = true;
       },
       deliveriesQueued: () => void (this.outbox = true),
-      commandQueued: (postomatId) => void this.lockers.add(postomatId),
+      commandQueued: (postomatId) => {
+        this.lockers.add(postomatId);
+        this.commands = true;
+      },
       credentialsRevoked: () => void (this.credentials = true),
     };
   }

@@ -5,6 +5,7 @@
  * a whole locker's cells for the APIs are postomat-queries.ts's; occupancy is cell-occupancy.ts's.
  */
 import type { Db } from './database.ts';
+import { prepared } from './prepared.ts';
 import type { BoardTable, CellTable, LockerCellSizeTable } from './schema.ts';
 
 /** Every cell of a locker with its lock and board address (numbers and locks already taken). */
@@ -116,15 +117,10 @@ export function cellsWithBoardsAt(db: Db, postomatId: string) {
     .execute();
 }
 
-/** A locker's cell map as sync messages carry it, by number. */
-export function cellMapRowsAt(db: Db, postomatId: string) {
-  return db
-    .selectFrom('cell')
-    .select(['number', 'size', 'isActive'])
-    .where('postomatId', '=', postomatId)
-    .orderBy('number')
-    .execute();
-}
+/** A locker's cell map as sync messages carry it, by number (every delta reads it: prepared once). */
+export const cellMapRowsAt = prepared(1, (db: Db, postomatId) =>
+  db.selectFrom('cell').select(['number', 'size', 'isActive']).where('postomatId', '=', postomatId).orderBy('number'),
+) as (db: Db, postomatId: string) => Promise<Array<Pick<CellTable, 'number' | 'size' | 'isActive'>>>;
 
 /** The cell a locker's agent names by its number. */
 export function cellIdByNumber(db: Db, postomatId: string, number: number) {

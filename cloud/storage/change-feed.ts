@@ -17,6 +17,11 @@ export interface ChangeSummary {
   outbox: boolean;
   /** a credential was revoked (an API key deleted, a user switched off) */
   credentials: boolean;
+  /**
+   * a staff command was queued (its locker is in `lockers`): the publisher looks for commands
+   * to send only then and at its poll, not after every order change
+   */
+  commands: boolean;
 }
 
 export type ChangeListener = (change: ChangeSummary) => void;
@@ -26,6 +31,7 @@ export const EVERYTHING: ChangeSummary = Object.freeze({
   lockers: 'all',
   outbox: true,
   credentials: true,
+  commands: true,
 }) as ChangeSummary;
 
 const MAX_LOCKER_IDS = 200;
@@ -95,21 +101,21 @@ export class ChangeFeed {
 
 function encode(origin: string, c: ChangeSummary): string {
   const lockers = c.lockers === 'all' || c.lockers.length > MAX_LOCKER_IDS ? 'all' : c.lockers;
-  const text = JSON.stringify({ o: origin, l: lockers, e: c.outbox ? 1 : 0, k: c.credentials ? 1 : 0 });
-  return Buffer.byteLength(text) <= MAX_NOTIFICATION_BYTES
-    ? text
-    : JSON.stringify({ o: origin, l: 'all', e: c.outbox ? 1 : 0, k: c.credentials ? 1 : 0 });
+  const flags = { e: c.outbox ? 1 : 0, k: c.credentials ? 1 : 0, c: c.commands ? 1 : 0 };
+  const text = JSON.stringify({ o: origin, l: lockers, ...flags });
+  return Buffer.byteLength(text) <= MAX_NOTIFICATION_BYTES ? text : JSON.stringify({ o: origin, l: 'all', ...flags });
 }
 
 /** 'ours' for a message this feed sent; undefined for one it cannot read (treated as "everything"). */
 function decodeWith(origin: string, message: string): ChangeSummary | 'ours' | undefined {
   try {
-    const m = JSON.parse(message) as { o?: unknown; l?: unknown; e?: unknown; k?: unknown };
+    const m = JSON.parse(message) as { o?: unknown; l?: unknown; e?: unknown; k?: unknown; c?: unknown };
     if (m.o === origin) return 'ours';
     const lockers = Array.isArray(m.l)
       ? m.l.filter((x): x is string => typeof x === 'string').slice(0, MAX_LOCKER_IDS)
       : 'all';
-    return { lockers, outbox: m.e === 1, credentials: m.k === 1 };
+    // A process from before the commands flag sends none: its change may have queued one.
+    return { lockers, outbox: m.e === 1, credentials: m.k === 1, commands: m.c !== 0 };
   } catch {
     return undefined;
   }

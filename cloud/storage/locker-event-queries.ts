@@ -4,21 +4,41 @@
  * (`locker_event_attempt`). Applying them is sync/ingest.ts's.
  */
 import type { Db } from './database.ts';
-import type { LockerEventTable } from './locker-link-schema.ts';
+import type { LockerEventOutcome, LockerEventTable } from './locker-link-schema.ts';
+import { prepared, preparedWrite } from './prepared.ts';
+
+// Every door event runs the statements below: prepared once (prepared.ts), not built per call.
+const eventOutcome = prepared<[postomatId: string, eventId: string], { outcome: LockerEventOutcome }>(
+  2,
+  (db: Db, postomatId, eventId) =>
+    db.selectFrom('locker_event').select('outcome').where('postomatId', '=', postomatId).where('eventId', '=', eventId),
+);
 
 /** The outcome of the locker's event, if it is on record. */
-export function lockerEventOutcome(db: Db, postomatId: string, eventId: string) {
-  return db
-    .selectFrom('locker_event')
-    .select('outcome')
-    .where('postomatId', '=', postomatId)
-    .where('eventId', '=', eventId)
-    .executeTakeFirst();
+export async function lockerEventOutcome(db: Db, postomatId: string, eventId: string) {
+  return (await eventOutcome(db, postomatId, eventId))[0];
 }
+
+const EVENT_COLUMNS = [
+  'postomatId',
+  'eventId',
+  'seq',
+  'type',
+  'orderId',
+  'cellId',
+  'detail',
+  'at',
+  'receivedAt',
+  'outcome',
+  'note',
+] as const satisfies ReadonlyArray<keyof LockerEventTable>;
+const eventInsert = preparedWrite<unknown[]>(EVENT_COLUMNS.length, (db: Db, ...values) =>
+  db.insertInto('locker_event').values(Object.fromEntries(EVENT_COLUMNS.map((c, i) => [c, values[i]])) as any),
+);
 
 /** Fails with a unique violation when a copy of the event got in first. */
 export async function insertLockerEvent(db: Db, row: LockerEventTable): Promise<void> {
-  await db.insertInto('locker_event').values(row).execute();
+  await eventInsert(db, ...EVENT_COLUMNS.map((c) => row[c]));
 }
 
 /** The event on record, unless a copy of it already is. */
@@ -59,12 +79,12 @@ export async function countEventAttempt(
   return Number(row.attempts);
 }
 
+const attemptsDelete = preparedWrite<[postomatId: string, eventId: string]>(2, (db: Db, postomatId, eventId) =>
+  db.deleteFrom('locker_event_attempt').where('postomatId', '=', postomatId).where('eventId', '=', eventId),
+);
+
 export async function clearEventAttempts(db: Db, postomatId: string, eventId: string): Promise<void> {
-  await db
-    .deleteFrom('locker_event_attempt')
-    .where('postomatId', '=', postomatId)
-    .where('eventId', '=', eventId)
-    .execute();
+  await attemptsDelete(db, postomatId, eventId);
 }
 
 /** Whether this locker's placement of the order was refused or set aside: a pickup waiting for it would wait for ever. */

@@ -4,6 +4,7 @@
  */
 import { OPEN_STATUSES } from '../domain/order-states.ts';
 import type { Db } from './database.ts';
+import { prepared } from './prepared.ts';
 
 const SYNC_COLUMNS = [
   'o.id',
@@ -29,14 +30,18 @@ export function ordersHeldAt(db: Db, postomatId: string) {
     .execute();
 }
 
-/** The orders named, in any state and at any locker, as a sync message describes them. */
-export function syncRowsOf(db: Db, orderIds: string[]) {
-  return db
+const syncRowsQuery = (db: Db, orderIds: unknown[]) =>
+  db
     .selectFrom('locker_order as o')
     .leftJoin('cell as c', 'c.id', 'o.cellId')
     .select(SYNC_COLUMNS)
-    .where('o.id', 'in', orderIds)
-    .execute();
+    .where('o.id', 'in', orderIds as string[]);
+/** Most deltas carry one order: that read is prepared once. */
+const syncRowOf = prepared(1, (db: Db, orderId) => syncRowsQuery(db, [orderId]));
+
+/** The orders named, in any state and at any locker, as a sync message describes them. */
+export function syncRowsOf(db: Db, orderIds: string[]) {
+  return orderIds.length === 1 ? syncRowOf(db, orderIds[0]) : syncRowsQuery(db, orderIds).execute();
 }
 
 /** The codes of the orders named, one row per code. */

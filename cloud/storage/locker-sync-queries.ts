@@ -80,15 +80,16 @@ export async function syncVersionOf(db: Db, postomatId: string): Promise<number>
   return Number(row?.version ?? 0);
 }
 
-/** The orders of the locker changed after version `since`. */
-export function ordersChangedSince(db: Db, postomatId: string, since: number) {
-  return db
-    .selectFrom('locker_sync_change')
-    .select('orderId')
-    .where('postomatId', '=', postomatId)
-    .where('version', '>', since)
-    .execute();
-}
+/** The orders of the locker changed after version `since` (every delta asks: prepared once). */
+export const ordersChangedSince = prepared<[postomatId: string, since: number], { orderId: string }>(
+  2,
+  (db: Db, postomatId, since) =>
+    db
+      .selectFrom('locker_sync_change')
+      .select('orderId')
+      .where('postomatId', '=', postomatId)
+      .where('version', '>', since),
+);
 
 const BATCH = 200;
 
@@ -109,38 +110,70 @@ export const unpublishedLockers = prepared<
  * lease of another process running at `nowIso`, all marked `until`, in one statement; returns the
  * lockers it took, with their versions as the lease found them.
  */
-export function takePublishLeases(db: Db, postomatIds: string[], until: string, nowIso: string) {
-  return db
-    .updateTable('locker_sync')
-    .set({ publishClaimedUntil: until })
-    .where('postomatId', 'in', postomatIds)
-    .whereRef('version', '>', 'publishedVersion')
-    .where((eb) => eb.or([eb('publishClaimedUntil', 'is', null), eb('publishClaimedUntil', '<', nowIso)]))
-    .returning(['postomatId', 'version', 'publishedVersion', 'floor'])
-    .execute();
+export async function takePublishLeases(db: Db, postomatIds: string[], until: string, nowIso: string) {
+  // Most rounds publish one locker: that claim is prepared once, the others built.
+  if (postomatIds.length === 1) return (await takeOneLease(db, postomatIds[0]!, until, nowIso)).rows;
+  return leaseUpdate(db, postomatIds, until, nowIso).execute();
 }
+
+const leaseUpdate = (db: Db, postomatIds: unknown[], until: unknown, nowIso: unknown) =>
+  db
+    .updateTable('locker_sync')
+    .set({ publishClaimedUntil: until as string })
+    .where('postomatId', 'in', postomatIds as string[])
+    .whereRef('version', '>', 'publishedVersion')
+    .where((eb) => eb.or([eb('publishClaimedUntil', 'is', null), eb('publishClaimedUntil', '<', nowIso as string)]))
+    .returning(['postomatId', 'version', 'publishedVersion', 'floor']);
+
+const takeOneLease = preparedWrite<
+  [postomatId: string, until: string, nowIso: string],
+  { postomatId: string; version: number | string; publishedVersion: number | string; floor: number | string }
+>(3, (db: Db, postomatId, until, nowIso) => leaseUpdate(db, [postomatId], until, nowIso));
+
+/**
+ * A locker's delta went out: its mark moves forward (only), and its lease is given up if it is
+ * still the one marked `until` (one statement, compiled once).
+ */
+const markPublished = preparedWrite<[postomatId: string, version: number, until: string]>(
+  3,
+  (db: Db, postomatId, version, until) =>
+    db
+      .updateTable('locker_sync')
+      .set((eb) => ({
+        publishedVersion: eb
+          .case()
+          .when('publishedVersion', '<', version)
+          .then(version)
+          .else(eb.ref('publishedVersion'))
+          .end(),
+        publishClaimedUntil: eb
+          .case()
+          .when('publishClaimedUntil', '=', until)
+          .then(null)
+          .else(eb.ref('publishClaimedUntil'))
+          .end(),
+      }))
+      .where('postomatId', '=', postomatId),
+);
 
 /**
  * What went out (each locker's mark moves forward only) and the leases marked `until` given up,
- * in one transaction: one commit for a whole round of lockers.
+ * in one transaction: one commit for a whole round of lockers. `claimed`: how many lockers the
+ * round's leases took; the leases of those not published are given up too.
  */
 export async function releasePublishLeases(
   db: Db,
   until: string,
   published: ReadonlyArray<{ postomatId: string; version: number }>,
+  claimed = Infinity,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const { postomatId, version } of published)
+    for (const { postomatId, version } of published) await markPublished(trx, postomatId, version, until);
+    if (published.length < claimed)
       await trx
         .updateTable('locker_sync')
-        .set({ publishedVersion: version })
-        .where('postomatId', '=', postomatId)
-        .where('publishedVersion', '<', version)
+        .set({ publishClaimedUntil: null })
+        .where('publishClaimedUntil', '=', until)
         .execute();
-    await trx
-      .updateTable('locker_sync')
-      .set({ publishClaimedUntil: null })
-      .where('publishClaimedUntil', '=', until)
-      .execute();
   });
 }

@@ -4,11 +4,17 @@
  * prepared single reads) are in order-queries.ts.
  */
 import type { Db } from './database.ts';
+import { prepared } from './prepared.ts';
 import type { LockerOrderTable } from './schema.ts';
 
+// The lookups every status change and door event makes: prepared once (prepared.ts).
+const byId = prepared<[orderId: string], LockerOrderTable>(1, (db: Db, orderId) =>
+  db.selectFrom('locker_order').selectAll().where('id', '=', orderId),
+);
+
 /** An order of any company, live or not. */
-export function orderById(db: Db, orderId: string): Promise<LockerOrderTable | undefined> {
-  return db.selectFrom('locker_order').selectAll().where('id', '=', orderId).executeTakeFirst();
+export async function orderById(db: Db, orderId: string): Promise<LockerOrderTable | undefined> {
+  return (await byId(db, orderId))[0];
 }
 
 /** A company's order, live or not (a cancelled one is no longer in the Locker API's reads). */
@@ -42,14 +48,17 @@ export function statusesOfOrders(db: Db, orderIds: string[]) {
   return db.selectFrom('locker_order').select(['id', 'status']).where('id', 'in', orderIds).execute();
 }
 
-/** What applying a locker's event needs of its order: where it is, its state, and since when. */
-export function orderForLockerEvent(db: Db, orderId: string) {
-  return db
+const forLockerEvent = prepared(1, (db: Db, orderId) =>
+  db
     .selectFrom('locker_order as o')
     .leftJoin('order_status as s', 's.id', 'o.currentStatusId')
     .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.expiredAt', 'o.createdAt', 's.createdAt as statusAt'])
-    .where('o.id', '=', orderId)
-    .executeTakeFirst();
+    .where('o.id', '=', orderId),
+);
+
+/** What applying a locker's event needs of its order: where it is, its state, and since when. */
+export async function orderForLockerEvent(db: Db, orderId: string) {
+  return (await forLockerEvent(db, orderId))[0];
 }
 
 /** What a recipient's SMS says of an order: its locker, cell, end of storage and the code of `codeType`. */

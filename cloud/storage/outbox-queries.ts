@@ -8,7 +8,7 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from './schema.ts';
 import type { Db, DialectName } from './database.ts';
 import { newId } from './ids.ts';
-import { preparedWrite } from './prepared.ts';
+import { prepared, preparedWrite } from './prepared.ts';
 import type { EventKind, EventState, OutboxEventTable } from './outbox-schema.ts';
 
 /** What an event says; the row around it (id, PENDING, no claim, no outcome) is the outbox's. */
@@ -94,6 +94,11 @@ export function claimQuery(
     .returningAll();
 }
 
+/** Whether anything is claimable, with nothing left out: asked before most claims, so prepared once. */
+const anyClaimable = prepared<[nowIso: string], { id: string }>(1, (db: Db, nowIso) =>
+  claimableIds(db, nowIso, []).limit(1),
+);
+
 /** The usual claim, with nothing left out, compiled once per dialect (prepared.ts). */
 const preparedClaims = {
   sqlite: preparedWrite<[string, string, string, number], OutboxEventTable>(4, (db, w, u, n, l) =>
@@ -107,10 +112,12 @@ const preparedClaims = {
 /**
  * Claims up to `limit` rows with one UPDATE, oldest first: pending ones, and claims whose
  * holder's lease has run out, but none for the targets in `busy`. The waiting rows are read in
- * creation order from their own index, so a claim costs its batch, not the backlog. Outside a
- * transaction it reads before it writes: an UPDATE would take SQLite's write lock (and wait for
- * another process holding it) on every poll, even with nothing to send. On PostgreSQL the rows
- * are picked FOR UPDATE SKIP LOCKED, so each is claimed by one process.
+ * creation order from their own index, so a claim costs its batch, not the backlog. It reads
+ * before it writes: outside a transaction an UPDATE would take SQLite's write lock (and wait for
+ * another process holding it) on every poll, even with nothing to send; inside one (after a
+ * settle, which holds the lock already) SQLite's read costs a fifth of the empty UPDATE, while
+ * on PostgreSQL either is one round trip, so there the UPDATE goes alone. On PostgreSQL the
+ * rows are picked FOR UPDATE SKIP LOCKED, so each is claimed by one process.
  */
 export async function claimOutboxEvents(
   db: Db,
@@ -120,9 +127,11 @@ export async function claimOutboxEvents(
   busy: readonly string[],
 ): Promise<OutboxEventTable[]> {
   const { nowIso } = claim;
-  // Inside a transaction that has written (a settle), the lock is held already: no read first.
-  if (!db.isTransaction) {
-    if (!(await claimableIds(db, nowIso, busy).limit(1).executeTakeFirst())) return [];
+  if (!db.isTransaction || dialect === 'sqlite') {
+    const any = busy.length
+      ? await claimableIds(db, nowIso, busy).limit(1).executeTakeFirst()
+      : (await anyClaimable(db, nowIso))[0];
+    if (!any) return [];
   }
   const { rows } = busy.length
     ? await db.executeQuery(claimQuery(db, dialect, claim, limit, busy).compile())

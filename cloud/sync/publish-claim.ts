@@ -59,5 +59,5 @@ export async function releasePublishing(
   published: ReadonlyArray<{ postomatId: string; version: number }>,
 ): Promise<void> {
   if (claim.lockers.length === 0) return;
-  await releasePublishLeases(db, claim.until, published);
+  await releasePublishLeases(db, claim.until, published, claim.lockers.length);
 }

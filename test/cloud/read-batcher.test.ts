@@ -89,5 +89,24 @@ for (const dialect of DIALECTS) {
         await storage.destroy();
       }
     });
+
+    if (dialect.name === 'sqlite')
+      it('refuse a statement that writes (between transactions they run on the write connection)', async () => {
+        const storage = await openTestStorage(dialect);
+        try {
+          const { id } = await createLockerCompany(
+            storage.db,
+            { title: 'Kept', orderPrice: 0, deliveryPrice: 0, defaultDays: 3 },
+            new Date(),
+          );
+          const deleting = prepared<[id: string], { id: string }>(1, (db: Db, x) =>
+            db.deleteFrom('locker_company').where('id', '=', x).returning('id'),
+          );
+          await assert.rejects(deleting(storage.db, id), /a direct read must not write/);
+          assert.deepEqual(await companyName(storage.db, id), [{ title: 'Kept' }]);
+        } finally {
+          await storage.destroy();
+        }
+      });
   });
 }

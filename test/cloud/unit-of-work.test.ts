@@ -101,10 +101,28 @@ for (const dialect of DIALECTS) {
       try {
         await createOrder({ uow: createUnitOfWork(storage.db, storage.changes), clock }, input());
         const heard = await until('the other process hears the commit', () => there[0]);
-        assert.deepEqual(heard, { lockers: [postomatId], outbox: false, credentials: false });
+        assert.deepEqual(heard, { lockers: [postomatId], outbox: false, credentials: false, commands: false });
         await new Promise((r) => setTimeout(r, 600));
         assert.equal(there.length, 1);
         assert.equal(here.length, 1, 'its own NOTIFY coming back is not a second wake-up');
+      } finally {
+        stopThere();
+        stopHere();
+      }
+    });
+
+    it('says when a change queued a staff command, here and in another process (order changes do not)', async () => {
+      const there: ChangeSummary[] = [];
+      const here: ChangeSummary[] = [];
+      await other.changes.listen(() => {});
+      const stopThere = other.changes.onChange((c) => there.push(c));
+      const stopHere = storage.changes.onChange((c) => here.push(c));
+      try {
+        await createUnitOfWork(storage.db, storage.changes).run(async (tx) => tx.after.commandQueued(postomatId));
+        const heard = await until('the other process hears the command', () => there[0]);
+        const expected = { lockers: [postomatId], outbox: false, credentials: false, commands: true };
+        assert.deepEqual(heard, expected);
+        assert.deepEqual(here, [expected]);
       } finally {
         stopThere();
         stopHere();
