@@ -9,12 +9,17 @@ import { recordChangeSms, recordDropOffSms, recordTransitionEvents } from './eve
 import { eventTypeForStatus, recordIntegratorEvent } from './webhooks/record.ts';
 import type { WebhookEventType } from './webhooks/schemas.ts';
 import { recordPlatformEvents } from './webhooks/platform-record.ts';
+import type { PublishLeases } from './sync/publish-claim.ts';
 
-export function createUnitOfWork(db: Db, signals?: ChangeSignals): UnitOfWork {
+/**
+ * `leases`: those of this process's sync publisher, when it has one: a change then takes its
+ * locker's publishing lease in its own transaction (sync/publish-claim.ts).
+ */
+export function createUnitOfWork(db: Db, signals?: ChangeSignals, leases?: PublishLeases): UnitOfWork {
   return new UnitOfWork(
     db,
     {
-      lockerChange: recordLockerChange,
+      lockerChange: (tx, postomatId, orderId) => recordLockerChange(tx, postomatId, orderId, leases?.next()),
       // The spec's events, then the subscriptions' (issue 22), the Locker API company's and the
       // platform companies': all in the change's transaction.
       orderEvents: async (tx, order, to, at) => {

@@ -17,6 +17,7 @@ import type { WebhookSender } from './webhooks/sender.ts';
 import type { Dispatcher } from './events/dispatcher.ts';
 import { resolveJwtSecret } from './platform-api/jwt-secret.ts';
 import { startSync, type SyncHandle } from './sync/index.ts';
+import { PublishLeases } from './sync/publish-claim.ts';
 import { createUnitOfWork } from './consequences.ts';
 import { listenOn } from '../shared/listen.ts';
 import { every, onDemandOr, type BackgroundTask } from './background.ts';
@@ -94,7 +95,9 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const syncLag = new SyncLag(metrics.syncLag);
   // Wake-ups after commit, from this process and (through the database) from every other one.
   const feed = storage.changes;
-  const uow = createUnitOfWork(storage.db, feed);
+  // The publisher's leases: this process's changes take their lockers' leases as they commit.
+  const leases = new PublishLeases(clock);
+  const uow = createUnitOfWork(storage.db, feed, leases);
   // Before HTTP: an order created by the first request must find the locker link running.
   const sync = await startSync(syncSettingsOf(config), {
     db: storage.db,
@@ -103,6 +106,7 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
     logger,
     eventMaxAttempts: config.LOCKER_EVENT_MAX_ATTEMPTS,
     onEvent: (outcome) => metrics.lockerEvent(outcome),
+    leases,
     onPublished: (lockerId) => {
       metrics.syncPublished.inc();
       syncLag.published(lockerId);

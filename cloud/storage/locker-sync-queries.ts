@@ -11,12 +11,21 @@ import { prepared, preparedWrite } from './prepared.ts';
  * order (created, paid, placed, finished, moved to another locker): inside the caller's
  * transaction, so the change and its record commit together and survive a cloud crash before
  * anything was published. Bumps the locker's sync version and stamps the order's change with
- * it; returns the version.
+ * it; returns the version. With `lease` (a process that publishes: sync/publish-claim.ts), the
+ * same statement takes the locker's publishing lease unless one is running.
  */
-export async function recordLockerChange(trx: Db, postomatId: string, orderId: string): Promise<number> {
+export async function recordLockerChange(
+  trx: Db,
+  postomatId: string,
+  orderId: string,
+  lease?: { lease: string; nowIso: string },
+): Promise<number> {
   // On PostgreSQL the upsert locks the locker's row until commit: versions of one locker are
   // handed out in commit order, so a reader that sees version N also sees every change <= N.
-  const version = await nextVersion(trx, postomatId);
+  const version = lease
+    ? (await leasedVersionUpsert(trx, postomatId, lease.lease, lease.nowIso)).rows[0]?.version
+    : await nextVersion(trx, postomatId);
+  if (version === undefined) throw new Error(`locker ${postomatId}: no sync version returned`);
   await changeAt(trx, postomatId, orderId, version);
   return Number(version);
 }
@@ -33,6 +42,31 @@ const versionUpsert = preparedWrite<[postomatId: string], { version: number | st
     .insertInto('locker_sync')
     .values({ postomatId, version: 1, publishedVersion: 0, floor: 0 })
     .onConflict((oc) => oc.column('postomatId').doUpdateSet((eb) => ({ version: eb('locker_sync.version', '+', 1) })))
+    .returning('version'),
+);
+const leasedVersionUpsert = preparedWrite<
+  [postomatId: string, lease: string, nowIso: string],
+  { version: number | string }
+>(3, (db: Db, postomatId, lease, nowIso) =>
+  db
+    .insertInto('locker_sync')
+    .values({ postomatId, version: 1, publishedVersion: 0, floor: 0, publishClaimedUntil: lease })
+    .onConflict((oc) =>
+      oc.column('postomatId').doUpdateSet((eb) => ({
+        version: eb('locker_sync.version', '+', 1),
+        publishClaimedUntil: eb
+          .case()
+          .when(
+            eb.or([
+              eb('locker_sync.publishClaimedUntil', 'is', null),
+              eb('locker_sync.publishClaimedUntil', '<', nowIso),
+            ]),
+          )
+          .then(eb.ref('excluded.publishClaimedUntil'))
+          .else(eb.ref('locker_sync.publishClaimedUntil'))
+          .end(),
+      })),
+    )
     .returning('version'),
 );
 const changeAt = preparedWrite<[postomatId: string, orderId: string, version: number | string]>(
@@ -96,11 +130,17 @@ const BATCH = 200;
 /** Lockers whose data moved past what was published; asked on every poll, so prepared once. */
 export const unpublishedLockers = prepared<
   [],
-  { postomatId: string; version: number | string; publishedVersion: number | string; floor: number | string }
+  {
+    postomatId: string;
+    version: number | string;
+    publishedVersion: number | string;
+    floor: number | string;
+    publishClaimedUntil: string | null;
+  }
 >(0, (db: Db) =>
   db
     .selectFrom('locker_sync')
-    .select(['postomatId', 'version', 'publishedVersion', 'floor'])
+    .select(['postomatId', 'version', 'publishedVersion', 'floor', 'publishClaimedUntil'])
     .whereRef('version', '>', 'publishedVersion')
     .limit(BATCH),
 );
@@ -155,6 +195,20 @@ const markPublished = preparedWrite<[postomatId: string, version: number, until:
       }))
       .where('postomatId', '=', postomatId),
 );
+
+/**
+ * Deltas that went out, each up to its version (a mark moves forward only), and each one's
+ * lease given up if it still holds it: one transaction for all the lockers published since the
+ * last (sync/publisher.ts). A version of 0 gives the lease up and leaves the mark.
+ */
+export async function markPublishedReleasing(
+  db: Db,
+  published: ReadonlyArray<{ postomatId: string; version: number; lease: string }>,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const { postomatId, version, lease } of published) await markPublished(trx, postomatId, version, lease);
+  });
+}
 
 /**
  * What went out (each locker's mark moves forward only) and the leases marked `until` given up,

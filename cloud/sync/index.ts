@@ -19,6 +19,7 @@ import { connectionCapWithin, openFileLimit, type BrokerLimits } from './broker-
 import { AgentCredentials } from './credentials.ts';
 import { InboundMessages } from './inbound.ts';
 import { SyncPublisher } from './publisher.ts';
+import type { PublishLeases } from './publish-claim.ts';
 import type { BrokerRefusal } from './refusal-log.ts';
 import type { IngestOutcome } from './ingest.ts';
 
@@ -57,6 +58,8 @@ export interface SyncDeps {
   /** metrics: what each locker event came to, and each delta published */
   onEvent?: (outcome: IngestOutcome) => void;
   onPublished?: (postomatId: string) => void;
+  /** the leases the process's unit of work takes (publish-claim.ts); the publisher's own otherwise */
+  leases?: PublishLeases;
 }
 
 /** What the locker link is told at start (the wiring builds it from the configuration: config.ts syncSettingsOf). */
@@ -127,7 +130,15 @@ export async function startSync(settings: SyncSettings, deps: SyncDeps): Promise
   );
   const publish = (topic: string, body: unknown) => link.publish(topic, body, { qos: 1 });
   const publisher = new SyncPublisher(
-    { db: deps.db, clock: deps.clock, logger, publish, connected: () => link.connected, onPublished: deps.onPublished },
+    {
+      db: deps.db,
+      clock: deps.clock,
+      logger,
+      publish,
+      connected: () => link.connected,
+      onPublished: deps.onPublished,
+      leases: deps.leases,
+    },
     { pollMs: settings.pollMs, commandResendMs: COMMAND_RESEND_MS },
   );
   const inbound = new InboundMessages({

@@ -9,7 +9,11 @@ import assert from 'node:assert/strict';
 import { DIALECTS, openTestStorage, type TestStorage } from '../helpers/storage.ts';
 import { createPostomat } from '../../cloud/services/admin/postomats.ts';
 import { recordCellMapChange } from '../../cloud/storage/locker-sync-queries.ts';
-import { claimPublishing, PUBLISH_CLAIM_MS, releasePublishing } from '../../cloud/sync/publish-claim.ts';
+import { claimPublishing, PUBLISH_CLAIM_MS, PublishLeases, releasePublishing } from '../../cloud/sync/publish-claim.ts';
+import { createUnitOfWork } from '../../cloud/consequences.ts';
+import { SyncPublisher } from '../../cloud/sync/publisher.ts';
+import { silentLogger } from '../../cloud/logger.ts';
+import { systemClock } from '../../shared/clock.ts';
 
 for (const dialect of DIALECTS) {
   describe(`publishing claims (${dialect.name})`, () => {
@@ -79,6 +83,106 @@ for (const dialect of DIALECTS) {
         next.lockers.map((l) => ({ postomatId: l.postomatId, version: l.version })),
       );
       for (const id of others) assert.equal(await publishedVersion(id), versions.get(id));
+    });
+
+    const leaseOf = async (id: string) =>
+      (
+        await storage.db
+          .selectFrom('locker_sync')
+          .select('publishClaimedUntil')
+          .where('postomatId', '=', id)
+          .executeTakeFirstOrThrow()
+      ).publishClaimedUntil;
+
+    it("takes a locker's lease in the transaction of a publishing process's change, publishes with no claim, and writes back later", async () => {
+      const leases = new PublishLeases(systemClock);
+      const sent: string[] = [];
+      const publisher = new SyncPublisher(
+        {
+          db: storage.db,
+          clock: systemClock,
+          logger: silentLogger,
+          connected: () => true,
+          publish: async (topic) => (sent.push(topic), true),
+          leases,
+        },
+        { pollMs: 60_000, commandResendMs: 60_000 },
+      );
+      const uow = createUnitOfWork(storage.db, undefined, leases);
+      const change = (id: string, order: string) => uow.run((tx) => tx.after.lockerChanged(id, order));
+      try {
+        await change(lockerId, 'order-outside');
+        assert.equal(await leaseOf(lockerId), null, 'a publisher that is not running takes no lease');
+        publisher.start();
+        await publisher.tick();
+        await publisher.flush();
+        const [one, two] = others;
+        const before = [await publishedVersion(one), await publishedVersion(two)];
+        await change(one!, 'order-a');
+        await change(two!, 'order-b');
+        const lease = await leaseOf(one!);
+        assert.ok(lease?.endsWith(`#${leases.mark}`), `the change took the lease: ${lease}`);
+        assert.ok((await leaseOf(two!))?.endsWith(`#${leases.mark}`), 'and the other change its own');
+        assert.deepEqual(
+          ids(await claimPublishing(storage.db, [one!, two!], new Date())),
+          [],
+          'held for its publisher',
+        );
+        sent.length = 0;
+        await publisher.tick();
+        assert.deepEqual(sent.sort(), [`lockers/${one}/sync`, `lockers/${two}/sync`].sort());
+        assert.deepEqual(
+          [await publishedVersion(one), await publishedVersion(two)],
+          before,
+          'the marks wait to be written together',
+        );
+        await publisher.tick();
+        assert.equal(sent.length, 2, 'what went out is not sent again meanwhile');
+        await publisher.flush();
+        assert.deepEqual(
+          [await publishedVersion(one), await publishedVersion(two)],
+          before.map((v) => v + 1),
+        );
+        assert.deepEqual([await leaseOf(one!), await leaseOf(two!)], [null, null], 'the leases given up');
+      } finally {
+        await publisher.stop();
+      }
+    });
+
+    it('leaves a lease another process holds alone, and publishes the locker once that lease is given up', async () => {
+      const leases = new PublishLeases(systemClock);
+      leases.active = () => true;
+      const [, , three] = others;
+      const theirs = await claimPublishing(storage.db, [three!], new Date());
+      assert.deepEqual(ids(theirs), [], 'nothing due yet');
+      await recordCellMapChange(storage.db, three!);
+      const held = await claimPublishing(storage.db, [three!], new Date());
+      assert.deepEqual(ids(held), [three]);
+      await createUnitOfWork(storage.db, undefined, leases).run((tx) => tx.after.lockerChanged(three!, 'order-c'));
+      assert.equal(await leaseOf(three!), held.until, "the other process's lease is kept");
+      const sent: string[] = [];
+      const publisher = new SyncPublisher(
+        {
+          db: storage.db,
+          clock: systemClock,
+          logger: silentLogger,
+          connected: () => true,
+          publish: async (topic) => (sent.push(topic), true),
+          leases,
+        },
+        { pollMs: 60_000, commandResendMs: 60_000 },
+      );
+      try {
+        await publisher.tick();
+        assert.deepEqual(sent, [], 'held by the other process');
+        await releasePublishing(storage.db, held, []);
+        await publisher.tick();
+        assert.deepEqual(sent, [`lockers/${three}/sync`]);
+        await publisher.flush();
+        assert.equal(await leaseOf(three!), null);
+      } finally {
+        await publisher.stop();
+      }
     });
 
     it('takes over a claim its process left behind once it expires, and the late release changes nothing', async () => {

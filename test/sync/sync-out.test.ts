@@ -204,7 +204,17 @@ for (const dialect of DIALECTS) {
       await testUow(storage).run((tx) => markPaid(tx, o.id, clock.now()));
       await publisher.tick();
       assert.deepEqual([sent[1].body.since, sent[1].body.version, sent[1].body.upserts[0].notPaidAmount], [1, 2, 0]);
+      await publisher.tick();
+      assert.equal(sent.length, 2, 'what went out is remembered until it is written back');
+      await publisher.flush();
       assert.equal((await lockerVersion(storage.db, locker)).publishedVersion, 2);
+      const lease = await storage.db
+        .selectFrom('locker_sync')
+        .select('publishClaimedUntil')
+        .where('postomatId', '=', locker)
+        .executeTakeFirstOrThrow();
+      assert.equal(lease.publishClaimedUntil, null, 'the lease given up with the mark');
+      await publisher.stop();
     });
   });
 }
