@@ -11,7 +11,6 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { Aedes, type Client } from 'aedes';
 import type { Clock } from '../../shared/clock.ts';
 import type { Logger } from '../logger.ts';
@@ -26,7 +25,7 @@ import { withFifoQueues } from './fifo-queue.ts';
 import { withRetainedIndex, type RetainedStore } from './retained-index.ts';
 import { RefusalLog, type BrokerRefusal } from './refusal-log.ts';
 import { listenOn } from '../../shared/listen.ts';
-import { inProcessPipe } from './in-process-pipe.ts';
+import type { ServerSide } from './direct-link.ts';
 
 /** The username of the cloud's own client: `$` cannot start a locker id. */
 export const CLOUD_USERNAME = '$cloud';
@@ -42,12 +41,8 @@ export interface EmbeddedBroker {
   openConnections(): number;
   /** refusals since this broker started, by reason */
   refusals(): Record<BrokerRefusal, number>;
-  /**
-   * A connection to this broker inside the process, for the cloud's own client: it logs in as
-   * any other (CLOUD_USERNAME and the secret) but costs no socket. Closed at once once the
-   * broker is closed, so a client reconnects to the broker that replaces it.
-   */
-  openInProcess(): Duplex;
+  /** the broker's own publish and subscriptions, for the cloud's side without a client (direct-link.ts) */
+  serverSide: ServerSide;
   close(): Promise<void>;
 }
 
@@ -154,7 +149,7 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
     },
   });
   // Before any client: a locker's SUBSCRIBE to its own topics finds their retained messages by topic.
-  withRetainedIndex((broker as unknown as { persistence: RetainedStore }).persistence);
+  const persistence = withRetainedIndex((broker as unknown as { persistence: RetainedStore }).persistence);
   // And a backlog of messages costs each one the same, not the backlog's length (fifo-queue.ts).
   if (!withFifoQueues((broker as unknown as { mq: unknown }).mq))
     logger.warn(
@@ -201,7 +196,6 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
-  let stopped = false;
   const host = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
   return {
     port,
@@ -210,14 +204,13 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
     connectedClients: () => broker.connectedClients,
     openConnections: () => caps.open,
     refusals: () => ({ ...refusals.totals }),
-    openInProcess() {
-      const [brokerEnd, clientEnd] = inProcessPipe();
-      if (stopped) clientEnd.destroy();
-      else broker.handle(brokerEnd);
-      return clientEnd;
+    serverSide: {
+      publish: (packet, done) => broker.publish(packet as Parameters<typeof broker.publish>[0], done),
+      subscribe: (topic, deliver, done) => broker.subscribe(topic, deliver as never, done),
+      unsubscribe: (topic, deliver, done) => broker.unsubscribe(topic, deliver as never, done),
+      retained: (patterns) => persistence.createRetainedStreamCombi(patterns),
     },
     async close() {
-      stopped = true;
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();

@@ -1,6 +1,7 @@
 /**
  * The cloud's side of the locker link, started with the cloud: the embedded broker (unless
- * MQTT_URL names an external one), the cloud's own MQTT client, inbound messages and the
+ * MQTT_URL names an external one), the cloud's link to it (direct-link.ts inside the embedded
+ * broker, an MQTT client to an external one), inbound messages and the
  * publisher. Per process, by design: the broker connection, the per-locker order of inbound
  * handling and the verified-password cache. Everything else (versions, changes, events,
  * commands, link state) is in the database, so several processes can share it.
@@ -19,6 +20,7 @@ import { connectionCapWithin, openFileLimit, type BrokerLimits } from './broker-
 import { AgentCredentials } from './credentials.ts';
 import { InboundMessages } from './inbound.ts';
 import { SyncPublisher } from './publisher.ts';
+import { DirectLink } from './direct-link.ts';
 import type { PublishLeases } from './publish-claim.ts';
 import type { BrokerRefusal } from './refusal-log.ts';
 import type { IngestOutcome } from './ingest.ts';
@@ -41,7 +43,7 @@ export interface SyncHandle {
   };
   publisher: SyncPublisher;
   inbound: InboundMessages;
-  /** whether the cloud's own MQTT client is connected to the broker now (readiness) */
+  /** whether the cloud's link to the broker is up now (readiness) */
   connected(): boolean;
   close(): Promise<void>;
 }
@@ -107,27 +109,29 @@ export async function startSync(settings: SyncSettings, deps: SyncDeps): Promise
     ? { username: CLOUD_USERNAME, password: embedded.cloudSecret }
     : { username: settings.mqttUsername, password: settings.mqttPassword };
 
-  // The embedded broker is reached without a socket; `embedded` is read at each (re)connection,
-  // so the client follows a broker restarted in this process.
-  const inProcess: MqttConnect = (_url, options) => new mqtt.MqttClient(() => embedded!.openInProcess(), options);
-  const link = new MqttLink(
-    {
-      url,
-      backoff: { minMs: 200, maxMs: 5_000 },
-      clientOptions: () => ({
-        clientId: `cloud-${crypto.randomBytes(6).toString('hex')}`,
-        clean: true,
-        keepalive: 30,
-        connectTimeout: 10_000,
-        ...auth,
-      }),
-    },
-    {
-      connect: deps.connect ?? (embedded ? inProcess : mqtt.connect),
-      timers: { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
-      log: logger,
-    },
-  );
+  // The embedded broker is reached from inside (direct-link.ts); an external one with a client.
+  const direct = embedded ? new DirectLink(embedded.serverSide, logger) : undefined;
+  const link = direct ?? clientLink();
+  function clientLink() {
+    return new MqttLink(
+      {
+        url,
+        backoff: { minMs: 200, maxMs: 5_000 },
+        clientOptions: () => ({
+          clientId: `cloud-${crypto.randomBytes(6).toString('hex')}`,
+          clean: true,
+          keepalive: 30,
+          connectTimeout: 10_000,
+          ...auth,
+        }),
+      },
+      {
+        connect: deps.connect ?? mqtt.connect,
+        timers: { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
+        log: logger,
+      },
+    );
+  }
   const publish = (topic: string, body: unknown) => link.publish(topic, body, { qos: 1 });
   const publisher = new SyncPublisher(
     {
@@ -207,6 +211,7 @@ export async function startSync(settings: SyncSettings, deps: SyncDeps): Promise
       openConnections: () => embedded!.openConnections(),
       refusals: () => embedded!.refusals(),
       async restart(whileDown) {
+        direct?.detach();
         await embedded!.close();
         await whileDown?.();
         embedded = await startEmbeddedBroker({
@@ -214,6 +219,7 @@ export async function startSync(settings: SyncSettings, deps: SyncDeps): Promise
           port: embedded!.port,
           cloudSecret: embedded!.cloudSecret,
         });
+        direct?.attach(embedded.serverSide);
       },
     },
     publisher,

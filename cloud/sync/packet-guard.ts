@@ -90,7 +90,7 @@ export interface SocketGuard {
 
 const guards = new WeakMap<object, SocketGuard>();
 
-/** The guard of a socket `guardSocket` guards; undefined for any other (the in-process pipe). */
+/** The guard of a socket `guardSocket` guards; undefined for any other stream. */
 export function guardOf(conn: unknown): SocketGuard | undefined {
   return conn !== null && typeof conn === 'object' ? guards.get(conn) : undefined;
 }
