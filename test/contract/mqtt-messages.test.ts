@@ -24,6 +24,7 @@ import {
   useCell,
   type SyncWorld,
 } from '../sync/harness.ts';
+import { DirectLink } from '../../cloud/sync/direct-link.ts';
 import { ASYNCAPI_FILE, readDocument } from './against-document.ts';
 import type { SimLocker } from '../../hardware-sim/locker.ts';
 import { subtractOrderByStaff } from '../../cloud/services/admin/orders.ts';
@@ -40,6 +41,8 @@ interface Sent {
 describe('MQTT messages match the AsyncAPI document', () => {
   const sent: Sent[] = [];
   const original = MqttLink.prototype.publish;
+  // The cloud publishes from inside its embedded broker (cloud/sync/direct-link.ts), the agents with a client.
+  const originalDirect = DirectLink.prototype.publish;
   let w: SyncWorld;
   let sim: SimLocker;
   let lockerId: string;
@@ -62,6 +65,15 @@ describe('MQTT messages match the AsyncAPI document', () => {
       });
       return original.call(this, topic, body, options);
     };
+    DirectLink.prototype.publish = function (
+      this: DirectLink,
+      topic: string,
+      body: unknown,
+      options?: { qos?: 0 | 1 },
+    ) {
+      sent.push({ by: 'cloud', topic, body: JSON.parse(JSON.stringify(body)), options });
+      return originalDirect.call(this, topic, body, options);
+    };
     w = await startSyncWorld(DIALECTS[0]);
     const locker = await w.newLocker();
     lockerId = locker.id;
@@ -70,6 +82,7 @@ describe('MQTT messages match the AsyncAPI document', () => {
   });
   after(async () => {
     MqttLink.prototype.publish = original;
+    DirectLink.prototype.publish = originalDirect;
     await w?.close();
   });
 
