@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import pg from 'pg';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { Db } from './db-types.ts';
 
@@ -103,6 +103,8 @@ export class PostgresNotifications implements NotificationTransport {
   }
 }
 
+const NOTICE_INSERT = 'insert into "change_notice" ("message") values (?) returning "id"';
+
 /** Notices kept for slow readers; older ones are deleted as new ones are written. */
 const KEPT_NOTICES = 1_000;
 
@@ -123,9 +125,14 @@ export class SqliteCommitWatcher implements NotificationTransport {
     private readonly safetyCheckMs = SQLITE_SAFETY_CHECK_MS,
   ) {}
 
-  /** A notice row in the committing transaction: readers see it once the transaction commits. */
+  /**
+   * A notice row in the committing transaction: readers see it once the transaction commits.
+   * Every transaction with a consequence writes one, so its SQL is written once, not built.
+   */
   async send(tx: Db, message: string): Promise<void> {
-    const { id } = await tx.insertInto('change_notice').values({ message }).returning('id').executeTakeFirstOrThrow();
+    const [row] = (await tx.executeQuery<{ id: number }>(CompiledQuery.raw(NOTICE_INSERT, [message]))).rows;
+    if (!row) throw new Error('change notice: no id returned');
+    const { id } = row;
     if (id % 100 === 0)
       await tx
         .deleteFrom('change_notice')
