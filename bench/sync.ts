@@ -14,7 +14,8 @@
  * Prints a table and writes bench/results/sync.json. Never part of `npm test`.
  * Sizes: BENCH_SYNC_AGENTS, BENCH_SYNC_ORDERS, BENCH_SYNC_RATE, BENCH_SYNC_CONNECTIONS. For
  * digging: BENCH_SYNC_ONLY_ORDERS=1 runs part 1 alone and prints it; BENCH_SYNC_CLOUD_NODE_ARGS
- * passes node flags to the cloud process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ * passes node flags to the cloud process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof");
+ * BENCH_SYNC_AGENT_STORES=tmpfs keeps the agents' stores in /dev/shm instead of on this disk.
  * With BENCH_DATABASE_URL (PostgreSQL; schema bench_sync, made and dropped), part 1 runs on a copy
  * of the same lockers on PostgreSQL too, written under `postgres` in sync.json.
  */
@@ -70,11 +71,24 @@ async function orderToUsable(
     (m) => (m.msg === 'cloud ready' ? { url: m.url as string, mqtt: m.mqtt as string } : undefined),
     process.env.BENCH_SYNC_CLOUD_NODE_ARGS?.split(' ').filter(Boolean),
   );
+  const stores = agentStoresDir(dir);
   try {
-    return await measureOrderToUsable(cloud.ready, cloud.probe, key, lockers, dir, databaseUrl);
+    return await measureOrderToUsable(cloud.ready, cloud.probe, key, lockers, stores, databaseUrl);
   } finally {
     await cloud.stop();
+    if (!stores.startsWith(dir)) fs.rmSync(stores, { recursive: true, force: true });
   }
+}
+
+/**
+ * Where the agents keep their stores: on this box's disk, beside the cloud's database, unless
+ * BENCH_SYNC_AGENT_STORES=tmpfs. A locker has a disk of its own, so the default counts one real
+ * store sync in every order's path but also queues the cloud's log flushes behind 1,000 agents'
+ * syncs; tmpfs tells the two apart (bench/README.md: the difference was the store's apply alone).
+ */
+function agentStoresDir(dir: string): string {
+  if (process.env.BENCH_SYNC_AGENT_STORES !== 'tmpfs' || !fs.existsSync('/dev/shm')) return path.join(dir, 'agents');
+  return fs.mkdtempSync(path.join('/dev/shm', 'bench-sync-agents-'));
 }
 
 async function measureOrderToUsable(
@@ -82,13 +96,13 @@ async function measureOrderToUsable(
   cloudProbe: Probe,
   key: string,
   lockers: SeededLocker[],
-  dir: string,
+  storesDir: string,
   databaseUrl: string,
 ) {
   log(`cloud on ${cloud.url}, broker ${cloud.mqtt}; connecting ${lockers.length} agents`);
   const t0 = performance.now();
   // Each reports the 4 cells sync-seed.ts gave its locker (none would raise a cell-map alarm per locker).
-  const agents = await startBenchAgents(lockers, cloud.mqtt, path.join(dir, 'agents'), 50, () => performance.now(), 4);
+  const agents = await startBenchAgents(lockers, cloud.mqtt, storesDir, 50, () => performance.now(), 4);
   log(`${lockers.length} agents connected in ${Math.round(performance.now() - t0)} ms`);
   const storage = await openStorage(databaseUrl, { migrate: false });
   const deadline = Date.now() + 60_000;
