@@ -8,7 +8,7 @@
  * when the storage's read scheduler says (read-batcher.ts), except inside a transaction, which
  * must see its own writes; prepared writes run where they are called, in the caller's transaction.
  */
-import { CompiledQuery, type Compilable, type Insertable, type Kysely, type QueryResult } from 'kysely';
+import { CompiledQuery, type Compilable, sql, type Insertable, type Kysely, type QueryResult } from 'kysely';
 import { directReaderOf } from './database.ts';
 import type { Database } from './schema.ts';
 
@@ -77,6 +77,16 @@ export function preparedWrite<A extends unknown[], R = never>(
     return db.executeQuery<R>(CompiledQuery.raw(sql, parameters));
   };
 }
+
+/**
+ * A list of ids as one JSON parameter, for `where(column, 'in', jsonIds[dialect](marker))`: one
+ * statement text whatever the list's length, so it is built and prepared once (an IN-list of
+ * parameters is a new text for each length, built by Kysely and prepared by SQLite every time).
+ */
+export const jsonIds = {
+  sqlite: (json: unknown) => sql<string>`(select value from json_each(${json}))`,
+  postgres: (json: unknown) => sql<string>`(select json_array_elements_text(cast(${json} as json)))`,
+};
 
 type Primitive = string | number | bigint | boolean | null;
 const isPrimitive = (v: unknown): v is Primitive => v === null || (typeof v !== 'object' && typeof v !== 'function');
