@@ -21,6 +21,7 @@ import { ConnectionCaps } from './connection-caps.ts';
 import type { AgentCredentials } from './credentials.ts';
 import { LoginBackoff } from './login-backoff.ts';
 import { guardOf, guardSocket } from './packet-guard.ts';
+import { forgetConnect, leanParser } from './lean-clients.ts';
 import { withFifoQueues } from './fifo-queue.ts';
 import { withRetainedIndex, type RetainedStore } from './retained-index.ts';
 import { RefusalLog, type BrokerRefusal } from './refusal-log.ts';
@@ -85,6 +86,13 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
   const refusals = new RefusalLog(logger, options.refusalLogIntervalMs);
   const caps = new ConnectionCaps(limits.maxConnections, limits.maxConnectionsPerAddress);
   const logins = new LoginBackoff(limits.loginFailureMax, limits.loginFailureWindowMs, options.clock);
+  // Said once: an aedes or mqtt-packet whose fields changed still works, with more memory per client.
+  let leanWarned = false;
+  const leanWarning = (what: string) => {
+    if (leanWarned) return;
+    leanWarned = true;
+    logger.warn(`broker: ${what} (lean-clients.ts does not fit this aedes/mqtt-packet)`);
+  };
   const addressOf = (client: Client | null) => guardOf(client?.conn)?.address ?? 'unknown';
 
   const broker = await Aedes.createBroker({
@@ -98,6 +106,7 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
       const admit = (identity: BrokerIdentity, maxPacket: number) => {
         conn?.admit(maxPacket);
         identities.set(client, identity);
+        if (!forgetConnect(client)) leanWarning('the parser keeps the CONNECT packet (password included)');
         done(null, true);
       };
       // The cloud's own client costs no lookup, and is never kept out by others' failures.
@@ -182,7 +191,7 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
       connectTimeoutMs: limits.connectTimeoutMs,
       onRefused: (reason, detail) => refusals.note(reason, address, detail),
     });
-    broker.handle(socket);
+    if (!leanParser(broker.handle(socket))) leanWarning("the parser's buffer is a whole stream per client");
   });
   try {
     await listenOn(
