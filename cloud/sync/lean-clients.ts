@@ -15,8 +15,7 @@ interface ParserFields {
   settings?: { protocolVersion?: number };
 }
 
-const parserOf = (client: unknown): ParserFields | undefined =>
-  (client as { _parser?: ParserFields } | null)?._parser;
+const parserOf = (client: unknown): ParserFields | undefined => (client as { _parser?: ParserFields } | null)?._parser;
 
 /**
  * Right after `broker.handle(socket)`, before the socket has been read: the parser's buffer

@@ -138,11 +138,7 @@ describe('the embedded broker uses it', () => {
       await client.publishAsync('lean/test', 'hello', { qos: 1 });
       assert.equal((await got).toString(), 'hello');
       await client.endAsync();
-      assert.equal(
-        lines.filter((l) => l.includes('lean-clients')).length,
-        0,
-        `no warning: ${lines.join('\n')}`,
-      );
+      assert.equal(lines.filter((l) => l.includes('lean-clients')).length, 0, `no warning: ${lines.join('\n')}`);
       assert.ok(!lines.some((l) => l.includes(broker.cloudSecret)), 'the secret is in no log line');
     } finally {
       await broker.close();
