@@ -165,6 +165,8 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
       'broker: the message queue is not the one expected (mqemitter 7); a backlog will cost more per message',
     );
 
+  const noteRefusal = (reason: BrokerRefusal, address: string, detail: Record<string, unknown>) =>
+    refusals.note(reason, address, detail);
   // Sockets not logged in yet are no aedes client, which its close() would end: closed here.
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
@@ -189,7 +191,7 @@ export async function startEmbeddedBroker(options: BrokerOptions): Promise<Embed
       address,
       preLoginBytes: limits.maxConnectBytes,
       connectTimeoutMs: limits.connectTimeoutMs,
-      onRefused: (reason, detail) => refusals.note(reason, address, detail),
+      onRefused: noteRefusal,
     });
     if (!leanParser(broker.handle(socket))) leanWarning("the parser's buffer is a whole stream per client");
   });

@@ -34,8 +34,15 @@ export class FrameScanner {
   /** packets whose last byte has been seen */
   complete = 0;
 
-  /** `maxSize(start)`: the largest packet (header included) allowed to start at that offset of the stream. */
-  constructor(private readonly maxSize: (start: number) => number) {}
+  /**
+   * `maxSize(start)`: the largest packet (header included) allowed to start at that offset of
+   * the stream; given as a function, or by an object with that method (a socket's guard).
+   */
+  constructor(private readonly limits: ((start: number) => number) | { maxSize(start: number): number }) {}
+
+  private maxSize(start: number): number {
+    return typeof this.limits === 'function' ? this.limits(start) : this.limits.maxSize(start);
+  }
 
   scan(chunk: Buffer): ScanVerdict {
     let i = 0;
@@ -78,7 +85,8 @@ export interface GuardOptions {
   address: string;
   preLoginBytes: number;
   connectTimeoutMs: number;
-  onRefused(reason: 'oversized-packet' | 'connect-timeout', detail: Record<string, unknown>): void;
+  /** one function for every socket (it is told whose): no closure per connection */
+  onRefused(reason: 'oversized-packet' | 'connect-timeout', address: string, detail: Record<string, unknown>): void;
 }
 
 /** What the broker asks of a guarded socket: whose it is, and that its client logged in. */
@@ -96,6 +104,78 @@ export function guardOf(conn: unknown): SocketGuard | undefined {
 }
 
 /**
+ * One socket's guard: its limits, the scanner of its stream and the CONNECT deadline. A class
+ * with shared methods rather than closures per socket: with 10,000 lockers connected, each
+ * closure and its context is memory per locker (bench:sync's heap snapshots).
+ */
+class Guard implements SocketGuard {
+  readonly scanner: FrameScanner;
+  maxPacket: number | undefined;
+  deadline: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly socket: Socket,
+    readonly options: GuardOptions,
+    /** the socket's own `read`, which the guarded one calls */
+    readonly read: Socket['read'],
+  ) {
+    this.scanner = new FrameScanner(this);
+  }
+
+  get address(): string {
+    return this.options.address;
+  }
+
+  admit(maxPacket: number): void {
+    this.maxPacket = maxPacket;
+  }
+
+  /** The scanner's limit for a packet starting at `start`: the CONNECT's budget until login. */
+  maxSize(start: number): number {
+    return this.maxPacket ?? this.options.preLoginBytes - start;
+  }
+
+  refuse(reason: 'oversized-packet' | 'connect-timeout', detail: Record<string, unknown>): void {
+    if (this.socket.destroyed) return;
+    this.options.onRefused(reason, this.options.address, detail);
+    this.socket.destroy();
+  }
+
+  clearDeadline(): void {
+    clearTimeout(this.deadline);
+    this.deadline = undefined;
+  }
+}
+
+function onConnectTimeout(guard: Guard) {
+  guard.refuse('connect-timeout', { afterMs: guard.options.connectTimeoutMs });
+}
+
+function onClose(this: Socket) {
+  (guards.get(this) as Guard | undefined)?.clearDeadline();
+}
+
+/** The socket's `read`, scanning what it returns before anyone sees it. */
+function guardedRead(this: Socket, size?: number) {
+  const guard = guards.get(this) as Guard;
+  const chunk = guard.read.call(this, size) as Buffer | string | null;
+  if (chunk === null || this.destroyed) return null;
+  const verdict = guard.scanner.scan(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  if (!verdict.ok) {
+    const loggedIn = guard.maxPacket !== undefined;
+    guard.refuse(
+      'oversized-packet',
+      verdict.reason === 'malformed'
+        ? { loggedIn, malformed: true }
+        : { loggedIn, size: verdict.size, limit: verdict.limit },
+    );
+    return null;
+  }
+  if (guard.deadline && guard.scanner.complete > 0) guard.clearDeadline();
+  return chunk;
+}
+
+/**
  * Guards the socket aedes is given. aedes reads it in paused mode (`readable`, then `read()`),
  * and so does Node's own flowing mode: the guard wraps the socket's `read`, scans what it
  * returns before anyone sees it, and destroys the socket instead of returning a packet that
@@ -104,48 +184,10 @@ export function guardOf(conn: unknown): SocketGuard | undefined {
  * stream states, a hop per chunk and ~1 KB of heap per connected locker (bench:sync).
  */
 export function guardSocket(socket: Socket, options: GuardOptions): SocketGuard {
-  let maxPacket: number | undefined;
-  const scanner = new FrameScanner((start) => maxPacket ?? options.preLoginBytes - start);
-  let deadline: NodeJS.Timeout | undefined = setTimeout(
-    () => refuse('connect-timeout', { afterMs: options.connectTimeoutMs }),
-    options.connectTimeoutMs,
-  );
-  const refuse = (reason: 'oversized-packet' | 'connect-timeout', detail: Record<string, unknown>) => {
-    if (socket.destroyed) return;
-    options.onRefused(reason, detail);
-    socket.destroy();
-  };
-  socket.once('close', () => {
-    clearTimeout(deadline);
-    deadline = undefined;
-  });
-  const read = socket.read;
-  socket.read = function guardedRead(this: Socket, size?: number) {
-    const chunk = read.call(this, size) as Buffer | string | null;
-    if (chunk === null || socket.destroyed) return null;
-    const verdict = scanner.scan(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-    if (!verdict.ok) {
-      const loggedIn = maxPacket !== undefined;
-      refuse(
-        'oversized-packet',
-        verdict.reason === 'malformed'
-          ? { loggedIn, malformed: true }
-          : { loggedIn, size: verdict.size, limit: verdict.limit },
-      );
-      return null;
-    }
-    if (deadline && scanner.complete > 0) {
-      clearTimeout(deadline);
-      deadline = undefined;
-    }
-    return chunk;
-  };
-  const guard: SocketGuard = {
-    address: options.address,
-    admit(max) {
-      maxPacket = max;
-    },
-  };
+  const guard = new Guard(socket, options, socket.read);
   guards.set(socket, guard);
+  guard.deadline = setTimeout(onConnectTimeout, options.connectTimeoutMs, guard);
+  socket.once('close', onClose);
+  socket.read = guardedRead;
   return guard;
 }
