@@ -173,7 +173,6 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
   protected async settle(outcomes: Outcome[], db: Db = this.deps.db): Promise<void> {
     await settleOutboxEvents(
       db,
-      this.deps.dialect,
       this.workerId,
       outcomes.map((o) => ({
         id: o.row.id,
@@ -188,7 +187,7 @@ export class Dispatcher extends ClaimLoop<OutboxEventTable, Outgoing, Outcome> {
 
   /** Hands rows back unsent (PENDING again), if this process still holds them. */
   protected async release(ids: string[]): Promise<void> {
-    await releaseOutboxEvents(this.deps.db, this.deps.dialect, this.workerId, ids);
+    await releaseOutboxEvents(this.deps.db, this.workerId, ids);
   }
 
   private async send({ row, payload, status }: Outgoing): Promise<{ state: EventState; result: PostResult }> {

@@ -3,7 +3,7 @@
  * senders, run in the caller's transaction when it passes one. The Locker API's reads (pages,
  * prepared single reads) are in order-queries.ts.
  */
-import { type Db, type DialectName, dialectOf } from './database.ts';
+import type { Db } from './database.ts';
 import { jsonIds, prepared } from './prepared.ts';
 import type { LockerOrderTable } from './schema.ts';
 
@@ -43,15 +43,13 @@ export function statusHistoryOf(db: Db, orderId: string) {
     .execute();
 }
 
-const statusesQuery = (dialect: DialectName) =>
-  prepared<[idsJson: string], { id: string; status: LockerOrderTable['status'] }>(1, (db: Db, json) =>
-    db.selectFrom('locker_order').select(['id', 'status']).where('id', 'in', jsonIds[dialect](json)),
-  );
-const statuses = { sqlite: statusesQuery('sqlite'), postgres: statusesQuery('postgres') };
+const statuses = prepared<[idsJson: string], { id: string; status: LockerOrderTable['status'] }>(1, (db: Db, json) =>
+  db.selectFrom('locker_order').select(['id', 'status']).where('id', 'in', jsonIds(db, json)),
+);
 
 /** The current status of each order named (an id absent from the answer has no order). */
 export function statusesOfOrders(db: Db, orderIds: string[]) {
-  return statuses[dialectOf(db)](db, JSON.stringify(orderIds));
+  return statuses(db, JSON.stringify(orderIds));
 }
 
 const forLockerEvent = prepared(1, (db: Db, orderId) =>

@@ -6,7 +6,7 @@
  */
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from './schema.ts';
-import type { Db, DialectName } from './database.ts';
+import { type Db, type DialectName, dialectOf } from './database.ts';
 import { newId } from './ids.ts';
 import { jsonIds, prepared, preparedWrite } from './prepared.ts';
 import type { EventKind, EventState, OutboxEventTable } from './outbox-schema.ts';
@@ -99,15 +99,10 @@ const anyClaimable = prepared<[nowIso: string], { id: string }>(1, (db: Db, nowI
   claimableIds(db, nowIso, []).limit(1),
 );
 
-/** The usual claim, with nothing left out, compiled once per dialect (prepared.ts). */
-const preparedClaims = {
-  sqlite: preparedWrite<[string, string, string, number], OutboxEventTable>(4, (db, w, u, n, l) =>
-    claimQuery(db, 'sqlite', { workerId: w, claimedUntil: u, nowIso: n }, l, []),
-  ),
-  postgres: preparedWrite<[string, string, string, number], OutboxEventTable>(4, (db, w, u, n, l) =>
-    claimQuery(db, 'postgres', { workerId: w, claimedUntil: u, nowIso: n }, l, []),
-  ),
-};
+/** The usual claim, with nothing left out, compiled once per database (prepared.ts). */
+const usualClaim = preparedWrite<[string, string, string, number], OutboxEventTable>(4, (db, w, u, n, l) =>
+  claimQuery(db, dialectOf(db), { workerId: w, claimedUntil: u, nowIso: n }, l, []),
+);
 
 /**
  * Claims up to `limit` rows with one UPDATE, oldest first: pending ones, and claims whose
@@ -135,7 +130,7 @@ export async function claimOutboxEvents(
   }
   const { rows } = busy.length
     ? await db.executeQuery(claimQuery(db, dialect, claim, limit, busy).compile())
-    : await preparedClaims[dialect](db, claim.workerId, claim.claimedUntil, nowIso, limit);
+    : await usualClaim(db, claim.workerId, claim.claimedUntil, nowIso, limit);
   // RETURNING gives no order: sends go oldest first.
   return (rows as OutboxEventTable[]).sort((a, b) =>
     a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0,
@@ -154,74 +149,57 @@ export interface OutboxOutcome {
 
 /**
  * The outcomes as one JSON parameter, each row's values read from it by the database: the
- * statement's text never changes with the batch, so it is built and prepared once per dialect.
+ * statement's text never changes with the batch, so it is built and prepared once per database.
  * (A VALUES list of six parameters a row was a new text for each batch size: Kysely built it
  * and SQLite prepared it for every settle, ~5 µs an event in bench:events. A prepared one-row
  * UPDATE per outcome cost SQLite as much in the database and twice as much in all: each
- * statement pays Kysely's driver and the promises around it.)
+ * statement pays Kysely's driver and the promises around it.) Here, the outcomes as the UPDATE's `v`.
  */
-const outcomeRows = {
-  sqlite: (json: unknown) =>
-    sql`(select value ->> '$.id' as id, value ->> '$.state' as state, value ->> '$.httpStatus' as "httpStatus",
+const outcomeRows = (db: Db, json: unknown) =>
+  dialectOf(db) === 'postgres'
+    ? sql`json_to_recordset(cast(${json} as json))
+      as v(id text, state text, "httpStatus" integer, error text, "latencyMs" integer, "sentAt" text)`
+    : sql`(select value ->> '$.id' as id, value ->> '$.state' as state, value ->> '$.httpStatus' as "httpStatus",
       value ->> '$.error' as error, value ->> '$.latencyMs' as "latencyMs", value ->> '$.sentAt' as "sentAt"
-      from json_each(${json}))`,
-  postgres: (json: unknown) =>
-    sql`json_to_recordset(cast(${json} as json))
-      as v(id text, state text, "httpStatus" integer, error text, "latencyMs" integer, "sentAt" text)`,
-};
+      from json_each(${json})) as v`;
 
-const settleQuery = (dialect: DialectName) =>
-  preparedWrite<[json: string, workerId: string]>(2, (db: Db, json, workerId) => {
-    const from = dialect === 'sqlite' ? sql`${outcomeRows.sqlite(json)} as v` : outcomeRows.postgres(json);
-    return db
-      .updateTable('outbox_event')
-      .from(from as any)
-      .set({
-        state: sql`v.state`,
-        httpStatus: sql`v."httpStatus"`,
-        error: sql`v.error`,
-        latencyMs: sql`v."latencyMs"`,
-        sentAt: sql`v."sentAt"`,
-        claimedUntil: null,
-      } as any)
-      .where(sql<boolean>`"outbox_event"."id" = v.id`)
-      .where('outbox_event.claimedBy' as any, '=', workerId);
-  });
-const preparedSettles = { sqlite: settleQuery('sqlite'), postgres: settleQuery('postgres') };
+const settle = preparedWrite<[json: string, workerId: string]>(2, (db: Db, json, workerId) =>
+  db
+    .updateTable('outbox_event')
+    .from(outcomeRows(db, json) as any)
+    .set({
+      state: sql`v.state`,
+      httpStatus: sql`v."httpStatus"`,
+      error: sql`v.error`,
+      latencyMs: sql`v."latencyMs"`,
+      sentAt: sql`v."sentAt"`,
+      claimedUntil: null,
+    } as any)
+    .where(sql<boolean>`"outbox_event"."id" = v.id`)
+    .where('outbox_event.claimedBy' as any, '=', workerId),
+);
 
 /**
  * One UPDATE for many outcomes, each row's values joined from the batch (one JSON parameter);
  * rows another process claimed meanwhile are left to it.
  */
-export async function settleOutboxEvents(
-  db: Db,
-  dialect: DialectName,
-  workerId: string,
-  outcomes: OutboxOutcome[],
-): Promise<void> {
+export async function settleOutboxEvents(db: Db, workerId: string, outcomes: OutboxOutcome[]): Promise<void> {
   if (!outcomes.length) return;
-  await preparedSettles[dialect](db, JSON.stringify(outcomes), workerId);
+  await settle(db, JSON.stringify(outcomes), workerId);
 }
 
-const releaseQuery = (dialect: DialectName) =>
-  preparedWrite<[idsJson: string, workerId: string]>(2, (db: Db, json, workerId) =>
-    db
-      .updateTable('outbox_event')
-      .set({ state: 'PENDING', claimedBy: null, claimedUntil: null })
-      .where('id', 'in', jsonIds[dialect](json))
-      .where('claimedBy', '=', workerId)
-      .where('state', '=', 'SENDING'),
-  );
-const preparedReleases = { sqlite: releaseQuery('sqlite'), postgres: releaseQuery('postgres') };
+const release = preparedWrite<[idsJson: string, workerId: string]>(2, (db: Db, json, workerId) =>
+  db
+    .updateTable('outbox_event')
+    .set({ state: 'PENDING', claimedBy: null, claimedUntil: null })
+    .where('id', 'in', jsonIds(db, json))
+    .where('claimedBy', '=', workerId)
+    .where('state', '=', 'SENDING'),
+);
 
 /** Hands rows back unsent (PENDING again), if `workerId` still holds them (the ids as one JSON parameter). */
-export async function releaseOutboxEvents(
-  db: Db,
-  dialect: DialectName,
-  workerId: string,
-  ids: string[],
-): Promise<void> {
-  await preparedReleases[dialect](db, JSON.stringify(ids), workerId);
+export async function releaseOutboxEvents(db: Db, workerId: string, ids: string[]): Promise<void> {
+  await release(db, JSON.stringify(ids), workerId);
 }
 
 export interface OutboxLogFilter {

@@ -9,7 +9,7 @@
  * must see its own writes; prepared writes run where they are called, in the caller's transaction.
  */
 import { CompiledQuery, type Compilable, sql, type Insertable, type Kysely, type QueryResult } from 'kysely';
-import { directReaderOf } from './database.ts';
+import { dialectOf, directReaderOf } from './database.ts';
 import type { Database } from './schema.ts';
 
 const MARKER = '\u0000prepared-param-';
@@ -79,14 +79,15 @@ export function preparedWrite<A extends unknown[], R = never>(
 }
 
 /**
- * A list of ids as one JSON parameter, for `where(column, 'in', jsonIds[dialect](marker))`: one
- * statement text whatever the list's length, so it is built and prepared once (an IN-list of
- * parameters is a new text for each length, built by Kysely and prepared by SQLite every time).
+ * A list of ids as one JSON parameter, for `where(column, 'in', jsonIds(db, marker))` in a
+ * prepared query: one statement text whatever the list's length, so it is built and prepared
+ * once (an IN-list of parameters is a new text for each length, built by Kysely and prepared by
+ * SQLite every time). A prepared query is compiled per database, so `db` names the dialect.
  */
-export const jsonIds = {
-  sqlite: (json: unknown) => sql<string>`(select value from json_each(${json}))`,
-  postgres: (json: unknown) => sql<string>`(select json_array_elements_text(cast(${json} as json)))`,
-};
+export const jsonIds = (db: Kysely<any>, json: unknown) =>
+  dialectOf(db) === 'postgres'
+    ? sql<string>`(select json_array_elements_text(cast(${json} as json)))`
+    : sql<string>`(select value from json_each(${json}))`;
 
 type Primitive = string | number | bigint | boolean | null;
 const isPrimitive = (v: unknown): v is Primitive => v === null || (typeof v !== 'object' && typeof v !== 'function');
