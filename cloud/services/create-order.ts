@@ -8,17 +8,16 @@ import type { Clock } from '../../shared/clock.ts';
 import { DomainError } from '../domain/errors.ts';
 import { CODE_TYPES } from '../domain/order-states.ts';
 import { pickFreeCodes, pickOrderCodes, secureRandomInt, type RandomInt } from '../domain/codes.ts';
-import { DEFAULT_PENDING_ORDERS_PER_LOCKER } from '../domain/order-limits.ts';
-import { liveCodesAmong, liveCodesAt, pendingOrdersAt } from '../storage/order-queries.ts';
+import { liveCodesAmong, liveCodesAt } from '../storage/order-queries.ts';
 import { newId } from '../storage/ids.ts';
 import { insertOrder, insertOrderCodes, recordOrderStatus } from '../storage/order-writes.ts';
 import { addToStats, amountsOf } from '../storage/order-stats.ts';
-import { debitLockerBalance, lockerCompanyRow } from '../storage/locker-company-queries.ts';
-import { activePostomatId } from '../storage/postomat-queries.ts';
+import { debitLockerBalance } from '../storage/locker-company-queries.ts';
 import { recipientIdOf } from '../storage/recipient-queries.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import type { Tx, UnitOfWork } from './unit-of-work.ts';
 import { reserveCell, type Reservation } from './cell-capacity.ts';
+import { admitOrderAt, type OrderTargetConfig } from './order-target.ts';
 import type { CellSize, ParcelDimensions } from '../domain/cell-sizes.ts';
 
 export interface CreateOrderInput {
@@ -42,8 +41,7 @@ export interface CreateOrderInput {
 export interface CreateOrderDeps {
   clock: Clock;
   randomInt?: RandomInt;
-  /** `pendingOrdersPerLocker`: DEFAULT_PENDING_ORDERS_PER_LOCKER when absent */
-  config?: { pendingOrdersPerLocker?: number; overbookingRatio?: number };
+  config?: OrderTargetConfig & { overbookingRatio?: number };
 }
 
 /** Two concurrent creations may draw the same code: the unique index refuses one, which draws again. */
@@ -60,18 +58,7 @@ export async function createOrder(
 export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrderInput): Promise<LockerOrderTable> {
   const trx = tx.db;
   const now = deps.clock.now().toISOString();
-  const postomat = await activePostomatId(trx, input.postomatId);
-  if (!postomat) throw new DomainError('POSTOMAT_NOT_FOUND');
-  // One company's unplaced orders may not take a shared locker's codes from the others.
-  // Checked before anything is written; concurrent creations on PostgreSQL may pass it
-  // together, so the bound can be exceeded by at most the requests in flight.
-  const limit = deps.config?.pendingOrdersPerLocker ?? DEFAULT_PENDING_ORDERS_PER_LOCKER;
-  if ((await pendingOrdersAt(trx, input.postomatId, input.companyId)) >= limit) {
-    throw new DomainError(
-      'TOO_MANY_PENDING_ORDERS',
-      `company ${input.companyId} has ${limit} orders waiting for placement at locker ${input.postomatId}`,
-    );
-  }
+  const company = await admitOrderAt(trx, input.postomatId, input.companyId, deps.config);
   const sized = input.cellSize || input.dimensions;
   const held: Reservation | undefined = sized
     ? await reserveCell(
@@ -82,7 +69,6 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
         deps.config?.overbookingRatio,
       )
     : undefined;
-  const company = await lockerCompanyRow(trx, input.companyId);
 
   const due = company.orderPrice + company.deliveryPrice;
   let paidAmount = 0;

@@ -8,15 +8,13 @@ import { MAX_STORAGE_DAYS } from '../domain/order-states.ts';
 import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import type { Db } from '../storage/database.ts';
-import { pendingOrdersAt } from '../storage/order-queries.ts';
 import { orderOfCompany } from '../storage/order-lookups.ts';
-import { activePostomatId } from '../storage/postomat-queries.ts';
 import { closeUnplacedOrder, extendStoragePeriod, freeOrderCodes } from '../storage/order-writes.ts';
-import { DEFAULT_PENDING_ORDERS_PER_LOCKER } from '../domain/order-limits.ts';
 import type { RandomInt } from '../domain/codes.ts';
 import { CellSize } from '../../shared/mqtt/schemas.ts';
 import { reserveCell } from './cell-capacity.ts';
 import { moveOrderToPostomat } from './order-moves.ts';
+import { admitOrderAt, type OrderTargetConfig } from './order-target.ts';
 import type { Tx } from './unit-of-work.ts';
 
 /** A company's order, live or not (a cancelled one is no longer in the order reads). */
@@ -90,8 +88,8 @@ export async function extendOrder(
 
 export interface RedirectDeps {
   randomInt?: RandomInt;
-  /** `pendingOrdersPerLocker`: DEFAULT_PENDING_ORDERS_PER_LOCKER when absent; `overbookingRatio` as for a new sized order */
-  config?: { pendingOrdersPerLocker?: number; overbookingRatio?: number };
+  /** `overbookingRatio` as for a new sized order */
+  config?: OrderTargetConfig & { overbookingRatio?: number };
 }
 
 /**
@@ -116,15 +114,7 @@ export async function redirectOrder(
   if (order.isActive !== 1) throw new DomainError('ORDER_NOT_FOUND');
   if (order.status !== 'CREATED') throw new DomainError('ORDER_ALREADY_PLACED', `order ${order.id} is ${order.status}`);
   if (order.postomatId === postomatId) return order;
-  const target = await activePostomatId(trx, postomatId);
-  if (!target) throw new DomainError('POSTOMAT_NOT_FOUND', `no active locker ${postomatId}`);
-  const limit = deps.config?.pendingOrdersPerLocker ?? DEFAULT_PENDING_ORDERS_PER_LOCKER;
-  if ((await pendingOrdersAt(trx, postomatId, companyId)) >= limit) {
-    throw new DomainError(
-      'TOO_MANY_PENDING_ORDERS',
-      `company ${companyId} has ${limit} orders waiting for placement at locker ${postomatId}`,
-    );
-  }
+  await admitOrderAt(trx, postomatId, companyId, deps.config, `no active locker ${postomatId}`);
   // A sized order holds its size at the target as a new one would (the same refusals: PARCEL_TOO_BIG,
   // NO_FITTING_CELL), with its reservation's end unchanged.
   if (order.cellSize) {

@@ -1,8 +1,8 @@
 /** Reads of locker orders for the Locker API: pages, single orders, codes and nested objects. */
 import { dialectOf, type Db } from './database.ts';
 import { MONEY_FIELDS, readStats, type Amounts } from './order-stats.ts';
-import type { LockerOrderTable } from './schema.ts';
-import { sql } from 'kysely';
+import type { LockerCompanyTable, LockerOrderTable } from './schema.ts';
+import { sql, type Selectable } from 'kysely';
 import { prepared } from './prepared.ts';
 import { groupBy, KeysetBatches } from './batches.ts';
 import { noLiveCodes, type LiveCodes } from '../domain/codes.ts';
@@ -215,23 +215,53 @@ export async function liveCodesAmong(db: Db, postomatId: string, codes: readonly
   return new Set(rows.map((r) => r.password));
 }
 
-/** The active orders of a company at a locker still waiting for their parcel. */
-export async function pendingOrdersAt(db: Db, postomatId: string, companyId: string): Promise<number> {
-  const [row] = await pendingCount(db, postomatId, companyId);
-  return Number(row?.n ?? 0);
+/**
+ * What a new order (or one redirected) needs to know of its locker and company, in one read
+ * (on PostgreSQL, one round trip instead of three): the company's row, whether the locker is
+ * active, and how many of the company's orders there still wait for their parcel.
+ */
+export interface OrderTarget {
+  company: Selectable<LockerCompanyTable>;
+  postomatActive: boolean;
+  pendingOrders: number;
 }
 
-// Literal status and flag: SQLite uses a partial index only when the query states its condition.
-const pendingCount = prepared<[postomatId: string, companyId: string], { n: number | string }>(
+export async function orderTargetAt(db: Db, postomatId: string, companyId: string): Promise<OrderTarget> {
+  const [row] = await orderTarget(db, postomatId, companyId);
+  if (!row) throw new Error(`locker company ${companyId} not found`);
+  const { targetPostomatId, pendingOrders, ...company } = row;
+  return { company, postomatActive: targetPostomatId != null, pendingOrders: Number(pendingOrders) };
+}
+
+type OrderTargetRow = Selectable<LockerCompanyTable> & {
+  targetPostomatId: string | null;
+  pendingOrders: number | string;
+};
+
+const orderTarget = prepared<[postomatId: string, companyId: string], OrderTargetRow>(
   2,
   (db: Db, postomatId, companyId) =>
     db
-      .selectFrom('locker_order')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('postomatId', '=', postomatId)
-      .where('companyId', '=', companyId)
-      .where('status', '=', sql.lit('CREATED'))
-      .where('isActive', '=', sql.lit(1)),
+      .selectFrom('locker_company')
+      .selectAll('locker_company')
+      .select((eb) => [
+        eb
+          .selectFrom('postomat')
+          .select('postomat.id')
+          .where('postomat.id', '=', postomatId)
+          .where('postomat.isActive', '=', sql.lit(1))
+          .as('targetPostomatId'),
+        // Literal status and flag: SQLite uses a partial index only when the query states its condition.
+        eb
+          .selectFrom('locker_order')
+          .select((o) => o.fn.countAll<number>().as('n'))
+          .where('locker_order.postomatId', '=', postomatId)
+          .where('locker_order.companyId', '=', companyId)
+          .where('locker_order.status', '=', sql.lit('CREATED'))
+          .where('locker_order.isActive', '=', sql.lit(1))
+          .as('pendingOrders'),
+      ])
+      .where('locker_company.id', '=', companyId),
 );
 
 export interface OrderExtrasFlags {

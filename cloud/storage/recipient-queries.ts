@@ -5,20 +5,24 @@ import { prepared, preparedWrite } from './prepared.ts';
 
 /**
  * The recipient of a phone, recorded on first use. The insert does nothing when the phone is on
- * record, so concurrent creations for one phone share a row.
+ * record, so concurrent creations for one phone share a row; a new phone costs one statement,
+ * a known one two.
  */
 export async function recipientIdOf(db: Db, phone: string, now: string): Promise<string> {
-  await insertRecipient(db, newId(), phone, now);
-  const [recipient] = await recipientOfPhone(db, phone);
-  if (!recipient) throw new Error('recipient not found after its insert');
-  return recipient.id;
+  const inserted = await insertRecipient(db, newId(), phone, now);
+  const id = inserted.rows[0]?.id ?? (await recipientOfPhone(db, phone))[0]?.id;
+  if (!id) throw new Error('recipient not found after its insert');
+  return id;
 }
 
-const insertRecipient = preparedWrite<[id: string, phone: string, now: string]>(3, (db: Db, id, phone, now) =>
-  db
-    .insertInto('recipient')
-    .values({ id, phone, createdAt: now, updatedAt: now })
-    .onConflict((oc) => oc.column('phone').doNothing()),
+const insertRecipient = preparedWrite<[id: string, phone: string, now: string], { id: string }>(
+  3,
+  (db: Db, id, phone, now) =>
+    db
+      .insertInto('recipient')
+      .values({ id, phone, createdAt: now, updatedAt: now })
+      .onConflict((oc) => oc.column('phone').doNothing())
+      .returning('id'),
 );
 const recipientOfPhone = prepared<[phone: string], { id: string }>(1, (db: Db, phone) =>
   db.selectFrom('recipient').select('id').where('phone', '=', phone),

@@ -86,6 +86,22 @@ for (const dialect of DIALECTS) {
       assert.equal(a.body.toUserId, b.body.toUserId);
     });
 
+    it('gives concurrent creations for a new phone number one recipient', async () => {
+      const phone = '+996700000778';
+      const answers = await Promise.all(
+        [w.near.id, w.mid.id, w.near.id, w.mid.id].map((postomatId) =>
+          create({ toUserPhone: phone, postomatId, sendMessage: false }),
+        ),
+      );
+      for (const a of answers) assert.equal(a.status, 200, JSON.stringify(a.body));
+      assert.equal(new Set(answers.map((a) => a.body.toUserId)).size, 1);
+      const rows = await cloud.storage.db.selectFrom('recipient').select('id').where('phone', '=', phone).execute();
+      assert.deepEqual(
+        rows.map((r) => r.id),
+        [answers[0]!.body.toUserId],
+      );
+    });
+
     it('prices the order from the company tariff and leaves it unpaid without pay', async () => {
       const res = await create(
         { toUserPhone: '+996700000002', postomatId: w.near.id, sendMessage: false },
