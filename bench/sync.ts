@@ -198,7 +198,8 @@ async function main() {
         await pgCopy.drop();
       }
     }
-    if (process.env.BENCH_SYNC_ONLY_ORDERS) return console.log(JSON.stringify(sync, null, 2));
+    if (process.env.BENCH_SYNC_ONLY_ORDERS)
+      return console.log(JSON.stringify({ ...sync, ...(postgres ? { postgres } : {}) }, null, 2));
     const baseline = await withProbe(file, (p) =>
       barePublishReceive(p, lockers.slice(0, AGENTS), { orders: ORDERS, rate: RATE, log }),
     );

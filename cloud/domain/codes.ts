@@ -78,27 +78,53 @@ export function pickOrderCodes(live: LiveCodes, randomInt: RandomInt = secureRan
 const FREE_DRAW_ROUNDS = 3;
 
 /**
+ * The first round of pickFreeCodes: one code for each type, distinct. A caller that can ask
+ * which of them are live together with its other reads (an order's creation does, in the read
+ * that admits the order) passes them and the answer to pickFreeCodes as its first round.
+ */
+export function firstCodeDraw(randomInt: RandomInt = secureRandomInt): string[] {
+  const drawn = new Set<string>();
+  for (let i = 0; i < CODE_TYPES.length; i++) drawn.add(formatCode(randomInt(CODE_SPACE)));
+  return [...drawn];
+}
+
+export interface CodeDrawRound {
+  drawn: readonly string[];
+  /** which of `drawn` the locker's live codes use, in either space */
+  live: ReadonlySet<string>;
+}
+
+/**
  * The common case of pickOrderCodes without the locker's whole list of live codes: codes drawn
  * at random and kept, in the order drawn, when no live code of the locker uses them in either
  * space (`liveAmong` answers which of a few codes are live), which is the draw pickOrderCodes
- * itself prefers. The first round draws the three codes only; a code found live is replaced by
- * more draws in the next round. Undefined when the draws keep finding live codes (a crowded
- * locker): pickOrderCodes then decides over the whole list, and its rules hold either way.
+ * itself prefers. The first round draws the three codes only (firstCodeDraw; `first` when the
+ * caller has drawn and asked already); a code found live is replaced by more draws in the next
+ * round. Undefined when the draws keep finding live codes (a crowded locker): pickOrderCodes
+ * then decides over the whole list, and its rules hold either way.
  */
 export async function pickFreeCodes(
   liveAmong: (codes: string[]) => Promise<ReadonlySet<string>>,
   randomInt: RandomInt = secureRandomInt,
+  first?: CodeDrawRound,
 ): Promise<OrderCodes | undefined> {
   const kept: string[] = [];
   for (let round = 0; round < FREE_DRAW_ROUNDS && kept.length < CODE_TYPES.length; round++) {
-    const missing = CODE_TYPES.length - kept.length;
-    const drawn = new Set<string>();
-    // Later rounds draw four for each missing code: the locker was busier than the first round hoped.
-    for (let i = 0; i < (round === 0 ? missing : 4 * missing); i++) {
-      const code = formatCode(randomInt(CODE_SPACE));
-      if (!kept.includes(code)) drawn.add(code);
+    let drawn: readonly string[];
+    let live: ReadonlySet<string>;
+    if (round === 0) {
+      drawn = first?.drawn ?? firstCodeDraw(randomInt);
+      live = first?.live ?? (await liveAmong([...drawn]));
+    } else {
+      // Later rounds draw four for each missing code: the locker was busier than the first round hoped.
+      const more = new Set<string>();
+      for (let i = 0; i < 4 * (CODE_TYPES.length - kept.length); i++) {
+        const code = formatCode(randomInt(CODE_SPACE));
+        if (!kept.includes(code)) more.add(code);
+      }
+      drawn = [...more];
+      live = await liveAmong([...more]);
     }
-    const live = await liveAmong([...drawn]);
     for (const code of drawn) if (!live.has(code) && kept.length < CODE_TYPES.length) kept.push(code);
   }
   if (kept.length < CODE_TYPES.length) return undefined;

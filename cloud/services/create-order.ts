@@ -7,7 +7,7 @@ import type { OrderKind } from '../../shared/mqtt/schemas.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { DomainError } from '../domain/errors.ts';
 import { CODE_TYPES } from '../domain/order-states.ts';
-import { pickFreeCodes, pickOrderCodes, secureRandomInt, type RandomInt } from '../domain/codes.ts';
+import { firstCodeDraw, pickFreeCodes, pickOrderCodes, secureRandomInt, type RandomInt } from '../domain/codes.ts';
 import { liveCodesAmong, liveCodesAt } from '../storage/order-queries.ts';
 import { newId } from '../storage/ids.ts';
 import { insertOrder, insertOrderCodes, recordOrderStatus } from '../storage/order-writes.ts';
@@ -58,7 +58,12 @@ export async function createOrder(
 export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrderInput): Promise<LockerOrderTable> {
   const trx = tx.db;
   const now = deps.clock.now().toISOString();
-  const company = await admitOrderAt(trx, input.postomatId, input.companyId, deps.config);
+  const randomInt = deps.randomInt ?? secureRandomInt;
+  // The first codes are drawn now, so that the read admitting the order also says which are live.
+  const drawn = firstCodeDraw(randomInt);
+  const { company, liveDrawnCodes } = await admitOrderAt(trx, input.postomatId, input.companyId, deps.config, {
+    drawnCodes: drawn,
+  });
   const sized = input.cellSize || input.dimensions;
   const held: Reservation | undefined = sized
     ? await reserveCell(
@@ -110,10 +115,11 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
   await insertOrder(trx, order);
   await recordOrderStatus(trx, { id: statusId, orderId, type: 'CREATED', createdAt: now, updatedAt: now });
 
-  const randomInt = deps.randomInt ?? secureRandomInt;
   const codes =
-    (await pickFreeCodes((drawn) => liveCodesAmong(trx, input.postomatId, drawn), randomInt)) ??
-    pickOrderCodes(await liveCodesAt(trx, input.postomatId), randomInt);
+    (await pickFreeCodes((more) => liveCodesAmong(trx, input.postomatId, more), randomInt, {
+      drawn,
+      live: liveDrawnCodes,
+    })) ?? pickOrderCodes(await liveCodesAt(trx, input.postomatId), randomInt);
   await insertOrderCodes(
     trx,
     CODE_TYPES.map((type) => ({

@@ -114,7 +114,7 @@ export async function redirectOrder(
   if (order.isActive !== 1) throw new DomainError('ORDER_NOT_FOUND');
   if (order.status !== 'CREATED') throw new DomainError('ORDER_ALREADY_PLACED', `order ${order.id} is ${order.status}`);
   if (order.postomatId === postomatId) return order;
-  await admitOrderAt(trx, postomatId, companyId, deps.config, `no active locker ${postomatId}`);
+  await admitOrderAt(trx, postomatId, companyId, deps.config, { notFoundDetail: `no active locker ${postomatId}` });
   // A sized order holds its size at the target as a new one would (the same refusals: PARCEL_TOO_BIG,
   // NO_FITTING_CELL), with its reservation's end unchanged.
   if (order.cellSize) {

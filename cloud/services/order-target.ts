@@ -1,7 +1,8 @@
 /**
  * The checks a locker must pass before it takes one more of a company's orders (a creation or a
  * redirect there): active, and within the company's pending orders at it. One read answers
- * both and brings the company's row, which a creation prices the order from.
+ * both and brings the company's row, which a creation prices the order from, and which of the
+ * creation's first drawn codes are live at the locker (storage/order-queries.ts orderTargetAt).
  */
 import { DomainError } from '../domain/errors.ts';
 import { DEFAULT_PENDING_ORDERS_PER_LOCKER } from '../domain/order-limits.ts';
@@ -23,10 +24,10 @@ export async function admitOrderAt(
   postomatId: string,
   companyId: string,
   config: OrderTargetConfig | undefined,
-  notFoundDetail?: string,
+  options: { notFoundDetail?: string; drawnCodes?: readonly string[] } = {},
 ) {
-  const target = await orderTargetAt(db, postomatId, companyId);
-  if (!target.postomatActive) throw new DomainError('POSTOMAT_NOT_FOUND', notFoundDetail);
+  const target = await orderTargetAt(db, postomatId, companyId, options.drawnCodes);
+  if (!target.postomatActive) throw new DomainError('POSTOMAT_NOT_FOUND', options.notFoundDetail);
   const limit = config?.pendingOrdersPerLocker ?? DEFAULT_PENDING_ORDERS_PER_LOCKER;
   if (target.pendingOrders >= limit) {
     throw new DomainError(
@@ -34,5 +35,5 @@ export async function admitOrderAt(
       `company ${companyId} has ${limit} orders waiting for placement at locker ${postomatId}`,
     );
   }
-  return target.company;
+  return target;
 }

@@ -217,51 +217,89 @@ export async function liveCodesAmong(db: Db, postomatId: string, codes: readonly
 
 /**
  * What a new order (or one redirected) needs to know of its locker and company, in one read
- * (on PostgreSQL, one round trip instead of three): the company's row, whether the locker is
- * active, and how many of the company's orders there still wait for their parcel.
+ * (on PostgreSQL, one round trip instead of four): the company's row, whether the locker is
+ * active, how many of the company's orders there still wait for their parcel and, for a new
+ * order, which of its first drawn codes (at most three, domain/codes.ts firstCodeDraw) the
+ * locker's live codes use.
  */
 export interface OrderTarget {
   company: Selectable<LockerCompanyTable>;
   postomatActive: boolean;
   pendingOrders: number;
+  /** which of the drawn codes are live at the locker (empty when none were asked about) */
+  liveDrawnCodes: Set<string>;
 }
 
-export async function orderTargetAt(db: Db, postomatId: string, companyId: string): Promise<OrderTarget> {
-  const [row] = await orderTarget(db, postomatId, companyId);
+export async function orderTargetAt(
+  db: Db,
+  postomatId: string,
+  companyId: string,
+  drawnCodes: readonly string[] = [],
+): Promise<OrderTarget> {
+  if (drawnCodes.length > 3) throw new Error('orderTargetAt: at most three drawn codes');
+  // Fewer than three codes repeat the first: the question stays one prepared statement.
+  const [first = '', second = first, third = first] = drawnCodes;
+  const [row] = drawnCodes.length
+    ? await orderTargetDrawing(db, postomatId, companyId, first, second, third)
+    : await orderTarget(db, postomatId, companyId);
   if (!row) throw new Error(`locker company ${companyId} not found`);
-  const { targetPostomatId, pendingOrders, ...company } = row;
-  return { company, postomatActive: targetPostomatId != null, pendingOrders: Number(pendingOrders) };
+  const { targetPostomatId, pendingOrders, live0, live1, live2, ...company } = row as OrderTargetRow & LiveDrawn;
+  const liveDrawnCodes = new Set([live0, live1, live2].filter((c): c is string => c != null));
+  return { company, postomatActive: targetPostomatId != null, pendingOrders: Number(pendingOrders), liveDrawnCodes };
 }
 
 type OrderTargetRow = Selectable<LockerCompanyTable> & {
   targetPostomatId: string | null;
   pendingOrders: number | string;
 };
+type LiveDrawn = { live0?: string | null; live1?: string | null; live2?: string | null };
 
-const orderTarget = prepared<[postomatId: string, companyId: string], OrderTargetRow>(
-  2,
-  (db: Db, postomatId, companyId) =>
-    db
-      .selectFrom('locker_company')
-      .selectAll('locker_company')
-      .select((eb) => [
-        eb
-          .selectFrom('postomat')
-          .select('postomat.id')
-          .where('postomat.id', '=', postomatId)
-          .where('postomat.isActive', '=', sql.lit(1))
-          .as('targetPostomatId'),
-        // Literal status and flag: SQLite uses a partial index only when the query states its condition.
-        eb
-          .selectFrom('locker_order')
-          .select((o) => o.fn.countAll<number>().as('n'))
-          .where('locker_order.postomatId', '=', postomatId)
-          .where('locker_order.companyId', '=', companyId)
-          .where('locker_order.status', '=', sql.lit('CREATED'))
-          .where('locker_order.isActive', '=', sql.lit(1))
-          .as('pendingOrders'),
-      ])
-      .where('locker_company.id', '=', companyId),
+function targetQuery(db: Db, postomatId: string, companyId: string) {
+  return db
+    .selectFrom('locker_company')
+    .selectAll('locker_company')
+    .select((eb) => [
+      eb
+        .selectFrom('postomat')
+        .select('postomat.id')
+        .where('postomat.id', '=', postomatId)
+        .where('postomat.isActive', '=', sql.lit(1))
+        .as('targetPostomatId'),
+      // Literal status and flag: SQLite uses a partial index only when the query states its condition.
+      eb
+        .selectFrom('locker_order')
+        .select((o) => o.fn.countAll<number>().as('n'))
+        .where('locker_order.postomatId', '=', postomatId)
+        .where('locker_order.companyId', '=', companyId)
+        .where('locker_order.status', '=', sql.lit('CREATED'))
+        .where('locker_order.isActive', '=', sql.lit(1))
+        .as('pendingOrders'),
+    ])
+    .where('locker_company.id', '=', companyId);
+}
+
+const orderTarget = prepared<[postomatId: string, companyId: string], OrderTargetRow>(2, targetQuery);
+
+/** The drawn code if a live code of the locker uses it, in any type (as liveCodesAmong: seeks on the partial unique index). */
+const liveCode = (db: Db, postomatId: string, code: string) =>
+  db
+    .selectFrom('order_code')
+    .select('order_code.password')
+    .where('order_code.postomatId', '=', postomatId)
+    .where('order_code.active', '=', sql.lit(1))
+    .where('order_code.type', 'in', ['DOWN', 'UP', 'SUBTRACT'])
+    .where('order_code.password', '=', code)
+    .limit(1);
+
+const orderTargetDrawing = prepared<
+  [postomatId: string, companyId: string, first: string, second: string, third: string],
+  OrderTargetRow & LiveDrawn
+>(5, (db: Db, postomatId, companyId, first, second, third) =>
+  targetQuery(db, postomatId, companyId).select([
+    liveCode(db, postomatId, first).as('live0'),
+    liveCode(db, postomatId, second).as('live1'),
+    liveCode(db, postomatId, third).as('live2'),
+  ]),
 );
 
 export interface OrderExtrasFlags {

@@ -12,7 +12,7 @@ import {
   pickOrderCodes,
   type LiveCodes,
 } from '../../cloud/domain/codes.ts';
-import { liveCodesAmong } from '../../cloud/storage/order-queries.ts';
+import { liveCodesAmong, orderTargetAt } from '../../cloud/storage/order-queries.ts';
 
 const codes = (from: number, to: number) => new Set(Array.from({ length: to - from }, (_, i) => formatCode(from + i)));
 const live = (l: Partial<LiveCodes>): LiveCodes => ({ ...noLiveCodes(), ...l });
@@ -211,6 +211,38 @@ for (const dialect of DIALECTS) {
         );
       const [a, b] = [await codesOf(first.id), await codesOf(second.id)];
       assert.equal(new Set([...a, ...b]).size, 6, `${a} and ${b} share no code`);
+    });
+
+    it('are first asked about in the read that admits the order, and a live one among them is drawn again', async () => {
+      const seq =
+        (...n: number[]) =>
+        () =>
+          n.shift()!;
+      await createOrder(
+        { uow: testUow(storage), clock: systemClock, randomInt: seq(1357, 2468, 3579) },
+        { companyId: w.companyB.id, postomatId: w.far.id, toUserPhone: '+996750000001', sendMessage: false },
+      );
+      const target = await orderTargetAt(storage.db, w.far.id, w.companyB.id, ['1357', '0001', '3579']);
+      assert.deepEqual([...target.liveDrawnCodes].sort(), ['1357', '3579']);
+      assert.equal(target.postomatActive, true);
+      assert.equal(target.company.id, w.companyB.id);
+      assert.equal((await orderTargetAt(storage.db, w.near.id, w.companyB.id, ['1357'])).liveDrawnCodes.size, 0);
+      // The first draw meets one live code (2468): the other two stay, four more draws replace it.
+      const next = await createOrder(
+        { uow: testUow(storage), clock: systemClock, randomInt: seq(2468, 1112, 1113, 2468, 1114, 1115, 1116) },
+        { companyId: w.companyB.id, postomatId: w.far.id, toUserPhone: '+996750000002', sendMessage: false },
+      );
+      const codes = await storage.db
+        .selectFrom('order_code')
+        .select(['type', 'password'])
+        .where('orderId', '=', next.id)
+        .orderBy('type')
+        .execute();
+      assert.deepEqual(Object.fromEntries(codes.map((c) => [c.type, c.password])), {
+        DOWN: '1112',
+        UP: '1113',
+        SUBTRACT: '1114',
+      });
     });
 
     it('may repeat at another locker', async () => {
