@@ -17,7 +17,7 @@ import {
   reviveOrder,
   reviveOrderCode,
 } from '../storage/order-writes.ts';
-import { addToStats, amountsOf, negate } from '../storage/order-stats.ts';
+import { addToStats, amountsOf, moveInStats } from '../storage/order-stats.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import type { Tx } from './unit-of-work.ts';
 
@@ -51,8 +51,7 @@ export async function transitionOrder(tx: Tx, input: TransitionInput): Promise<L
 
   await recordOrderStatus(trx, { id: statusId, orderId: order.id, type: input.to, createdAt: now, updatedAt: now });
   if (order.isActive) {
-    await addToStats(trx, order.companyId, from, -1, negate(amountsOf(order)));
-    await addToStats(trx, order.companyId, input.to, 1, amountsOf(order));
+    await moveInStats(trx, order.companyId, from, input.to, amountsOf(order));
   }
   // An order archived for never being placed whose parcel went in after all (the locker was
   // offline when it expired): the parcel is in the cell, so the order is live again.

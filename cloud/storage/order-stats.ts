@@ -4,10 +4,10 @@
  * `aggregate._sum` are read in O(statuses) instead of scanning a million rows.
  */
 import type { CloudOrderStatus } from '../domain/order-states.ts';
-import { sql } from 'kysely';
+import { sql, type InsertQueryBuilder, type InsertResult } from 'kysely';
 import type { Db } from './database.ts';
 import { preparedWrite } from './prepared.ts';
-import type { LockerOrderTable } from './schema.ts';
+import type { Database, LockerOrderTable } from './schema.ts';
 
 export const MONEY_FIELDS = ['price', 'deliveryPrice', 'paidAmount', 'notPaidAmount', 'promoCodeAmount'] as const;
 export type MoneyField = (typeof MONEY_FIELDS)[number];
@@ -31,29 +31,72 @@ export async function addToStats(
   await statsUpsert(db, companyId, status, count, ...MONEY_FIELDS.map((f) => amounts[f]));
 }
 
-/** Markers: company, status, count, then the money fields in MONEY_FIELDS' order. */
-const statsUpsert = preparedWrite<unknown[]>(3 + MONEY_FIELDS.length, (db: Db, companyId, status, count, ...money) =>
-  db
-    .insertInto('order_stats')
-    .values({
-      companyId,
-      status,
-      count,
-      ...(Object.fromEntries(MONEY_FIELDS.map((f, i) => [f, money[i]])) as Amounts),
-      version: 1,
-    })
-    .onConflict((oc) =>
-      oc.columns(['companyId', 'status']).doUpdateSet({
-        version: sql`order_stats.version + 1`,
-        count: sql`order_stats.count + excluded.count`,
-        price: sql`order_stats.price + excluded.price`,
-        deliveryPrice: sql`order_stats."deliveryPrice" + excluded."deliveryPrice"`,
-        paidAmount: sql`order_stats."paidAmount" + excluded."paidAmount"`,
-        notPaidAmount: sql`order_stats."notPaidAmount" + excluded."notPaidAmount"`,
-        promoCodeAmount: sql`order_stats."promoCodeAmount" + excluded."promoCodeAmount"`,
-      }),
-    ),
+/**
+ * An active order changing status moves its count and amounts from one status's counters to
+ * the other's, in one statement. Its two rows go in status order, so that two transactions
+ * moving between the same statuses in opposite directions lock them in the same order
+ * (PostgreSQL) and cannot deadlock on them.
+ */
+export async function moveInStats(
+  db: Db,
+  companyId: string,
+  from: CloudOrderStatus,
+  to: CloudOrderStatus,
+  amounts: Amounts,
+): Promise<void> {
+  // Nothing moves, and one statement may not change a row twice (PostgreSQL).
+  if (from === to) return;
+  const rows = [
+    [from, -1, negate(amounts)],
+    [to, 1, amounts],
+  ] as const;
+  const sorted = from < to ? rows : [rows[1], rows[0]];
+  await statsMove(
+    db,
+    ...sorted.flatMap(([status, count, a]) => [companyId, status, count, ...MONEY_FIELDS.map((f) => a[f])]),
+  );
+}
+
+const ROW_MARKERS = 3 + MONEY_FIELDS.length;
+
+/** Markers per row: company, status, count, then the money fields in MONEY_FIELDS' order. */
+const statsRow = (companyId: unknown, status: unknown, count: unknown, money: unknown[]) => ({
+  companyId: companyId as string,
+  status: status as CloudOrderStatus,
+  count: count as number,
+  ...(Object.fromEntries(MONEY_FIELDS.map((f, i) => [f, money[i]])) as Amounts),
+  version: 1,
+});
+
+const statsUpsert = preparedWrite<unknown[]>(ROW_MARKERS, (db: Db, companyId, status, count, ...money) =>
+  addingOnConflict(db.insertInto('order_stats').values(statsRow(companyId, status, count, money))),
 );
+
+const statsMove = preparedWrite<unknown[]>(2 * ROW_MARKERS, (db: Db, ...m) =>
+  addingOnConflict(
+    db
+      .insertInto('order_stats')
+      .values([
+        statsRow(m[0], m[1], m[2], m.slice(3, ROW_MARKERS)),
+        statsRow(m[ROW_MARKERS], m[ROW_MARKERS + 1], m[ROW_MARKERS + 2], m.slice(ROW_MARKERS + 3)),
+      ]),
+  ),
+);
+
+/** An existing counter row is added to, not replaced. */
+function addingOnConflict(insert: InsertQueryBuilder<Database, 'order_stats', InsertResult>) {
+  return insert.onConflict((oc) =>
+    oc.columns(['companyId', 'status']).doUpdateSet({
+      version: sql`order_stats.version + 1`,
+      count: sql`order_stats.count + excluded.count`,
+      price: sql`order_stats.price + excluded.price`,
+      deliveryPrice: sql`order_stats."deliveryPrice" + excluded."deliveryPrice"`,
+      paidAmount: sql`order_stats."paidAmount" + excluded."paidAmount"`,
+      notPaidAmount: sql`order_stats."notPaidAmount" + excluded."notPaidAmount"`,
+      promoCodeAmount: sql`order_stats."promoCodeAmount" + excluded."promoCodeAmount"`,
+    }),
+  );
+}
 
 export const negate = (a: Amounts): Amounts => Object.fromEntries(MONEY_FIELDS.map((f) => [f, -a[f]])) as Amounts;
 
