@@ -9,6 +9,7 @@ import { recordChangeSms, recordDropOffSms, recordTransitionEvents } from './eve
 import { eventTypeForStatus, recordIntegratorEvent } from './webhooks/record.ts';
 import type { WebhookEventType } from './webhooks/schemas.ts';
 import { recordPlatformEvents } from './webhooks/platform-record.ts';
+import { orderAudienceOf } from './storage/order-audience.ts';
 import type { PublishLeases } from './sync/publish-claim.ts';
 
 /**
@@ -24,10 +25,11 @@ export function createUnitOfWork(db: Db, signals?: ChangeSignals, leases?: Publi
       // platform companies': all in the change's transaction.
       orderEvents: async (tx, order, to, at) => {
         const type = eventTypeForStatus(to, order.kind);
+        const audience = await orderAudienceOf(tx, order);
         return (
-          (await recordTransitionEvents(tx, order, to, at)) +
-          (type ? await recordIntegratorEvent(tx, order, type, at) : 0) +
-          (await recordPlatformEvents(tx, order, to, at))
+          (await recordTransitionEvents(tx, order, to, at, audience)) +
+          (type ? await recordIntegratorEvent(tx, order, type, at, audience.lockerSubscriptions) : 0) +
+          (await recordPlatformEvents(tx, order, to, at, audience.anyPlatformSubscription))
         );
       },
       integratorEvent: async (tx, order, type, at) =>

@@ -3,26 +3,29 @@
  * (their rows: storage/outbox-queries.ts).
  */
 import type { Db } from '../storage/database.ts';
-import { notificationUrlOf } from '../storage/locker-company-queries.ts';
 import { queueOutboxEvents } from '../storage/outbox-queries.ts';
 import { recipientPhone } from '../storage/recipient-queries.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
+import type { OrderAudience } from '../storage/order-audience.ts';
 import { findOrderWebhooks } from '../storage/platform-webhook-queries.ts';
 import { eventsForTransition, webhookSubtypeFor } from '../domain/order-events.ts';
 
-export async function recordTransitionEvents(trx: Db, order: LockerOrderTable, to: string, at: Date): Promise<number> {
-  const [company, recipient] = await Promise.all([
-    notificationUrlOf(trx, order.companyId),
-    recipientPhone(trx, order.toUserId),
-  ]);
+/** `audience`: read once for all of the change's recorders (consequences.ts). */
+export async function recordTransitionEvents(
+  trx: Db,
+  order: LockerOrderTable,
+  to: string,
+  at: Date,
+  audience: Pick<OrderAudience, 'notificationUrl' | 'recipientPhone'>,
+): Promise<number> {
   const subtype = webhookSubtypeFor(to);
   const events = eventsForTransition({
     orderId: order.id,
     to,
     sendMessage: order.sendMessage === 1,
     kind: order.kind,
-    recipientPhone: recipient?.phone ?? '',
-    companyNotificationUrl: company?.notificationUrl ?? null,
+    recipientPhone: audience.recipientPhone ?? '',
+    companyNotificationUrl: audience.notificationUrl,
     // Platform webhooks live in the same database: matched in the same transaction.
     webhooks: subtype ? await findOrderWebhooks(trx, order, subtype) : [],
   });

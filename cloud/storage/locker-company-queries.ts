@@ -42,17 +42,6 @@ export function existingLockerCompanyId(db: Db, id: string) {
   return db.selectFrom('locker_company').select('id').where('id', '=', id).executeTakeFirst();
 }
 
-/** Where the company's notifications go (the spec's event 1), if it gave an address. */
-// Read for every order event (events/record.ts): prepared.
-const notificationUrlById = prepared<[id: string], { notificationUrl: string | null }>(1, (db: Db, id) =>
-  db.selectFrom('locker_company').select('notificationUrl').where('id', '=', id),
-);
-
-export async function notificationUrlOf(db: Db, id: string) {
-  const [row] = await notificationUrlById(db, id);
-  return row;
-}
-
 /** The company's id and title, as staff see them beside an order. */
 export function lockerCompanySummary(db: Db, id: string) {
   return db.selectFrom('locker_company').select(['id', 'title']).where('id', '=', id).executeTakeFirst();

@@ -82,20 +82,6 @@ export async function queueDeliveries(
   return ids;
 }
 
-const anyPlatform = prepared<[], { id: string }>(0, (db: Db) =>
-  db
-    .selectFrom('webhook_subscription')
-    .select('id')
-    .where('ownerKind', '=', 'PLATFORM')
-    .where('deletedAt', 'is', null)
-    .limit(1),
-);
-
-/** Whether any platform company has a live subscription (one indexed read, asked at every status change). */
-export async function anyPlatformSubscription(trx: Db): Promise<boolean> {
-  return (await anyPlatform(trx)).length > 0;
-}
-
 /** Those of the platform companies with a live subscription. */
 export function platformCompaniesSubscribed(trx: Db, companies: number[]) {
   return trx

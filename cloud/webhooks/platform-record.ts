@@ -8,7 +8,7 @@
 import type { Db } from '../storage/database.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import { findOrderPlatformCompanies, parcelsOfOrder } from '../storage/platform-webhook-queries.ts';
-import { anyPlatformSubscription, platformCompaniesSubscribed } from '../storage/webhook-event-queries.ts';
+import { platformCompaniesSubscribed } from '../storage/webhook-event-queries.ts';
 import { WEBHOOK_STATUS, webhookSubtypeFor } from '../domain/order-events.ts';
 import { platformOwner } from './owner.ts';
 import { recordOwnerEvent } from './record.ts';
@@ -20,11 +20,17 @@ const TYPE_OF = {
   TRANSFERRED_TO_CLIENT: 'parcel.transferred_to_client',
 } as const satisfies Record<keyof typeof WEBHOOK_STATUS, PlatformWebhookEventType>;
 
-export async function recordPlatformEvents(trx: Db, order: LockerOrderTable, to: string, at: Date): Promise<number> {
+/** `anyPlatformSubscription`: read with the change's other audience (storage/order-audience.ts). */
+export async function recordPlatformEvents(
+  trx: Db,
+  order: LockerOrderTable,
+  to: string,
+  at: Date,
+  anyPlatformSubscription: boolean,
+): Promise<number> {
   const subtype = webhookSubtypeFor(to);
-  if (!subtype) return 0;
-  // Without any platform subscription (the usual case) this one indexed read is the whole cost.
-  if (!(await anyPlatformSubscription(trx))) return 0;
+  // Without any platform subscription (the usual case) nothing more is read.
+  if (!subtype || !anyPlatformSubscription) return 0;
   const companies = await findOrderPlatformCompanies(trx, order);
   if (!companies.length) return 0;
   const subscribed = await platformCompaniesSubscribed(trx, companies);

@@ -2,12 +2,14 @@
  * Writes an integrator event, inside the transaction of the change it reports: the event (its
  * body fixed now, so every delivery and replay sends the same bytes) and one PENDING delivery per
  * live subscription of the owner that asked for its type. A company without subscriptions costs
- * one indexed read and nothing more. Platform companies' events: platform-record.ts. The rows:
+ * one indexed read and nothing more (none at a status change, whose audience is read once:
+ * storage/order-audience.ts). Platform companies' events: platform-record.ts. The rows:
  * storage/webhook-event-queries.ts.
  */
 import type { Db } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
+import type { LiveSubscription } from '../storage/order-audience.ts';
 import { insertWebhookEvent, liveSubscriptionTypes, queueDeliveries } from '../storage/webhook-event-queries.ts';
 import { presentOrder } from '../locker-api/present.ts';
 import type { WebhookEventType } from './schemas.ts';
@@ -30,13 +32,23 @@ export async function recordIntegratorEvent(
   order: LockerOrderTable,
   type: WebhookEventType,
   at: Date,
+  subscriptions?: readonly LiveSubscription[],
 ): Promise<number> {
-  return recordOwnerEvent(trx, lockerOwner(order.companyId), type, order.id, () => presentOrder(order), at);
+  return recordOwnerEvent(
+    trx,
+    lockerOwner(order.companyId),
+    type,
+    order.id,
+    () => presentOrder(order),
+    at,
+    subscriptions,
+  );
 }
 
 /**
  * The event for one owner (a Locker API or a platform company): written with its deliveries
  * only when a live subscription of the owner takes its type. `object` is built only then.
+ * `subscriptions`: the owner's live subscriptions when the caller has read them already.
  */
 export async function recordOwnerEvent(
   trx: Db,
@@ -45,8 +57,9 @@ export async function recordOwnerEvent(
   orderId: string | null,
   object: () => unknown,
   at: Date,
+  known?: readonly LiveSubscription[],
 ): Promise<number> {
-  const subscriptions = await liveSubscriptionTypes(trx, owner);
+  const subscriptions = known ?? (await liveSubscriptionTypes(trx, owner));
   const wanted = subscriptions.filter((s) => (JSON.parse(s.eventTypes) as string[]).includes(type));
   if (!wanted.length) return 0;
   const createdAt = at.toISOString();

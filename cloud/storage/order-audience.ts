@@ -1,0 +1,65 @@
+/**
+ * Who hears of an order's status change, read once for every recorder of its events
+ * (consequences.ts): the Locker API company's notification address (the spec's event 1), the
+ * recipient's phone (SMS), the company's live webhook subscriptions, and whether any platform
+ * company subscribes at all. One statement instead of four: on PostgreSQL, one round trip in
+ * the transaction of each door event instead of four.
+ */
+import { sql } from 'kysely';
+import { dialectOf, type Db } from './database.ts';
+import { prepared } from './prepared.ts';
+
+export interface LiveSubscription {
+  id: string;
+  /** JSON array of the event types it takes */
+  eventTypes: string;
+}
+
+export interface OrderAudience {
+  notificationUrl: string | null;
+  recipientPhone: string | null;
+  /** the order's Locker API company's live subscriptions (at most SUBSCRIPTIONS_PER_COMPANY) */
+  lockerSubscriptions: LiveSubscription[];
+  anyPlatformSubscription: boolean;
+}
+
+interface AudienceRow {
+  notificationUrl: string | null;
+  recipientPhone: string | null;
+  /** JSON text on SQLite, parsed by the driver on PostgreSQL */
+  lockerSubscriptions: string | LiveSubscription[] | null;
+  platformSubscription: string | null;
+}
+
+export async function orderAudienceOf(db: Db, order: { companyId: string; toUserId: string }): Promise<OrderAudience> {
+  const [row] = await audience(db, order.companyId, order.toUserId);
+  if (!row) throw new Error('order audience: no row');
+  const subs = row.lockerSubscriptions;
+  return {
+    notificationUrl: row.notificationUrl,
+    recipientPhone: row.recipientPhone,
+    lockerSubscriptions: typeof subs === 'string' ? (JSON.parse(subs) as LiveSubscription[]) : (subs ?? []),
+    anyPlatformSubscription: row.platformSubscription != null,
+  };
+}
+
+/** The company's live subscriptions as one JSON array (each dialect's own aggregate). */
+const subscriptionsJson = (db: Db, companyId: unknown) =>
+  dialectOf(db) === 'postgres'
+    ? sql<string>`(select coalesce(json_agg(json_build_object('id', s."id", 'eventTypes', s."eventTypes")), '[]'::json) from "webhook_subscription" as s where s."ownerKind" = 'LOCKER' and s."companyId" = ${companyId} and s."deletedAt" is null)`
+    : sql<string>`(select json_group_array(json_object('id', s."id", 'eventTypes', s."eventTypes")) from "webhook_subscription" as s where s."ownerKind" = 'LOCKER' and s."companyId" = ${companyId} and s."deletedAt" is null)`;
+
+const audience = prepared<[companyId: string, recipientId: string], AudienceRow>(2, (db: Db, companyId, recipientId) =>
+  db.selectNoFrom((eb) => [
+    eb.selectFrom('locker_company').select('notificationUrl').where('id', '=', companyId).as('notificationUrl'),
+    eb.selectFrom('recipient').select('phone').where('id', '=', recipientId).as('recipientPhone'),
+    subscriptionsJson(db, companyId).as('lockerSubscriptions'),
+    eb
+      .selectFrom('webhook_subscription')
+      .select('id')
+      .where('ownerKind', '=', sql.lit('PLATFORM'))
+      .where('deletedAt', 'is', null)
+      .limit(1)
+      .as('platformSubscription'),
+  ]),
+);

@@ -1,0 +1,73 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { DIALECTS, openTestStorage, type TestStorage } from '../helpers/storage.ts';
+import { seedLockerWorld, testUow, type LockerWorld } from '../helpers/locker-world.ts';
+import { createOrder } from '../../cloud/services/create-order.ts';
+import { orderAudienceOf } from '../../cloud/storage/order-audience.ts';
+import { systemClock } from '../../shared/clock.ts';
+
+for (const dialect of DIALECTS) {
+  describe(`who hears of an order's change, read in one statement (${dialect.name})`, () => {
+    let storage: TestStorage;
+    let w: LockerWorld;
+    before(async () => {
+      storage = await openTestStorage(dialect);
+      w = await seedLockerWorld(storage.db);
+    });
+    after(() => storage.destroy());
+
+    const subscribe = (id: string, ownerKind: 'LOCKER' | 'PLATFORM', companyId: string, deleted = false) =>
+      storage.db
+        .insertInto('webhook_subscription')
+        .values({
+          id,
+          ownerKind,
+          companyId,
+          url: `https://example.test/${id}`,
+          eventTypes: JSON.stringify(['order.delivered']),
+          secret: 'whsec_test',
+          previousSecret: null,
+          previousSecretUntil: null,
+          createdAt: new Date().toISOString(),
+          updatedAt: new Date().toISOString(),
+          deletedAt: deleted ? new Date().toISOString() : null,
+        })
+        .execute();
+
+    it("names the company's address, the recipient's phone, its own live subscriptions only, and whether any platform company subscribes", async () => {
+      await storage.db
+        .updateTable('locker_company')
+        .set({ notificationUrl: 'https://alpha.example.test/hook' })
+        .where('id', '=', w.companyA.id)
+        .execute();
+      const order = await createOrder(
+        { uow: testUow(storage), clock: systemClock },
+        { companyId: w.companyA.id, postomatId: w.near.id, toUserPhone: '+996700123456', sendMessage: true },
+      );
+      const none = await orderAudienceOf(storage.db, order);
+      assert.deepEqual(none, {
+        notificationUrl: 'https://alpha.example.test/hook',
+        recipientPhone: '+996700123456',
+        lockerSubscriptions: [],
+        anyPlatformSubscription: false,
+      });
+
+      await subscribe('sub_a1', 'LOCKER', w.companyA.id);
+      await subscribe('sub_a2', 'LOCKER', w.companyA.id, true);
+      await subscribe('sub_b1', 'LOCKER', w.companyB.id);
+      await subscribe('sub_p1', 'PLATFORM', '7');
+      const some = await orderAudienceOf(storage.db, order);
+      assert.deepEqual(some.lockerSubscriptions, [{ id: 'sub_a1', eventTypes: '["order.delivered"]' }]);
+      assert.equal(some.anyPlatformSubscription, true);
+
+      const other = await orderAudienceOf(storage.db, { companyId: w.companyB.id, toUserId: 'nobody' });
+      assert.deepEqual(
+        other.lockerSubscriptions.map((s) => s.id),
+        ['sub_b1'],
+        "another company's are not named",
+      );
+      assert.equal(other.recipientPhone, null);
+      assert.equal(other.notificationUrl, null);
+    });
+  });
+}
