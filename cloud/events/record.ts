@@ -16,7 +16,7 @@ export async function recordTransitionEvents(
   order: LockerOrderTable,
   to: string,
   at: Date,
-  audience: Pick<OrderAudience, 'notificationUrl' | 'recipientPhone'>,
+  audience: Pick<OrderAudience, 'notificationUrl' | 'recipientPhone' | 'anyPlatformWebhook'>,
 ): Promise<number> {
   const subtype = webhookSubtypeFor(to);
   const events = eventsForTransition({
@@ -27,7 +27,7 @@ export async function recordTransitionEvents(
     recipientPhone: audience.recipientPhone ?? '',
     companyNotificationUrl: audience.notificationUrl,
     // Platform webhooks live in the same database: matched in the same transaction.
-    webhooks: subtype ? await findOrderWebhooks(trx, order, subtype) : [],
+    webhooks: subtype && audience.anyPlatformWebhook ? await findOrderWebhooks(trx, order, subtype) : [],
   });
   if (!events.length) return 0;
   await queueOutboxEvents(

@@ -2,8 +2,9 @@
  * Who hears of an order's status change, read once for every recorder of its events
  * (consequences.ts): the Locker API company's notification address (the spec's event 1), the
  * recipient's phone (SMS), the company's live webhook subscriptions, and whether any platform
- * company subscribes at all. One statement instead of four: on PostgreSQL, one round trip in
- * the transaction of each door event instead of four.
+ * company subscribes at all or has a parcel webhook (the spec's platform webhooks), so that a
+ * deployment without them reads nothing more. One statement instead of five: on PostgreSQL,
+ * one round trip in the transaction of each door event instead of five.
  */
 import { sql } from 'kysely';
 import { dialectOf, type Db } from './database.ts';
@@ -21,6 +22,8 @@ export interface OrderAudience {
   /** the order's Locker API company's live subscriptions (at most SUBSCRIPTIONS_PER_COMPANY) */
   lockerSubscriptions: LiveSubscription[];
   anyPlatformSubscription: boolean;
+  /** whether any platform company has a PARCEL webhook (storage/platform-webhook-queries.ts) */
+  anyPlatformWebhook: boolean;
 }
 
 interface AudienceRow {
@@ -29,6 +32,7 @@ interface AudienceRow {
   /** JSON text on SQLite, parsed by the driver on PostgreSQL */
   lockerSubscriptions: string | LiveSubscription[] | null;
   platformSubscription: string | null;
+  platformWebhook: string | number | null;
 }
 
 export async function orderAudienceOf(db: Db, order: { companyId: string; toUserId: string }): Promise<OrderAudience> {
@@ -40,6 +44,7 @@ export async function orderAudienceOf(db: Db, order: { companyId: string; toUser
     recipientPhone: row.recipientPhone,
     lockerSubscriptions: typeof subs === 'string' ? (JSON.parse(subs) as LiveSubscription[]) : (subs ?? []),
     anyPlatformSubscription: row.platformSubscription != null,
+    anyPlatformWebhook: row.platformWebhook != null,
   };
 }
 
@@ -61,5 +66,6 @@ const audience = prepared<[companyId: string, recipientId: string], AudienceRow>
       .where('deletedAt', 'is', null)
       .limit(1)
       .as('platformSubscription'),
+    eb.selectFrom('platform_webhook').select('id').where('type', '=', sql.lit('PARCEL')).limit(1).as('platformWebhook'),
   ]),
 );

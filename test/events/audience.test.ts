@@ -50,6 +50,7 @@ for (const dialect of DIALECTS) {
         recipientPhone: '+996700123456',
         lockerSubscriptions: [],
         anyPlatformSubscription: false,
+        anyPlatformWebhook: false,
       });
 
       await subscribe('sub_a1', 'LOCKER', w.companyA.id);
