@@ -39,7 +39,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { openStorage, type Storage } from '../cloud/storage/database.ts';
 import { benchDatabaseUrl, copyToPostgres } from './lib/postgres-copy.ts';
-import { ROOT, cpuProfileFlags, startChild, startChildUntil } from './lib/processes.ts';
+import { ROOT, cpuProfileFlags, killOnExit, startChild, startChildUntil } from './lib/processes.ts';
 import { monoMs } from './lib/peak-clock.ts';
 import { selfProbe, type Probe, type ProcessFigures } from './lib/server-probe.ts';
 import { seed, type SeededLocker } from './lib/sync-seed.ts';
@@ -114,7 +114,7 @@ async function startAgents(
       execArgv: [...NODELAY, '--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    process.once('exit', () => proc.kill('SIGKILL'));
+    killOnExit(proc);
     const waiting: Array<{ answer: (m: any) => boolean; resolve: (m: any) => void }> = [];
     proc.on('message', (m: any) => {
       if (m.usable || m.acked) {

@@ -151,6 +151,17 @@ export async function startClouds(
 
 const CHILD_PROBLEMS_SHOWN = 20;
 
+/**
+ * Never leave a child behind, whatever way this process ends. The listener goes once the child
+ * has ended, so that a benchmark starting many children in turn (bench:peak's phases) does not
+ * pile them up.
+ */
+export function killOnExit(proc: ChildProcess): void {
+  const kill = () => proc.kill('SIGKILL');
+  process.once('exit', kill);
+  proc.once('exit', () => process.removeListener('exit', kill));
+}
+
 /** Starts a script as `spawnScript` does; resolves with the first stdout JSON line that `pick` accepts. */
 export async function startChildUntil<T>(
   script: string,
@@ -159,10 +170,10 @@ export async function startChildUntil<T>(
   nodeArgs: string[] = [],
 ): Promise<{ proc: ChildProcess; ready: T; probe: Probe; stop(): Promise<void> }> {
   const proc = await spawnScript(script, env, 'pipe', nodeArgs);
-  // Never leave a child behind, whatever way this process ends.
-  process.once('exit', () => proc.kill('SIGKILL'));
+  killOnExit(proc);
   return new Promise((resolve, reject) => {
-    proc.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    const failed = (code: number | null) => reject(new Error(`${script} exited with ${code}`));
+    proc.once('exit', failed);
     const lines = readline.createInterface({ input: proc.stdout! });
     lines.on('line', (line) => {
       let msg: unknown;
@@ -182,7 +193,7 @@ export async function startChildUntil<T>(
         shown++;
         process.stderr.write(`[${path.basename(script)}] ${next.slice(0, 500)}\n`);
       });
-      proc.removeAllListeners('exit');
+      proc.removeListener('exit', failed);
       resolve({ proc, ready, probe: childProbe(proc), stop: () => stopChild(proc) });
     });
   });
