@@ -123,7 +123,7 @@ export async function pickFreeCodes(
         if (!kept.includes(code)) more.add(code);
       }
       drawn = [...more];
-      live = await liveAmong([...more]);
+      live = await liveAmong([...drawn]);
     }
     for (const code of drawn) if (!live.has(code) && kept.length < CODE_TYPES.length) kept.push(code);
   }

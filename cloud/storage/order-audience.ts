@@ -9,12 +9,8 @@
 import { sql } from 'kysely';
 import { dialectOf, type Db } from './database.ts';
 import { prepared } from './prepared.ts';
-
-export interface LiveSubscription {
-  id: string;
-  /** JSON array of the event types it takes */
-  eventTypes: string;
-}
+import type { LiveSubscription } from './webhook-event-queries.ts';
+import { lockerOwner, ownedBy } from './webhook-owner.ts';
 
 export interface OrderAudience {
   notificationUrl: string | null;
@@ -48,11 +44,21 @@ export async function orderAudienceOf(db: Db, order: { companyId: string; toUser
   };
 }
 
-/** The company's live subscriptions as one JSON array (each dialect's own aggregate). */
-const subscriptionsJson = (db: Db, companyId: unknown) =>
-  dialectOf(db) === 'postgres'
-    ? sql<string>`(select coalesce(json_agg(json_build_object('id', s."id", 'eventTypes', s."eventTypes")), '[]'::json) from "webhook_subscription" as s where s."ownerKind" = 'LOCKER' and s."companyId" = ${companyId} and s."deletedAt" is null)`
-    : sql<string>`(select json_group_array(json_object('id', s."id", 'eventTypes', s."eventTypes")) from "webhook_subscription" as s where s."ownerKind" = 'LOCKER' and s."companyId" = ${companyId} and s."deletedAt" is null)`;
+/**
+ * The company's live subscriptions as one JSON array (each dialect's own aggregate), kept to
+ * its own rows by the owner rule (webhook-owner.ts ownedBy).
+ */
+const subscriptionsJson = (db: Db, companyId: string) =>
+  db
+    .selectFrom('webhook_subscription as s')
+    .select(
+      (dialectOf(db) === 'postgres'
+        ? sql<string>`coalesce(json_agg(json_build_object('id', s."id", 'eventTypes', s."eventTypes")), '[]'::json)`
+        : sql<string>`json_group_array(json_object('id', s."id", 'eventTypes', s."eventTypes"))`
+      ).as('subscriptions'),
+    )
+    .where(ownedBy(lockerOwner(companyId)))
+    .where('s.deletedAt', 'is', null);
 
 const audience = prepared<[companyId: string, recipientId: string], AudienceRow>(2, (db: Db, companyId, recipientId) =>
   db.selectNoFrom((eb) => [

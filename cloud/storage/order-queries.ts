@@ -6,7 +6,7 @@ import { sql, type Selectable } from 'kysely';
 import { prepared } from './prepared.ts';
 import { groupBy, KeysetBatches } from './batches.ts';
 import { noLiveCodes, type LiveCodes } from '../domain/codes.ts';
-import type { CloudOrderStatus } from '../domain/order-states.ts';
+import { CODE_TYPES, type CloudOrderStatus } from '../domain/order-states.ts';
 
 export interface OrderListFilter {
   companyId: string;
@@ -209,7 +209,7 @@ export async function liveCodesAmong(db: Db, postomatId: string, codes: readonly
     .select('password')
     .where('postomatId', '=', postomatId)
     .where('active', '=', sql.lit(1))
-    .where('type', 'in', ['DOWN', 'UP', 'SUBTRACT'])
+    .where('type', 'in', [...CODE_TYPES])
     .where('password', 'in', [...codes])
     .execute();
   return new Set(rows.map((r) => r.password));
@@ -287,7 +287,7 @@ const liveCode = (db: Db, postomatId: string, code: string) =>
     .select('order_code.password')
     .where('order_code.postomatId', '=', postomatId)
     .where('order_code.active', '=', sql.lit(1))
-    .where('order_code.type', 'in', ['DOWN', 'UP', 'SUBTRACT'])
+    .where('order_code.type', 'in', [...CODE_TYPES])
     .where('order_code.password', '=', code)
     .limit(1);
 

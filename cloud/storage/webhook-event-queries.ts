@@ -10,8 +10,15 @@ import { newId } from './ids.ts';
 import { ownerColumns, type WebhookOwner } from './webhook-owner.ts';
 import { prepared } from './prepared.ts';
 
+/** A live subscription as a change's recorder reads it. */
+export interface LiveSubscription {
+  id: string;
+  /** JSON array of the event types it takes */
+  eventTypes: string;
+}
+
 // Run for every order event (webhooks/record.ts): prepared, not built each time.
-const liveSubscriptions = prepared<[ownerKind: string, companyId: string], { id: string; eventTypes: string }>(
+const liveSubscriptions = prepared<[ownerKind: string, companyId: string], LiveSubscription>(
   2,
   (db: Db, ownerKind, companyId) =>
     db

@@ -9,8 +9,12 @@
 import type { Db } from '../storage/database.ts';
 import { newId } from '../storage/ids.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
-import type { LiveSubscription } from '../storage/order-audience.ts';
-import { insertWebhookEvent, liveSubscriptionTypes, queueDeliveries } from '../storage/webhook-event-queries.ts';
+import {
+  insertWebhookEvent,
+  liveSubscriptionTypes,
+  queueDeliveries,
+  type LiveSubscription,
+} from '../storage/webhook-event-queries.ts';
 import { presentOrder } from '../locker-api/present.ts';
 import type { WebhookEventType } from './schemas.ts';
 import { lockerOwner, type WebhookOwner } from './owner.ts';
