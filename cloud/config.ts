@@ -112,6 +112,10 @@ const EnvSchema = z
     SQLITE_READS: z
       .enum(['end-of-turn', 'in-place'], { error: 'SQLITE_READS must be end-of-turn or in-place' })
       .default('end-of-turn'),
+    // PostgreSQL: each connection names its repeated statements (cloud/storage/pg-named-statements.ts); off behind a pooler in transaction mode.
+    POSTGRES_NAMED_STATEMENTS: z
+      .enum(['on', 'off'], { error: 'POSTGRES_NAMED_STATEMENTS must be on or off' })
+      .default('on'),
     MQTT_PORT: port('MQTT_PORT').default(1883),
     MQTT_URL: z
       .string()

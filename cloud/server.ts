@@ -86,7 +86,12 @@ export async function startCloud(config: CloudConfig, options: StartOptions = {}
   const requests = newRequestScope();
   const logger = withRequestIds(options.logger ?? createLogger({ level: config.LOG_LEVEL }), requests);
   const clock = options.clock ?? systemClock;
-  const storage = options.storage ?? (await openStorage(config.DATABASE_URL, { reads: config.SQLITE_READS }));
+  const storage =
+    options.storage ??
+    (await openStorage(config.DATABASE_URL, {
+      reads: config.SQLITE_READS,
+      namedStatements: config.POSTGRES_NAMED_STATEMENTS === 'on',
+    }));
   const closeOwnStorage = () => (options.storage ? Promise.resolve() : storage.close());
   const metrics = new CloudMetrics();
   storage.onStatement((ms) => metrics.queryDuration.observe(ms / 1000));

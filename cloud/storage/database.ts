@@ -8,6 +8,7 @@ import pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrateToLatest } from './migrations/index.ts';
+import { nameRepeatedStatements } from './pg-named-statements.ts';
 import { redactUrl } from '../../shared/urls.ts';
 import { readScheduler, scheduledRead, type ReadsKind } from './read-batcher.ts';
 import { PostgresNotifications, SqliteCommitWatcher } from './notifications.ts';
@@ -70,6 +71,8 @@ export interface OpenOptions {
   reads?: ReadsKind;
   /** SQLite: how the write-ahead log is brought to the disk (durable-flush.ts); fdatasync by default (tests hold it) */
   sync?: Sync;
+  /** PostgreSQL: name each connection's repeated statements (pg-named-statements.ts); on by default */
+  namedStatements?: boolean;
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -281,6 +284,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Storage>
     types: types as any,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  if (options.namedStatements !== false) nameRepeatedStatements(pool);
   // Fail at start-up with a clear error rather than at the first request.
   const client = await pool.connect().catch(async (err) => {
     await pool.end().catch(() => {});
