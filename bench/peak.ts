@@ -59,6 +59,9 @@ const WEBHOOKS = process.env.BENCH_PEAK_WEBHOOKS !== '0';
 /** BENCH_PEAK_NODELAY=1: the cloud and the agents with Nagle's algorithm off on every socket (lib/tcp-nodelay.mjs), an experiment */
 const NODELAY = process.env.BENCH_PEAK_NODELAY === '1' ? ['--import', './bench/lib/tcp-nodelay.mjs'] : [];
 const SEARCH = process.env.BENCH_PEAK_SEARCH === '1';
+/** BENCH_PEAK_ONLY=sqlite|postgres: one database only, printed and not written to the results file (a diagnosis) */
+const ONLY = process.env.BENCH_PEAK_ONLY;
+if (ONLY && ONLY !== 'sqlite' && ONLY !== 'postgres') throw new Error('BENCH_PEAK_ONLY must be sqlite or postgres');
 /** the main phase's rates, as a multiple of the country's peak */
 const FACTOR = num('BENCH_PEAK_FACTOR', 1);
 /** BENCH_PEAK_PROFILE=<dir>: the cloud writes a CPU profile there when it stops (summarise it with bench/lib/profile-summary.ts) */
@@ -794,17 +797,21 @@ async function main() {
   };
   try {
     if (WEBHOOKS) receiver = await startChild('bench/lib/receiver-server.ts', {});
-    log('SQLite');
-    const sqlite = await measureOn(
-      async () => {
-        const { file, key, lockers } = await seedFile();
-        return { url: file, env: {}, key, lockers, drop: async () => removeFile(file) };
-      },
-      path.join(agentsDir, 'sqlite'),
-    );
     const pgUrl = benchDatabaseUrl();
+    if (ONLY === 'postgres' && !pgUrl) throw new Error('BENCH_PEAK_ONLY=postgres needs BENCH_DATABASE_URL');
+    if (ONLY !== 'postgres') log('SQLite');
+    const sqlite =
+      ONLY === 'postgres'
+        ? undefined
+        : await measureOn(
+            async () => {
+              const { file, key, lockers } = await seedFile();
+              return { url: file, env: {}, key, lockers, drop: async () => removeFile(file) };
+            },
+            path.join(agentsDir, 'sqlite'),
+          );
     let postgres: Awaited<ReturnType<typeof measureOn>> | undefined;
-    if (pgUrl) {
+    if (pgUrl && ONLY !== 'sqlite') {
       log('PostgreSQL');
       postgres = await measureOn(
         async () => {
@@ -815,6 +822,10 @@ async function main() {
         },
         path.join(agentsDir, 'pg'),
       );
+    }
+    if (ONLY || !sqlite) {
+      log(`BENCH_PEAK_ONLY=${ONLY}: bench/results/peak.json left as it was`);
+      return;
     }
     const out = {
       benchmark: 'peak',
