@@ -3,6 +3,7 @@
  * finds its row) and the attempts at one the cloud could not apply yet
  * (`locker_event_attempt`). Applying them is sync/ingest.ts's.
  */
+import { sql } from 'kysely';
 import type { Db } from './database.ts';
 import type { LockerEventOutcome, LockerEventTable } from './locker-link-schema.ts';
 import { prepared, preparedWrite } from './prepared.ts';
@@ -82,6 +83,19 @@ export async function countEventAttempt(
 const attemptsDelete = preparedWrite<[postomatId: string, eventId: string]>(2, (db: Db, postomatId, eventId) =>
   db.deleteFrom('locker_event_attempt').where('postomatId', '=', postomatId).where('eventId', '=', eventId),
 );
+
+const attempted = prepared<[postomatId: string, eventId: string], { one: number }>(2, (db: Db, postomatId, eventId) =>
+  db
+    .selectFrom('locker_event_attempt')
+    .select(sql<number>`1`.as('one'))
+    .where('postomatId', '=', postomatId)
+    .where('eventId', '=', eventId),
+);
+
+/** Whether attempts at the event are counted: only then is there a count for its recording to clear. */
+export async function hasEventAttempts(db: Db, postomatId: string, eventId: string): Promise<boolean> {
+  return (await attempted(db, postomatId, eventId)).length > 0;
+}
 
 export async function clearEventAttempts(db: Db, postomatId: string, eventId: string): Promise<void> {
   await attemptsDelete(db, postomatId, eventId);

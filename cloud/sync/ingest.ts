@@ -22,14 +22,12 @@ import {
 import { DomainError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../storage/database.ts';
-import { orderForLockerEvent } from '../storage/order-lookups.ts';
-import { cellIdByNumber } from '../storage/cell-queries.ts';
+import { lockerEventFacts } from '../storage/locker-event-facts.ts';
 import {
   clearEventAttempts,
   countEventAttempt,
   insertLockerEvent,
   insertLockerEventOnce,
-  lockerEventOutcome,
   placementWasRefused,
 } from '../storage/locker-event-queries.ts';
 import { isTransientDbError, isUniqueViolation } from '../storage/sql-errors.ts';
@@ -87,18 +85,16 @@ const logFields = (lockerId: string, e: LockerEvent) => ({
 
 async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent): Promise<IngestResult> {
   const { db, clock, logger } = deps;
-  const seen = await lockerEventOutcome(db, lockerId, event.eventId);
-  if (seen) {
+  // The agent names a cell by its number at this locker (docs/field-technicians.md).
+  const cellNumber =
+    event.type === 'PLACED' && event.cellId && /^[1-9]\d{0,8}$/.test(event.cellId) ? Number(event.cellId) : undefined;
+  const facts = await lockerEventFacts(db, lockerId, event.eventId, event.orderId, cellNumber);
+  if (facts.seen) {
     deps.onEvent?.('DUPLICATE');
     return 'ack';
   }
-
-  const order = event.orderId ? await orderForLockerEvent(db, event.orderId) : undefined;
-  // The agent names a cell by its number at this locker (docs/field-technicians.md).
-  const cell =
-    event.type === 'PLACED' && event.cellId && /^[1-9]\d{0,8}$/.test(event.cellId)
-      ? await cellIdByNumber(db, lockerId, Number(event.cellId))
-      : undefined;
+  const { order } = facts;
+  const cell = facts.cellId !== undefined ? { id: facts.cellId } : undefined;
   const placementRefused =
     (event.type === 'PICKED_UP' || event.type === 'SUBTRACTED') &&
     order?.status === 'CREATED' &&
@@ -130,7 +126,9 @@ async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent
   try {
     await deps.uow.run(async (tx) => {
       await insertLockerEvent(tx.db, row);
-      await clearEventAttempts(tx.db, lockerId, event.eventId);
+      // Attempts counted after the read are left to retention: the event is on record now,
+      // so a copy of it is a duplicate and never counts another attempt.
+      if (facts.attempted) await clearEventAttempts(tx.db, lockerId, event.eventId);
       if (decision.action === 'apply') {
         await transitionOrder(tx, {
           orderId: order!.id,
