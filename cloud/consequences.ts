@@ -32,8 +32,8 @@ export function createUnitOfWork(db: Db, signals?: ChangeSignals, leases?: Publi
           (await recordPlatformEvents(tx, order, to, at, audience.anyPlatformSubscription))
         );
       },
-      integratorEvent: async (tx, order, type, at) =>
-        (await recordIntegratorEvent(tx, order, type as WebhookEventType, at)) +
+      integratorEvent: async (tx, order, type, at, known) =>
+        (await recordIntegratorEvent(tx, order, type as WebhookEventType, at, known?.lockerSubscriptions)) +
         (await recordChangeSms(tx, order, type, at)) +
         (type === 'order.created' ? await recordDropOffSms(tx, order, at) : 0),
     },

@@ -61,9 +61,15 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
   const randomInt = deps.randomInt ?? secureRandomInt;
   // The first codes are drawn now, so that the read admitting the order also says which are live.
   const drawn = firstCodeDraw(randomInt);
-  const { company, liveDrawnCodes } = await admitOrderAt(trx, input.postomatId, input.companyId, deps.config, {
-    drawnCodes: drawn,
-  });
+  const { company, liveDrawnCodes, lockerSubscriptions } = await admitOrderAt(
+    trx,
+    input.postomatId,
+    input.companyId,
+    deps.config,
+    {
+      drawnCodes: drawn,
+    },
+  );
   const sized = input.cellSize || input.dimensions;
   const held: Reservation | undefined = sized
     ? await reserveCell(
@@ -135,7 +141,7 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
   );
 
   await addToStats(trx, input.companyId, 'CREATED', 1, amountsOf(order));
-  await tx.after.orderEvent(order, 'order.created', deps.clock.now());
+  await tx.after.orderEvent(order, 'order.created', deps.clock.now(), { lockerSubscriptions });
   // Last: on PostgreSQL it holds the locker's sync row until commit.
   await tx.after.lockerChanged(input.postomatId, orderId);
   return order;

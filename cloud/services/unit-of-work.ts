@@ -12,6 +12,7 @@ import type { Db } from '../storage/database.ts';
 import type { ChangeSummary } from '../storage/change-feed.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import { isUniqueViolation } from '../storage/sql-errors.ts';
+import type { LiveSubscription } from '../storage/webhook-event-queries.ts';
 
 /** Writes, inside the caller's transaction, what a change means beyond its own rows. */
 export interface ChangeRecorders {
@@ -20,7 +21,13 @@ export interface ChangeRecorders {
   /** the outbound events of a status change (events/record.ts); returns how many rows */
   orderEvents(tx: Db, order: LockerOrderTable, to: string, at: Date): Promise<number>;
   /** an integrator event beside a status change (webhooks/record.ts: order.created, order.cancelled…); returns how many deliveries */
-  integratorEvent?(tx: Db, order: LockerOrderTable, type: string, at: Date): Promise<number>;
+  integratorEvent?(tx: Db, order: LockerOrderTable, type: string, at: Date, known?: KnownAudience): Promise<number>;
+}
+
+/** What the operation has read already of who hears of its event (spares the recorder a read). */
+export interface KnownAudience {
+  /** the order's Locker API company's live webhook subscriptions */
+  lockerSubscriptions?: readonly LiveSubscription[];
 }
 
 /** Where wake-ups go: storage/change-feed.ts, or nothing (a process nobody needs to hear). */
@@ -35,7 +42,7 @@ export interface After {
   /** an order's status changed: its company notification, webhooks and SMS, if any */
   orderStatusChanged(order: LockerOrderTable, to: string, at: Date): Promise<void>;
   /** something integrators subscribe to happened that is no status change (created, cancelled, extended) */
-  orderEvent(order: LockerOrderTable, type: string, at: Date): Promise<void>;
+  orderEvent(order: LockerOrderTable, type: string, at: Date, known?: KnownAudience): Promise<void>;
   /** webhook deliveries were queued outside an order change (a replay) */
   deliveriesQueued(): void;
   /** a staff command for this locker was queued */
@@ -122,8 +129,9 @@ class PendingChange {
       orderStatusChanged: async (order, to, at) => {
         if ((await recorders.orderEvents(tx, order, to, at)) > 0) this.outbox = true;
       },
-      orderEvent: async (order, type, at) => {
-        if (recorders.integratorEvent && (await recorders.integratorEvent(tx, order, type, at)) > 0) this.outbox = true;
+      orderEvent: async (order, type, at, known) => {
+        if (recorders.integratorEvent && (await recorders.integratorEvent(tx, order, type, at, known)) > 0)
+          this.outbox = true;
       },
       deliveriesQueued: () => void (this.outbox = true),
       commandQueued: (postomatId) => {

@@ -7,10 +7,9 @@
  * one round trip in the transaction of each door event instead of five.
  */
 import { sql } from 'kysely';
-import { dialectOf, type Db } from './database.ts';
+import type { Db } from './database.ts';
 import { prepared } from './prepared.ts';
-import type { LiveSubscription } from './webhook-event-queries.ts';
-import { lockerOwner, ownedBy } from './webhook-owner.ts';
+import { lockerSubscriptionsJson, parseLiveSubscriptions, type LiveSubscription } from './webhook-event-queries.ts';
 
 export interface OrderAudience {
   notificationUrl: string | null;
@@ -34,37 +33,20 @@ interface AudienceRow {
 export async function orderAudienceOf(db: Db, order: { companyId: string; toUserId: string }): Promise<OrderAudience> {
   const [row] = await audience(db, order.companyId, order.toUserId);
   if (!row) throw new Error('order audience: no row');
-  const subs = row.lockerSubscriptions;
   return {
     notificationUrl: row.notificationUrl,
     recipientPhone: row.recipientPhone,
-    lockerSubscriptions: typeof subs === 'string' ? (JSON.parse(subs) as LiveSubscription[]) : (subs ?? []),
+    lockerSubscriptions: parseLiveSubscriptions(row.lockerSubscriptions),
     anyPlatformSubscription: row.platformSubscription != null,
     anyPlatformWebhook: row.platformWebhook != null,
   };
 }
 
-/**
- * The company's live subscriptions as one JSON array (each dialect's own aggregate), kept to
- * its own rows by the owner rule (webhook-owner.ts ownedBy).
- */
-const subscriptionsJson = (db: Db, companyId: string) =>
-  db
-    .selectFrom('webhook_subscription as s')
-    .select(
-      (dialectOf(db) === 'postgres'
-        ? sql<string>`coalesce(json_agg(json_build_object('id', s."id", 'eventTypes', s."eventTypes")), '[]'::json)`
-        : sql<string>`json_group_array(json_object('id', s."id", 'eventTypes', s."eventTypes"))`
-      ).as('subscriptions'),
-    )
-    .where(ownedBy(lockerOwner(companyId)))
-    .where('s.deletedAt', 'is', null);
-
 const audience = prepared<[companyId: string, recipientId: string], AudienceRow>(2, (db: Db, companyId, recipientId) =>
   db.selectNoFrom((eb) => [
     eb.selectFrom('locker_company').select('notificationUrl').where('id', '=', companyId).as('notificationUrl'),
     eb.selectFrom('recipient').select('phone').where('id', '=', recipientId).as('recipientPhone'),
-    subscriptionsJson(db, companyId).as('lockerSubscriptions'),
+    lockerSubscriptionsJson(db, companyId).as('lockerSubscriptions'),
     eb
       .selectFrom('webhook_subscription')
       .select('id')

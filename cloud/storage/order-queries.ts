@@ -4,6 +4,7 @@ import { MONEY_FIELDS, readStats, type Amounts } from './order-stats.ts';
 import type { LockerCompanyTable, LockerOrderTable } from './schema.ts';
 import { sql, type Selectable } from 'kysely';
 import { prepared } from './prepared.ts';
+import { lockerSubscriptionsJson, parseLiveSubscriptions, type LiveSubscription } from './webhook-event-queries.ts';
 import { groupBy, KeysetBatches } from './batches.ts';
 import { noLiveCodes, type LiveCodes } from '../domain/codes.ts';
 import { CODE_TYPES, type CloudOrderStatus } from '../domain/order-states.ts';
@@ -220,7 +221,7 @@ export async function liveCodesAmong(db: Db, postomatId: string, codes: readonly
  * (on PostgreSQL, one round trip instead of four): the company's row, whether the locker is
  * active, how many of the company's orders there still wait for their parcel and, for a new
  * order, which of its first drawn codes (at most three, domain/codes.ts firstCodeDraw) the
- * locker's live codes use.
+ * locker's live codes use and the company's live webhook subscriptions (its order.created).
  */
 export interface OrderTarget {
   company: Selectable<LockerCompanyTable>;
@@ -228,6 +229,8 @@ export interface OrderTarget {
   pendingOrders: number;
   /** which of the drawn codes are live at the locker (empty when none were asked about) */
   liveDrawnCodes: Set<string>;
+  /** with drawn codes (a creation): the company's live webhook subscriptions, for its order.created */
+  lockerSubscriptions?: LiveSubscription[];
 }
 
 export async function orderTargetAt(
@@ -243,16 +246,29 @@ export async function orderTargetAt(
     ? await orderTargetDrawing(db, postomatId, companyId, first, second, third)
     : await orderTarget(db, postomatId, companyId);
   if (!row) throw new Error(`locker company ${companyId} not found`);
-  const { targetPostomatId, pendingOrders, live0, live1, live2, ...company } = row as OrderTargetRow & LiveDrawn;
+  const { targetPostomatId, pendingOrders, live0, live1, live2, lockerSubscriptions, ...company } =
+    row as OrderTargetRow & LiveDrawn;
   const liveDrawnCodes = new Set([live0, live1, live2].filter((c): c is string => c != null));
-  return { company, postomatActive: targetPostomatId != null, pendingOrders: Number(pendingOrders), liveDrawnCodes };
+  return {
+    company,
+    postomatActive: targetPostomatId != null,
+    pendingOrders: Number(pendingOrders),
+    liveDrawnCodes,
+    ...(drawnCodes.length ? { lockerSubscriptions: parseLiveSubscriptions(lockerSubscriptions) } : {}),
+  };
 }
 
 type OrderTargetRow = Selectable<LockerCompanyTable> & {
   targetPostomatId: string | null;
   pendingOrders: number | string;
 };
-type LiveDrawn = { live0?: string | null; live1?: string | null; live2?: string | null };
+type LiveDrawn = {
+  live0?: string | null;
+  live1?: string | null;
+  live2?: string | null;
+  /** JSON text on SQLite, parsed by the driver on PostgreSQL */
+  lockerSubscriptions?: string | LiveSubscription[] | null;
+};
 
 function targetQuery(db: Db, postomatId: string, companyId: string) {
   return db
@@ -299,6 +315,7 @@ const orderTargetDrawing = prepared<
     liveCode(db, postomatId, first).as('live0'),
     liveCode(db, postomatId, second).as('live1'),
     liveCode(db, postomatId, third).as('live2'),
+    lockerSubscriptionsJson(db, companyId).as('lockerSubscriptions'),
   ]),
 );
 

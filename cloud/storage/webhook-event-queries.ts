@@ -5,9 +5,10 @@
  * are webhooks/record.ts's and webhooks/platform-record.ts's; sending them is
  * webhook-delivery-queries.ts's.
  */
-import type { Db } from './database.ts';
+import { sql } from 'kysely';
+import { dialectOf, type Db } from './database.ts';
 import { newId } from './ids.ts';
-import { ownerColumns, type WebhookOwner } from './webhook-owner.ts';
+import { lockerOwner, ownedBy, ownerColumns, type WebhookOwner } from './webhook-owner.ts';
 import { prepared } from './prepared.ts';
 
 /** A live subscription as a change's recorder reads it. */
@@ -16,6 +17,28 @@ export interface LiveSubscription {
   /** JSON array of the event types it takes */
   eventTypes: string;
 }
+
+/**
+ * A Locker API company's live subscriptions as one JSON array (each dialect's own aggregate),
+ * kept to its own rows by the owner rule (webhook-owner.ts ownedBy): a subquery for the reads
+ * that bring them with other facts of a change (storage/order-audience.ts, order-queries.ts
+ * orderTargetAt), parsed by `parseLiveSubscriptions`.
+ */
+export const lockerSubscriptionsJson = (db: Db, companyId: string) =>
+  db
+    .selectFrom('webhook_subscription as s')
+    .select(
+      (dialectOf(db) === 'postgres'
+        ? sql<string>`coalesce(json_agg(json_build_object('id', s."id", 'eventTypes', s."eventTypes")), '[]'::json)`
+        : sql<string>`json_group_array(json_object('id', s."id", 'eventTypes', s."eventTypes"))`
+      ).as('subscriptions'),
+    )
+    .where(ownedBy(lockerOwner(companyId)))
+    .where('s.deletedAt', 'is', null);
+
+/** `lockerSubscriptionsJson`'s value: JSON text on SQLite, parsed by the driver on PostgreSQL. */
+export const parseLiveSubscriptions = (value: string | LiveSubscription[] | null | undefined): LiveSubscription[] =>
+  typeof value === 'string' ? (JSON.parse(value) as LiveSubscription[]) : (value ?? []);
 
 // Run for every order event (webhooks/record.ts): prepared, not built each time.
 const liveSubscriptions = prepared<[ownerKind: string, companyId: string], LiveSubscription>(

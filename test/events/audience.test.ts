@@ -4,6 +4,7 @@ import { DIALECTS, openTestStorage, type TestStorage } from '../helpers/storage.
 import { seedLockerWorld, testUow, type LockerWorld } from '../helpers/locker-world.ts';
 import { createOrder } from '../../cloud/services/create-order.ts';
 import { orderAudienceOf } from '../../cloud/storage/order-audience.ts';
+import { orderTargetAt } from '../../cloud/storage/order-queries.ts';
 import { systemClock } from '../../shared/clock.ts';
 
 for (const dialect of DIALECTS) {
@@ -69,6 +70,22 @@ for (const dialect of DIALECTS) {
       );
       assert.equal(other.recipientPhone, null);
       assert.equal(other.notificationUrl, null);
+    });
+
+    it("brings a creation its company's own live subscriptions with the read that admits it", async () => {
+      const forA = await orderTargetAt(storage.db, w.near.id, w.companyA.id, ['123456']);
+      assert.deepEqual(forA.lockerSubscriptions, [{ id: 'sub_a1', eventTypes: '["order.delivered"]' }]);
+      const forB = await orderTargetAt(storage.db, w.near.id, w.companyB.id, ['123456']);
+      assert.deepEqual(
+        forB.lockerSubscriptions?.map((s) => s.id),
+        ['sub_b1'],
+        "another company's are not named",
+      );
+      assert.equal(
+        (await orderTargetAt(storage.db, w.near.id, w.companyA.id)).lockerSubscriptions,
+        undefined,
+        'a redirect asks for none',
+      );
     });
   });
 }
