@@ -3,7 +3,8 @@
  * what its agent must know bumps, the change row of each order, what was published, and the
  * publishing lease (sync/publish-claim.ts). Pruning it is retention-queries.ts's.
  */
-import type { Db } from './database.ts';
+import { sql } from 'kysely';
+import { dialectOf, type Db } from './database.ts';
 import { prepared, preparedWrite } from './prepared.ts';
 
 /**
@@ -22,6 +23,14 @@ export async function recordLockerChange(
 ): Promise<number> {
   // On PostgreSQL the upsert locks the locker's row until commit: versions of one locker are
   // handed out in commit order, so a reader that sees version N also sees every change <= N.
+  if (dialectOf(trx) === 'postgres') {
+    // One statement, the change row written from the upsert's RETURNING: one round trip.
+    const { rows } = lease
+      ? await leasedVersionAndChange(trx, postomatId, orderId, lease.lease, lease.nowIso)
+      : await versionAndChange(trx, postomatId, orderId);
+    if (rows[0] === undefined) throw new Error(`locker ${postomatId}: no sync version returned`);
+    return Number(rows[0].version);
+  }
   const version = lease
     ? (await leasedVersionUpsert(trx, postomatId, lease.lease, lease.nowIso)).rows[0]?.version
     : await nextVersion(trx, postomatId);
@@ -37,17 +46,15 @@ async function nextVersion(db: Db, postomatId: string): Promise<number | string>
   return row.version;
 }
 
-const versionUpsert = preparedWrite<[postomatId: string], { version: number | string }>(1, (db: Db, postomatId) =>
+const versionUpsertOf = (db: Db, postomatId: unknown) =>
   db
     .insertInto('locker_sync')
-    .values({ postomatId, version: 1, publishedVersion: 0, floor: 0 })
+    .values({ postomatId: postomatId as string, version: 1, publishedVersion: 0, floor: 0 })
     .onConflict((oc) => oc.column('postomatId').doUpdateSet((eb) => ({ version: eb('locker_sync.version', '+', 1) })))
-    .returning('version'),
-);
-const leasedVersionUpsert = preparedWrite<
-  [postomatId: string, lease: string, nowIso: string],
-  { version: number | string }
->(3, (db: Db, postomatId, lease, nowIso) =>
+    .returning('version');
+const versionUpsert = preparedWrite<[postomatId: string], { version: number | string }>(1, versionUpsertOf);
+
+const leasedVersionUpsertOf = (db: Db, postomatId: any, lease: any, nowIso: any) =>
   db
     .insertInto('locker_sync')
     .values({ postomatId, version: 1, publishedVersion: 0, floor: 0, publishClaimedUntil: lease })
@@ -67,7 +74,40 @@ const leasedVersionUpsert = preparedWrite<
           .end(),
       })),
     )
-    .returning('version'),
+    .returning('version');
+const leasedVersionUpsert = preparedWrite<
+  [postomatId: string, lease: string, nowIso: string],
+  { version: number | string }
+>(3, leasedVersionUpsertOf);
+
+/** PostgreSQL: the version upsert as a data-modifying CTE, and the order's change row from it. */
+const changeFrom = (db: Db, upsert: ReturnType<typeof versionUpsertOf>, postomatId: unknown, orderId: unknown) =>
+  db
+    .with('v', () => upsert)
+    .insertInto('locker_sync_change')
+    .columns(['postomatId', 'orderId', 'version'])
+    .expression((eb) =>
+      eb
+        .selectFrom('v')
+        .select([
+          sql<string>`cast(${postomatId} as text)`.as('postomatId'),
+          sql<string>`cast(${orderId} as text)`.as('orderId'),
+          'v.version',
+        ]),
+    )
+    .onConflict((oc) =>
+      oc.columns(['postomatId', 'orderId']).doUpdateSet((eb) => ({ version: eb.ref('excluded.version') })),
+    )
+    .returning('locker_sync_change.version');
+const versionAndChange = preparedWrite<[postomatId: string, orderId: string], { version: number | string }>(
+  2,
+  (db: Db, postomatId, orderId) => changeFrom(db, versionUpsertOf(db, postomatId), postomatId, orderId),
+);
+const leasedVersionAndChange = preparedWrite<
+  [postomatId: string, orderId: string, lease: string, nowIso: string],
+  { version: number | string }
+>(4, (db: Db, postomatId, orderId, lease, nowIso) =>
+  changeFrom(db, leasedVersionUpsertOf(db, postomatId, lease, nowIso), postomatId, orderId),
 );
 const changeAt = preparedWrite<[postomatId: string, orderId: string, version: number | string]>(
   3,
