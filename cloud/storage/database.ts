@@ -9,6 +9,7 @@ import { Kysely, PostgresAdapter, PostgresDialect, type SqliteDatabase, type Sql
 import type { Database } from './schema.ts';
 import { migrateToLatest } from './migrations/index.ts';
 import { nameRepeatedStatements } from './pg-named-statements.ts';
+import { notifyAtCommit } from './pg-notify-at-commit.ts';
 import { redactUrl } from '../../shared/urls.ts';
 import { readScheduler, scheduledRead, type ReadsKind } from './read-batcher.ts';
 import { PostgresNotifications, SqliteCommitWatcher } from './notifications.ts';
@@ -285,6 +286,8 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Storage>
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   if (options.namedStatements !== false) nameRepeatedStatements(pool);
+  // After the naming: it must see the plain calls, and it sends its combined text unnamed.
+  notifyAtCommit(pool);
   // Fail at start-up with a clear error rather than at the first request.
   const client = await pool.connect().catch(async (err) => {
     await pool.end().catch(() => {});
