@@ -5,24 +5,13 @@
  * named. On PostgreSQL each statement is a round trip: a door event read these in three and
  * cleared attempts in a fourth that almost never found any, of its sixteen.
  */
-import { sql } from 'kysely';
 import type { Db } from './database.ts';
-import { prepared } from './prepared.ts';
 import { lockerEventOutcome, hasEventAttempts } from './locker-event-queries.ts';
-import { orderForLockerEvent } from './order-lookups.ts';
+import { orderForLockerEvent, orderWithEventFacts, type EventOrder } from './order-lookups.ts';
 import { cellIdByNumber } from './cell-queries.ts';
 import type { LockerEventOutcome } from './locker-link-schema.ts';
-import type { LockerOrderTable } from './schema.ts';
 
-export interface EventOrder {
-  id: string;
-  postomatId: string;
-  status: LockerOrderTable['status'];
-  isActive: number;
-  expiredAt: string | null;
-  createdAt: string;
-  statusAt: string | null;
-}
+export type { EventOrder };
 
 export interface LockerEventFacts {
   /** the event's outcome if it is on record: a copy of it came before */
@@ -33,44 +22,6 @@ export interface LockerEventFacts {
   /** the id of the cell the agent named by number, when it named one and the locker has it */
   cellId?: string;
 }
-
-type FactsRow = EventOrder & { seen: LockerEventOutcome | null; attempted: number | null; cellId: string | null };
-
-const withOrder = prepared<[orderId: string, postomatId: string, eventId: string, cellNumber: number | null], FactsRow>(
-  4,
-  (db: Db, orderId, postomatId, eventId, cellNumber) =>
-    db
-      .selectFrom('locker_order as o')
-      .leftJoin('order_status as s', 's.id', 'o.currentStatusId')
-      .select((eb) => [
-        'o.id',
-        'o.postomatId',
-        'o.status',
-        'o.isActive',
-        'o.expiredAt',
-        'o.createdAt',
-        's.createdAt as statusAt',
-        eb
-          .selectFrom('locker_event as e')
-          .select('e.outcome')
-          .where('e.postomatId', '=', postomatId)
-          .where('e.eventId', '=', eventId)
-          .as('seen'),
-        eb
-          .selectFrom('locker_event_attempt as a')
-          .select(sql<number>`1`.as('one'))
-          .where('a.postomatId', '=', postomatId)
-          .where('a.eventId', '=', eventId)
-          .as('attempted'),
-        eb
-          .selectFrom('cell as c')
-          .select('c.id')
-          .where('c.postomatId', '=', postomatId)
-          .where('c.number', '=', cellNumber)
-          .as('cellId'),
-      ])
-      .where('o.id', '=', orderId),
-);
 
 /**
  * The facts of `eventId` from `postomatId`, naming `orderId` and the cell `cellNumber` when
@@ -84,7 +35,7 @@ export async function lockerEventFacts(
   cellNumber: number | undefined,
 ): Promise<LockerEventFacts> {
   if (orderId) {
-    const [row] = await withOrder(db, orderId, postomatId, eventId, cellNumber ?? null);
+    const [row] = await orderWithEventFacts(db, orderId, postomatId, eventId, cellNumber ?? null);
     if (row) {
       const { seen, attempted, cellId, ...order } = row;
       return { seen: seen ?? undefined, attempted: attempted != null, order, cellId: cellId ?? undefined };

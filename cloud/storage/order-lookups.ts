@@ -3,7 +3,9 @@
  * senders, run in the caller's transaction when it passes one. The Locker API's reads (pages,
  * prepared single reads) are in order-queries.ts.
  */
+import { sql } from 'kysely';
 import type { Db } from './database.ts';
+import type { LockerEventOutcome } from './locker-link-schema.ts';
 import { jsonIds, prepared } from './prepared.ts';
 import type { LockerOrderTable } from './schema.ts';
 
@@ -64,6 +66,60 @@ const forLockerEvent = prepared(1, (db: Db, orderId) =>
 export async function orderForLockerEvent(db: Db, orderId: string) {
   return (await forLockerEvent(db, orderId))[0];
 }
+
+export interface EventOrder {
+  id: string;
+  postomatId: string;
+  status: LockerOrderTable['status'];
+  isActive: number;
+  expiredAt: string | null;
+  createdAt: string;
+  statusAt: string | null;
+}
+
+type FactsRow = EventOrder & { seen: LockerEventOutcome | null; attempted: number | null; cellId: string | null };
+
+/**
+ * A locker event's order with what else the event's application reads before it decides
+ * (storage/locker-event-facts.ts): whether the event is on record, whether attempts at it are
+ * counted, and the id of the cell it names by number. One statement: one round trip on PostgreSQL.
+ */
+export const orderWithEventFacts = prepared<
+  [orderId: string, postomatId: string, eventId: string, cellNumber: number | null],
+  FactsRow
+>(4, (db: Db, orderId, postomatId, eventId, cellNumber) =>
+  db
+    .selectFrom('locker_order as o')
+    .leftJoin('order_status as s', 's.id', 'o.currentStatusId')
+    .select((eb) => [
+      'o.id',
+      'o.postomatId',
+      'o.status',
+      'o.isActive',
+      'o.expiredAt',
+      'o.createdAt',
+      's.createdAt as statusAt',
+      eb
+        .selectFrom('locker_event as e')
+        .select('e.outcome')
+        .where('e.postomatId', '=', postomatId)
+        .where('e.eventId', '=', eventId)
+        .as('seen'),
+      eb
+        .selectFrom('locker_event_attempt as a')
+        .select(sql<number>`1`.as('one'))
+        .where('a.postomatId', '=', postomatId)
+        .where('a.eventId', '=', eventId)
+        .as('attempted'),
+      eb
+        .selectFrom('cell as c')
+        .select('c.id')
+        .where('c.postomatId', '=', postomatId)
+        .where('c.number', '=', cellNumber)
+        .as('cellId'),
+    ])
+    .where('o.id', '=', orderId),
+);
 
 /** What a recipient's SMS says of an order: its locker, cell, end of storage and the code of `codeType`. */
 export function smsFactsOf(db: Db, orderId: string, codeType: 'DOWN' | 'UP') {
