@@ -9,7 +9,6 @@ import { recordChangeSms, recordDropOffSms, recordTransitionEvents } from './eve
 import { eventTypeForStatus, recordIntegratorEvent } from './webhooks/record.ts';
 import type { WebhookEventType } from './webhooks/schemas.ts';
 import { recordPlatformEvents } from './webhooks/platform-record.ts';
-import { orderAudienceOf } from './storage/order-audience.ts';
 import type { PublishLeases } from './sync/publish-claim.ts';
 
 /**
@@ -23,9 +22,8 @@ export function createUnitOfWork(db: Db, signals?: ChangeSignals, leases?: Publi
       lockerChange: (tx, postomatId, orderId) => recordLockerChange(tx, postomatId, orderId, leases?.next()),
       // The spec's events, then the subscriptions' (issue 22), the Locker API company's and the
       // platform companies': all in the change's transaction.
-      orderEvents: async (tx, order, to, at) => {
+      orderEvents: async (tx, order, to, at, audience) => {
         const type = eventTypeForStatus(to, order.kind);
-        const audience = await orderAudienceOf(tx, order);
         return (
           (await recordTransitionEvents(tx, order, to, at, audience)) +
           (type ? await recordIntegratorEvent(tx, order, type, at, audience.lockerSubscriptions) : 0) +

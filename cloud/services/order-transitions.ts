@@ -8,7 +8,7 @@ import { canTransition, isFinal, storagePeriod, type OrderStatus } from '../doma
 import { clashingCodes, pickOrderCodes, secureRandomInt, type OrderCodes, type RandomInt } from '../domain/codes.ts';
 import { newId } from '../storage/ids.ts';
 import { liveCodesAt } from '../storage/order-queries.ts';
-import { codesOfOrder, orderById } from '../storage/order-lookups.ts';
+import { codesOfOrder, orderById, orderWithAudience } from '../storage/order-lookups.ts';
 import {
   changeOrderStatus,
   freeOrderCodes,
@@ -33,8 +33,9 @@ export interface TransitionInput {
 
 export async function transitionOrder(tx: Tx, input: TransitionInput): Promise<LockerOrderTable> {
   const trx = tx.db;
-  const order = await orderById(trx, input.orderId);
-  if (!order) throw new DomainError('ORDER_NOT_FOUND');
+  const found = await orderWithAudience(trx, input.orderId);
+  if (!found) throw new DomainError('ORDER_NOT_FOUND');
+  const { order, audience } = found;
   const from = order.status as OrderStatus;
   if (!canTransition(from, input.to))
     throw new DomainError('INVALID_TRANSITION', `order ${order.id} is ${from}, cannot become ${input.to}`);
@@ -64,7 +65,7 @@ export async function transitionOrder(tx: Tx, input: TransitionInput): Promise<L
   }
   const changed = { ...order, ...changes };
   // The events this change causes commit with it, or not at all.
-  await tx.after.orderStatusChanged(changed, input.to, input.at);
+  await tx.after.orderStatusChanged(changed, input.to, input.at, audience);
   // The locker learns the cell (placement) or drops the order (final).
   await tx.after.lockerChanged(order.postomatId, order.id);
   return changed;

@@ -13,13 +13,14 @@ import type { ChangeSummary } from '../storage/change-feed.ts';
 import type { LockerOrderTable } from '../storage/schema.ts';
 import { isUniqueViolation } from '../storage/sql-errors.ts';
 import type { LiveSubscription } from '../storage/webhook-event-queries.ts';
+import type { OrderAudience } from '../storage/order-audience.ts';
 
 /** Writes, inside the caller's transaction, what a change means beyond its own rows. */
 export interface ChangeRecorders {
   /** the order's locker must learn of it (storage/locker-sync-queries.ts) */
   lockerChange(tx: Db, postomatId: string, orderId: string): Promise<unknown>;
   /** the outbound events of a status change (events/record.ts); returns how many rows */
-  orderEvents(tx: Db, order: LockerOrderTable, to: string, at: Date): Promise<number>;
+  orderEvents(tx: Db, order: LockerOrderTable, to: string, at: Date, audience: OrderAudience): Promise<number>;
   /** an integrator event beside a status change (webhooks/record.ts: order.created, order.cancelled…); returns how many deliveries */
   integratorEvent?(tx: Db, order: LockerOrderTable, type: string, at: Date, known?: KnownAudience): Promise<number>;
 }
@@ -40,7 +41,7 @@ export interface After {
   /** the order changed in a way its locker's agent must know (codes, payment, status, locker) */
   lockerChanged(postomatId: string, orderId: string): Promise<void>;
   /** an order's status changed: its company notification, webhooks and SMS, if any */
-  orderStatusChanged(order: LockerOrderTable, to: string, at: Date): Promise<void>;
+  orderStatusChanged(order: LockerOrderTable, to: string, at: Date, audience: OrderAudience): Promise<void>;
   /** something integrators subscribe to happened that is no status change (created, cancelled, extended) */
   orderEvent(order: LockerOrderTable, type: string, at: Date, known?: KnownAudience): Promise<void>;
   /** webhook deliveries were queued outside an order change (a replay) */
@@ -126,8 +127,8 @@ class PendingChange {
         await recorders.lockerChange(tx, postomatId, orderId);
         this.lockers.add(postomatId);
       },
-      orderStatusChanged: async (order, to, at) => {
-        if ((await recorders.orderEvents(tx, order, to, at)) > 0) this.outbox = true;
+      orderStatusChanged: async (order, to, at, audience) => {
+        if ((await recorders.orderEvents(tx, order, to, at, audience)) > 0) this.outbox = true;
       },
       orderEvent: async (order, type, at, known) => {
         if (recorders.integratorEvent && (await recorders.integratorEvent(tx, order, type, at, known)) > 0)

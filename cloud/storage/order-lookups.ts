@@ -8,6 +8,7 @@ import type { Db } from './database.ts';
 import type { LockerEventOutcome } from './locker-link-schema.ts';
 import { jsonIds, prepared } from './prepared.ts';
 import type { LockerOrderTable } from './schema.ts';
+import { audienceColumns, audienceOfRow, type AudienceColumns, type OrderAudience } from './order-audience.ts';
 
 // The lookups every status change and door event makes: prepared once (prepared.ts).
 const byId = prepared<[orderId: string], LockerOrderTable>(1, (db: Db, orderId) =>
@@ -17,6 +18,25 @@ const byId = prepared<[orderId: string], LockerOrderTable>(1, (db: Db, orderId) 
 /** An order of any company, live or not. */
 export async function orderById(db: Db, orderId: string): Promise<LockerOrderTable | undefined> {
   return (await byId(db, orderId))[0];
+}
+
+const withAudience = prepared<[orderId: string], LockerOrderTable & AudienceColumns>(1, (db: Db, orderId) =>
+  db
+    .selectFrom('locker_order as o')
+    .selectAll('o')
+    .select((eb) => audienceColumns(db, eb, { companyId: 'o.companyId', recipientId: 'o.toUserId' }))
+    .where('o.id', '=', orderId),
+);
+
+/** An order of any company and who hears of its changes (order-audience.ts), in one statement: a status change's read. */
+export async function orderWithAudience(
+  db: Db,
+  orderId: string,
+): Promise<{ order: LockerOrderTable; audience: OrderAudience } | undefined> {
+  const [row] = await withAudience(db, orderId);
+  if (!row) return undefined;
+  const { audience, rest } = audienceOfRow(row);
+  return { order: rest as LockerOrderTable, audience };
 }
 
 /** A company's order, live or not (a cancelled one is no longer in the Locker API's reads). */

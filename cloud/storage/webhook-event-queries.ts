@@ -8,7 +8,7 @@
 import { sql } from 'kysely';
 import { dialectOf, type Db } from './database.ts';
 import { newId } from './ids.ts';
-import { lockerOwner, ownedBy, ownerColumns, type WebhookOwner } from './webhook-owner.ts';
+import { lockerOwnedByRef, lockerOwner, ownedBy, ownerColumns, type WebhookOwner } from './webhook-owner.ts';
 import { prepared } from './prepared.ts';
 
 /** A live subscription as a change's recorder reads it. */
@@ -20,11 +20,12 @@ export interface LiveSubscription {
 
 /**
  * A Locker API company's live subscriptions as one JSON array (each dialect's own aggregate),
- * kept to its own rows by the owner rule (webhook-owner.ts ownedBy): a subquery for the reads
+ * kept to its own rows by the owner rule (webhook-owner.ts ownedBy, or lockerOwnedByRef for a
+ * company named by a column of the outer query): a subquery for the reads
  * that bring them with other facts of a change (storage/order-audience.ts, order-queries.ts
  * orderTargetAt), parsed by `parseLiveSubscriptions`.
  */
-export const lockerSubscriptionsJson = (db: Db, companyId: string) =>
+export const lockerSubscriptionsJson = (db: Db, company: string | { ref: string }) =>
   db
     .selectFrom('webhook_subscription as s')
     .select(
@@ -33,7 +34,7 @@ export const lockerSubscriptionsJson = (db: Db, companyId: string) =>
         : sql<string>`json_group_array(json_object('id', s."id", 'eventTypes', s."eventTypes"))`
       ).as('subscriptions'),
     )
-    .where(ownedBy(lockerOwner(companyId)))
+    .where(typeof company === 'string' ? ownedBy(lockerOwner(company)) : lockerOwnedByRef(company.ref))
     .where('s.deletedAt', 'is', null);
 
 /** `lockerSubscriptionsJson`'s value: JSON text on SQLite, parsed by the driver on PostgreSQL. */

@@ -4,7 +4,7 @@
  * (migration 027); every read and write of webhook rows goes through `ownedBy`, so one
  * company never reaches another's rows, whatever the kind.
  */
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { WebhookOwnerKind } from './webhook-schema.ts';
 
 export type WebhookOwner = { kind: 'LOCKER'; companyId: string } | { kind: 'PLATFORM'; companyId: number };
@@ -23,4 +23,13 @@ export function ownedBy(o: WebhookOwner) {
   const c = ownerColumns(o);
   return (eb: ExpressionBuilder<any, any>) =>
     eb.and([eb('ownerKind', '=', c.ownerKind), eb('companyId', '=', c.companyId)]);
+}
+
+/**
+ * `ownedBy` for a Locker API company named by a column of the outer query (`ref`, e.g.
+ * 'o.companyId'): the same rule, for a subquery that reads the subscriptions beside the order.
+ */
+export function lockerOwnedByRef(ref: string) {
+  return (eb: ExpressionBuilder<any, any>) =>
+    eb.and([eb('ownerKind', '=', sql.lit('LOCKER')), eb('companyId', '=', eb.ref(ref))]);
 }
