@@ -61,15 +61,8 @@ export async function createIn(tx: Tx, deps: CreateOrderDeps, input: CreateOrder
   const randomInt = deps.randomInt ?? secureRandomInt;
   // The first codes are drawn now, so that the read admitting the order also says which are live.
   const drawn = firstCodeDraw(randomInt);
-  const { company, liveDrawnCodes, lockerSubscriptions } = await admitOrderAt(
-    trx,
-    input.postomatId,
-    input.companyId,
-    deps.config,
-    {
-      drawnCodes: drawn,
-    },
-  );
+  const target = await admitOrderAt(trx, input.postomatId, input.companyId, deps.config, { drawnCodes: drawn });
+  const { company, liveDrawnCodes, lockerSubscriptions } = target;
   const sized = input.cellSize || input.dimensions;
   const held: Reservation | undefined = sized
     ? await reserveCell(

@@ -11,8 +11,6 @@ import { orderForLockerEvent, orderWithEventFacts, type EventOrder } from './ord
 import { cellIdByNumber } from './cell-queries.ts';
 import type { LockerEventOutcome } from './locker-link-schema.ts';
 
-export type { EventOrder };
-
 export interface LockerEventFacts {
   /** the event's outcome if it is on record: a copy of it came before */
   seen?: LockerEventOutcome;
