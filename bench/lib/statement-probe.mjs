@@ -8,6 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 
 const SQLite = createRequire(path.join(process.cwd(), 'package.json'))('better-sqlite3');
 const probe = new SQLite(':memory:');
@@ -17,6 +18,14 @@ probe.close();
 const times = new Map();
 /** a statement this long is a stall of the event loop worth naming */
 const SLOW_MS = 5;
+/** the slow runs' spans and the GC pauses' (performance.now() times), bounded, to see which overlap */
+const MAX_SPANS = 20_000;
+const slowSpans = [];
+const gcSpans = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries())
+    if (gcSpans.length < MAX_SPANS) gcSpans.push([e.startTime, e.startTime + e.duration]);
+}).observe({ entryTypes: ['gc'] });
 for (const method of ['run', 'get', 'all', 'iterate']) {
   const original = Statement[method];
   Statement[method] = function (...args) {
@@ -36,6 +45,7 @@ for (const method of ['run', 'get', 'all', 'iterate']) {
         // switch) or the machine's (the thread descheduled: involuntary)? Process-wide figures.
         const after = process.resourceUsage();
         t.slow++;
+        if (slowSpans.length < MAX_SPANS) slowSpans.push([started, started + took]);
         t.slowCpuMs =
           (t.slowCpuMs ?? 0) +
           (after.userCPUTime + after.systemCPUTime - usage.userCPUTime - usage.systemCPUTime) / 1000;
@@ -63,5 +73,19 @@ process.on('exit', () => {
         `${t.maxMs.toFixed(1).padStart(8)} ms max ${String(t.slow).padStart(6)} runs >= ${SLOW_MS} ms, in them ${t.slowMs.toFixed(0)} ms of which CPU ${t.slowCpuMs.toFixed(0)} ms (process), context switches ${t.voluntary} voluntary ${t.involuntary} involuntary  ${sql}`,
     );
   lines.push(`[statement-probe] statements that ran ${SLOW_MS} ms or more at least once:`, ...slow);
+  // A GC pause inside a statement's span: the row's allocation started a collection there.
+  const gcs = [...gcSpans].sort((a, b) => a[0] - b[0]);
+  let withGc = 0;
+  let gcMs = 0;
+  for (const [from, to] of slowSpans) {
+    let inside = 0;
+    for (const [a, b] of gcs) if (a < to && b > from) inside += Math.min(b, to) - Math.max(a, from);
+    if (inside > 0) withGc++;
+    gcMs += inside;
+  }
+  const slowMs = slowSpans.reduce((a, [f, t]) => a + t - f, 0);
+  lines.push(
+    `[statement-probe] ${slowSpans.length} slow runs (${slowMs.toFixed(0)} ms): ${withGc} had a GC pause inside (${gcMs.toFixed(0)} ms of GC); ${gcSpans.length} GC pauses in all`,
+  );
   process.stderr.write(`[statement-probe] ${total.toFixed(0)} ms in statements, the top 40:\n${lines.join('\n')}\n`);
 });
