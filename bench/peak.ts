@@ -196,6 +196,12 @@ interface World {
   cloudUrl: URL;
   cloudPid: number;
   cloudProbe: Probe;
+  /**
+   * A bare Express process doing nothing, with the cloud's node flags: its loop delay over each
+   * phase is the box's own stalls, the baseline beside the cloud's tails (the same run, the same
+   * cores; a stall it shows too is not the cloud's).
+   */
+  bare: { pid: number; probe: Probe };
   key: string;
   lockers: SeededLocker[];
   agents: AgentProcess[];
@@ -337,12 +343,14 @@ async function runPhase(w: World, factor: number, seconds: number) {
 
   const pids = {
     cloud: w.cloudPid,
+    bare: w.bare.pid,
     loadGenerator: process.pid,
     ...Object.fromEntries(w.agents.map((a, k) => [`agents${k + 1}`, a.proc.pid!])),
   };
   const cpuBefore = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, procStat(pid).cpuSeconds]));
   const self = selfProbe();
   await w.cloudProbe.start();
+  await w.bare.probe.start();
   await self.start();
   await Promise.all(w.agents.map((a) => a.request({ probe: 'start' }, (m) => m.probe === 'started')));
   const backlog: number[] = [];
@@ -380,6 +388,7 @@ async function runPhase(w: World, factor: number, seconds: number) {
   }
   clearInterval(sampler);
   const cloudFigures = await w.cloudProbe.stop();
+  const bareFigures = await w.bare.probe.stop();
   const selfFigures = await self.stop();
   const agentFigures: ProcessFigures[] = [];
   for (const a of w.agents)
@@ -420,6 +429,7 @@ async function runPhase(w: World, factor: number, seconds: number) {
       rssMbMax: Math.max(0, ...cloudRss),
       rssMbAtEnd: cloudRss[cloudRss.length - 1] ?? NaN,
     },
+    bareProcess: { ...bareFigures, cpuPct: cpuPct.bare },
     loadGenerator: { ...selfFigures, cpuPct: cpuPct.loadGenerator, rssMb: procStat(process.pid).rssMb },
     agentProcesses: agentFigures.map((f, k) => ({
       ...f,
@@ -609,10 +619,13 @@ async function runOn(
     [...NODELAY, ...PROFILE, ...STATEMENTS],
   );
   const storage = await openStorage(databaseUrl, { migrate: false });
+  const bare = await startChild('bench/lib/bare-server.ts');
+  killOnExit(bare.proc);
   const w: World = {
     cloudUrl: new URL(cloud.ready.url),
     cloudPid: cloud.proc.pid!,
     cloudProbe: cloud.probe,
+    bare: { pid: bare.proc.pid!, probe: bare.probe },
     key,
     lockers,
     agents: [],
@@ -677,6 +690,7 @@ async function runOn(
     for (const a of w.agents) await a.request({ close: true }, (m) => m.closed).catch(() => undefined);
     await storage.close();
     await cloud.stop();
+    await bare.stop();
   }
 }
 
@@ -705,6 +719,9 @@ function printPhase(p: Awaited<ReturnType<typeof runPhase>>) {
   );
   console.log(
     `cloud: CPU ${p.cloud.cpuPct}% of a core, RSS max ${p.cloud.rssMbMax} MB, event-loop delay p50/p99/max ${p.cloud.loopDelay.p50Ms}/${p.cloud.loopDelay.p99Ms}/${p.cloud.loopDelay.maxMs} ms, GC ${p.cloud.gc.count} pauses (${p.cloud.gc.pctOfWindow}% of the time, longest ${p.cloud.gc.maxPauseMs} ms)`,
+  );
+  console.log(
+    `beside it, a bare process doing nothing: event-loop delay p99/max ${p.bareProcess.loopDelay.p99Ms}/${p.bareProcess.loopDelay.maxMs} ms (the box's own stalls)`,
   );
   console.log(
     `load generator: CPU ${p.loadGenerator.cpuPct}%, loop delay p99 ${p.loadGenerator.loopDelay.p99Ms} ms; agents: CPU ${p.agentProcesses.map((a) => `${a.cpuPct}%`).join(', ')}; outbox backlog max ${p.outboxBacklog.max}`,
