@@ -122,14 +122,17 @@ export const cellMapRowsAt = prepared(1, (db: Db, postomatId) =>
   db.selectFrom('cell').select(['number', 'size', 'isActive']).where('postomatId', '=', postomatId).orderBy('number'),
 ) as (db: Db, postomatId: string) => Promise<Array<Pick<CellTable, 'number' | 'size' | 'isActive'>>>;
 
-/** The cell a locker's agent names by its number. */
-export function cellIdByNumber(db: Db, postomatId: string, number: number) {
-  return db
+/** The cell a locker's agent names by its number, as a query (also a subquery of order-lookups.ts orderWithEventFacts). */
+export const cellIdByNumberQuery = (db: Db, postomatId: unknown, number: unknown) =>
+  db
     .selectFrom('cell')
     .select('id')
-    .where('postomatId', '=', postomatId)
-    .where('number', '=', number)
-    .executeTakeFirst();
+    .where('postomatId', '=', postomatId as string)
+    .where('number', '=', number as number);
+
+/** The cell a locker's agent names by its number. */
+export function cellIdByNumber(db: Db, postomatId: string, number: number) {
+  return cellIdByNumberQuery(db, postomatId, number).executeTakeFirst();
 }
 
 /** Marks the cells of these numbers open (1) or closed (0) where they are not already. */

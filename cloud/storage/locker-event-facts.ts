@@ -45,5 +45,5 @@ export async function lockerEventFacts(
     orderId ? orderForLockerEvent(db, orderId) : undefined,
     cellNumber !== undefined ? cellIdByNumber(db, postomatId, cellNumber) : undefined,
   ]);
-  return { seen: seen?.outcome, attempted, order: order as EventOrder | undefined, cellId: cell?.id };
+  return { seen: seen?.outcome, attempted, order, cellId: cell?.id };
 }

@@ -9,10 +9,16 @@ import type { LockerEventOutcome, LockerEventTable } from './locker-link-schema.
 import { prepared, preparedWrite } from './prepared.ts';
 
 // Every door event runs the statements below: prepared once (prepared.ts), not built per call.
+/** The event's outcome as a query (also a subquery of order-lookups.ts orderWithEventFacts). */
+export const eventOutcomeQuery = (db: Db, postomatId: unknown, eventId: unknown) =>
+  db
+    .selectFrom('locker_event')
+    .select('outcome')
+    .where('postomatId', '=', postomatId as string)
+    .where('eventId', '=', eventId as string);
 const eventOutcome = prepared<[postomatId: string, eventId: string], { outcome: LockerEventOutcome }>(
   2,
-  (db: Db, postomatId, eventId) =>
-    db.selectFrom('locker_event').select('outcome').where('postomatId', '=', postomatId).where('eventId', '=', eventId),
+  eventOutcomeQuery,
 );
 
 /** The outcome of the locker's event, if it is on record. */
@@ -84,13 +90,14 @@ const attemptsDelete = preparedWrite<[postomatId: string, eventId: string]>(2, (
   db.deleteFrom('locker_event_attempt').where('postomatId', '=', postomatId).where('eventId', '=', eventId),
 );
 
-const attempted = prepared<[postomatId: string, eventId: string], { one: number }>(2, (db: Db, postomatId, eventId) =>
+/** One row if attempts at the event are counted (also a subquery of order-lookups.ts orderWithEventFacts). */
+export const eventAttemptedQuery = (db: Db, postomatId: unknown, eventId: unknown) =>
   db
     .selectFrom('locker_event_attempt')
     .select(sql<number>`1`.as('one'))
-    .where('postomatId', '=', postomatId)
-    .where('eventId', '=', eventId),
-);
+    .where('postomatId', '=', postomatId as string)
+    .where('eventId', '=', eventId as string);
+const attempted = prepared<[postomatId: string, eventId: string], { one: number }>(2, eventAttemptedQuery);
 
 /** Whether attempts at the event are counted: only then is there a count for its recording to clear. */
 export async function hasEventAttempts(db: Db, postomatId: string, eventId: string): Promise<boolean> {

@@ -3,9 +3,10 @@
  * senders, run in the caller's transaction when it passes one. The Locker API's reads (pages,
  * prepared single reads) are in order-queries.ts.
  */
-import { sql } from 'kysely';
 import type { Db } from './database.ts';
 import type { LockerEventOutcome } from './locker-link-schema.ts';
+import { eventAttemptedQuery, eventOutcomeQuery } from './locker-event-queries.ts';
+import { cellIdByNumberQuery } from './cell-queries.ts';
 import { jsonIds, prepared } from './prepared.ts';
 import type { LockerOrderTable } from './schema.ts';
 import { audienceColumns, audienceOfRow, type AudienceColumns, type OrderAudience } from './order-audience.ts';
@@ -74,19 +75,7 @@ export function statusesOfOrders(db: Db, orderIds: string[]) {
   return statuses(db, JSON.stringify(orderIds));
 }
 
-const forLockerEvent = prepared(1, (db: Db, orderId) =>
-  db
-    .selectFrom('locker_order as o')
-    .leftJoin('order_status as s', 's.id', 'o.currentStatusId')
-    .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.expiredAt', 'o.createdAt', 's.createdAt as statusAt'])
-    .where('o.id', '=', orderId),
-);
-
 /** What applying a locker's event needs of its order: where it is, its state, and since when. */
-export async function orderForLockerEvent(db: Db, orderId: string) {
-  return (await forLockerEvent(db, orderId))[0];
-}
-
 export interface EventOrder {
   id: string;
   postomatId: string;
@@ -95,6 +84,19 @@ export interface EventOrder {
   expiredAt: string | null;
   createdAt: string;
   statusAt: string | null;
+}
+
+const eventOrderQuery = (db: Db, orderId: unknown) =>
+  db
+    .selectFrom('locker_order as o')
+    .leftJoin('order_status as s', 's.id', 'o.currentStatusId')
+    .select(['o.id', 'o.postomatId', 'o.status', 'o.isActive', 'o.expiredAt', 'o.createdAt', 's.createdAt as statusAt'])
+    .where('o.id', '=', orderId as string);
+
+const forLockerEvent = prepared<[orderId: string], EventOrder>(1, eventOrderQuery);
+
+export async function orderForLockerEvent(db: Db, orderId: string): Promise<EventOrder | undefined> {
+  return (await forLockerEvent(db, orderId))[0];
 }
 
 type FactsRow = EventOrder & { seen: LockerEventOutcome | null; attempted: number | null; cellId: string | null };
@@ -108,37 +110,11 @@ export const orderWithEventFacts = prepared<
   [orderId: string, postomatId: string, eventId: string, cellNumber: number | null],
   FactsRow
 >(4, (db: Db, orderId, postomatId, eventId, cellNumber) =>
-  db
-    .selectFrom('locker_order as o')
-    .leftJoin('order_status as s', 's.id', 'o.currentStatusId')
-    .select((eb) => [
-      'o.id',
-      'o.postomatId',
-      'o.status',
-      'o.isActive',
-      'o.expiredAt',
-      'o.createdAt',
-      's.createdAt as statusAt',
-      eb
-        .selectFrom('locker_event as e')
-        .select('e.outcome')
-        .where('e.postomatId', '=', postomatId)
-        .where('e.eventId', '=', eventId)
-        .as('seen'),
-      eb
-        .selectFrom('locker_event_attempt as a')
-        .select(sql<number>`1`.as('one'))
-        .where('a.postomatId', '=', postomatId)
-        .where('a.eventId', '=', eventId)
-        .as('attempted'),
-      eb
-        .selectFrom('cell as c')
-        .select('c.id')
-        .where('c.postomatId', '=', postomatId)
-        .where('c.number', '=', cellNumber)
-        .as('cellId'),
-    ])
-    .where('o.id', '=', orderId),
+  eventOrderQuery(db, orderId).select([
+    eventOutcomeQuery(db, postomatId, eventId).as('seen'),
+    eventAttemptedQuery(db, postomatId, eventId).as('attempted'),
+    cellIdByNumberQuery(db, postomatId, cellNumber).as('cellId'),
+  ]),
 );
 
 /** What a recipient's SMS says of an order: its locker, cell, end of storage and the code of `codeType`. */

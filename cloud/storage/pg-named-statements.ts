@@ -15,6 +15,7 @@
  * keep named statements: `POSTGRES_NAMED_STATEMENTS=off` (config.ts) turns this off.
  */
 import type pg from 'pg';
+import { COMMIT, ROLLBACK, TRANSACTION_START, wrapPlainQueries } from './pg-query-calls.ts';
 
 export interface NamedStatementOptions {
   /** executions of a text, on one connection, before it is named */
@@ -28,9 +29,6 @@ export const NAMED_STATEMENT_DEFAULTS: NamedStatementOptions = { after: 2, maxNa
 /** Texts counted per connection before they are named: enough for every hot text, bounded. */
 const MAX_COUNTED = 1_024;
 
-const TRANSACTION_START = /^\s*(begin|start\s+transaction)\b/i;
-const TRANSACTION_END = /^\s*(commit|rollback|end|abort)\b(?!\s+to\b)/i;
-
 let nextName = 0;
 
 /** Names each connection's repeated parametrised statements, for every client the pool opens. */
@@ -38,12 +36,8 @@ export function nameRepeatedStatements(pool: pg.Pool, options: NamedStatementOpt
   pool.on('connect', (client) => nameStatementsOf(client, options));
 }
 
-/**
- * Wraps `client.query` for the calls Kysely makes (`query(text, values)`, a promise); any other
- * form (a config object, a callback, a cursor) goes to pg untouched.
- */
+/** Names the client's repeated plain calls (pg-query-calls.ts). */
 export function nameStatementsOf(client: pg.PoolClient | pg.Client, options: NamedStatementOptions): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
   const names = new Map<string, string>();
   const counted = new Map<string, number>();
   const unnamed = new Set<string>();
@@ -65,11 +59,9 @@ export function nameStatementsOf(client: pg.PoolClient | pg.Client, options: Nam
     return undefined;
   };
 
-  (client as any).query = (...args: unknown[]) => {
-    const [text, values] = args;
-    if (typeof text !== 'string' || args.length !== 2 || !Array.isArray(values)) return query(...args);
+  wrapPlainQueries(client, (text, values, query) => {
     if (TRANSACTION_START.test(text)) inTransaction = true;
-    else if (TRANSACTION_END.test(text)) inTransaction = false;
+    else if (COMMIT.test(text) || ROLLBACK.test(text)) inTransaction = false;
     // Without parameters pg uses the simple protocol, which also carries multi-statement texts.
     const name = values.length ? nameFor(text) : undefined;
     if (!name) return query(text, values);
@@ -81,5 +73,5 @@ export function nameStatementsOf(client: pg.PoolClient | pg.Client, options: Nam
       if (within) throw err;
       return query(text, values);
     });
-  };
+  });
 }

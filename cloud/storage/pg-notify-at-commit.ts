@@ -13,11 +13,9 @@
  * the pool outside any transaction.
  */
 import type pg from 'pg';
+import { COMMIT, ROLLBACK, TRANSACTION_START, wrapPlainQueries } from './pg-query-calls.ts';
 
 const NOTIFY = /^select pg_notify\(\$1, \$2\)$/;
-const BEGIN = /^\s*(begin|start\s+transaction)\b/i;
-const COMMIT = /^\s*(commit|end)\s*;?\s*$/i;
-const ROLLBACK = /^\s*(rollback|abort)\s*;?\s*$/i;
 
 /** What pg would have answered for the notification: one row, the function's void value. */
 const NOTIFIED = { command: 'SELECT', rowCount: 1, rows: [{ pg_notify: '' }], fields: [], oid: 0 };
@@ -28,14 +26,11 @@ export function notifyAtCommit(pool: pg.Pool): void {
 }
 
 export function notifyAtCommitOf(client: pg.PoolClient | pg.Client): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => Promise<any>;
   let inTransaction = false;
   let waiting: string[] = [];
 
-  (client as any).query = (...args: unknown[]) => {
-    const [text, values] = args;
-    if (typeof text !== 'string' || args.length !== 2 || !Array.isArray(values)) return query(...args);
-    if (BEGIN.test(text)) {
+  wrapPlainQueries(client, (text, values, query) => {
+    if (TRANSACTION_START.test(text)) {
       inTransaction = true;
       waiting = [];
       return query(text, values);
@@ -62,5 +57,5 @@ export function notifyAtCommitOf(client: pg.PoolClient | pg.Client): void {
         throw err;
       },
     );
-  };
+  });
 }

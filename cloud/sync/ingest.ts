@@ -93,8 +93,7 @@ async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent
     deps.onEvent?.('DUPLICATE');
     return 'ack';
   }
-  const { order } = facts;
-  const cell = facts.cellId !== undefined ? { id: facts.cellId } : undefined;
+  const { order, cellId } = facts;
   const placementRefused =
     (event.type === 'PICKED_UP' || event.type === 'SUBTRACTED') &&
     order?.status === 'CREATED' &&
@@ -102,7 +101,7 @@ async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent
   const decision = decideLockerEvent({
     type: event.type,
     orderId: event.orderId,
-    cellKnown: cell !== undefined,
+    cellKnown: cellId !== undefined,
     order,
     lockerId,
     placementRefused,
@@ -134,7 +133,7 @@ async function ingestOnce(deps: IngestDeps, lockerId: string, event: LockerEvent
           orderId: order!.id,
           to: decision.to,
           at: eventTime(event.at, order!.statusAt ?? order!.createdAt, now),
-          cellId: cell?.id,
+          cellId,
         });
       }
       if (decision.action === 'reject') await alarmFor(tx.db, row, 'EVENT_REJECTED', now);
